@@ -1,0 +1,55 @@
+// FeedForward (book ch. 4.3): the position-wise MLP of a transformer block, Linear(d, H) -> GELU ->
+// Linear(H, d) with H = expansion * d (4 in GPT-2). Parameter names follow the book's nn.Sequential:
+// "layers.0.weight|bias" and "layers.2.weight|bias".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "blockscope/linear.hpp"
+#include "blockscope/ops.hpp"
+#include "blockscope/param_arena.hpp"
+#include "blockscope/tensor.hpp"
+
+namespace blockscope {
+
+struct FeedForwardConfig {
+  int64_t emb_dim = 0;
+  int64_t hidden_dim = 0;  // H; the book uses 4 * emb_dim
+  Activation activation = Activation::GeluTanh;
+  bool bias = true;
+  void validate() const;  // throws Error naming a non-positive size
+};
+
+class FeedForward {
+ public:
+  // Standalone FFN owning its parameters, H = expansion * emb_dim, seeded init.
+  FeedForward(int64_t emb_dim, int64_t expansion = 4, bool bias = true,
+              Activation activation = Activation::GeluTanh, uint64_t seed = 123);
+  explicit FeedForward(const FeedForwardConfig& cfg, uint64_t seed = 123);
+  FeedForward(ParamArena& arena, const std::string& prefix, const FeedForwardConfig& cfg);
+  static int64_t num_params(const FeedForwardConfig& cfg);  // 2 d H + H + d with bias: 8d^2 + 5d at H = 4d
+
+  void init(Rng& rng);
+  // x (..., emb_dim) -> same shape; keeps the hidden values (last_hidden_pre / _post).
+  Tensor forward(const Tensor& x);
+  // Raw form: out (N, d); hidden_pre, hidden_post (N, H) (hidden_post may equal hidden_pre when the
+  // pre-activation values are not needed); inp (N, d).
+  void forward(float* out, float* hidden_pre, float* hidden_post, const float* inp, int64_t N) const;
+
+  const FeedForwardConfig& config() const { return cfg_; }
+  const Linear& fc() const { return fc_; }      // layers.0
+  const Linear& proj() const { return proj_; }  // layers.2
+  ParamArena* own_params() { return own_.get(); }
+  const Tensor& last_hidden_pre() const { return last_pre_; }
+  const Tensor& last_hidden_post() const { return last_post_; }
+
+ private:
+  FeedForwardConfig cfg_;
+  std::unique_ptr<ParamArena> own_;
+  Linear fc_, proj_;
+  Tensor last_pre_, last_post_;
+};
+
+}  // namespace blockscope

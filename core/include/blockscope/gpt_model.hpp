@@ -1,0 +1,80 @@
+// GPTModel (book ch. 4.6): token + positional embeddings, n_layers TransformerBlocks, a final LayerNorm and
+// the out_head projection to vocabulary logits. Configured with exactly the book's GPT_CONFIG_124M keys plus
+// `tie_weights` (out_head shares tok_emb's matrix, as in GPT-2) and `norm` ("pre" / "post").
+// Parameters live in one ParamArena under the book's state_dict names.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "blockscope/inspection.hpp"
+#include "blockscope/param_arena.hpp"
+#include "blockscope/tensor.hpp"
+#include "blockscope/transformer_block.hpp"
+
+namespace blockscope {
+
+struct GPTConfig {
+  int64_t vocab_size = 50257;
+  int64_t context_length = 1024;
+  int64_t emb_dim = 768;
+  int64_t n_heads = 12;
+  int64_t n_layers = 12;
+  double drop_rate = 0.1;
+  bool qkv_bias = false;
+  bool tie_weights = false;  // the book's GPTModel is untied (163M parameters); GPT-2 ties (124M)
+  NormPlacement norm = NormPlacement::Pre;
+
+  static GPTConfig gpt2_124m();  // the book's GPT_CONFIG_124M
+  BlockConfig block() const;
+  // Throws Error naming the field: sizes must be positive, emb_dim divisible by n_heads, 0 <= drop_rate < 1.
+  void validate() const;
+  // The book's keys ("vocab_size", "context_length", "emb_dim", "n_heads", "n_layers", "drop_rate",
+  // "qkv_bias") plus optional "tie_weights" and "norm". Unknown keys are rejected by name.
+  static GPTConfig from_json(const nlohmann::json& j);
+  nlohmann::json to_json() const;
+};
+
+class GPTModel {
+ public:
+  // Builds the model and initializes it deterministically from `seed` like the book's PyTorch modules:
+  // embeddings ~ N(0, 1), Linear ~ U(+-1/sqrt(fan_in)), LayerNorm scale 1 / shift 0.
+  explicit GPTModel(const GPTConfig& cfg, uint64_t seed = 123);
+  GPTModel(GPTModel&&) = default;
+
+  // Parameter count without building the model (GPT_CONFIG_124M: 163,009,536 untied, 124,412,160 tied).
+  static int64_t count_parameters(const GPTConfig& cfg);
+  int64_t num_parameters() const { return params_.used(); }
+
+  void init(uint64_t seed);
+  // ids (B, T), row-major, each in [0, vocab_size), 1 <= T <= context_length -> logits (B, T, V).
+  // With `inspect`, also records last_inspection() during this same pass.
+  Tensor forward(std::span<const int32_t> ids, int64_t B, int64_t T, bool inspect = false);
+  const ForwardInspection& last_inspection() const { return inspection_; }
+
+  const GPTConfig& config() const { return cfg_; }
+  ParamArena& params() { return params_; }
+  const ParamArena& params() const { return params_; }
+  std::vector<TransformerBlock>& blocks() { return blocks_; }
+  // Switches every block between pre- and post-norm, keeping the weights.
+  void set_norm_placement(NormPlacement p);
+  // Throws Error naming the first id outside [0, vocab_size) and its position.
+  void check_ids(std::span<const int32_t> ids, int64_t B, int64_t T) const;
+
+ private:
+  GPTConfig cfg_;
+  ParamArena params_;
+  float* tok_emb_ = nullptr;   // (V, C)
+  float* pos_emb_ = nullptr;   // (context_length, C)
+  std::vector<TransformerBlock> blocks_;
+  LayerNorm final_norm_;
+  Linear out_head_;            // (V, C), no bias; its weight is tok_emb_ when tied
+  std::vector<float> x_, y_, normed_;  // residual stream ping-pong and final-norm output (B, T, C)
+  ForwardInspection inspection_;
+};
+
+}  // namespace blockscope

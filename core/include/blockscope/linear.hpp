@@ -1,0 +1,39 @@
+// Linear: y = x W^T + b with W stored (out, in) like torch.nn.Linear.weight. A non-owning view into a
+// ParamArena; the building block of the feed-forward network and attention projections.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "blockscope/param_arena.hpp"
+#include "blockscope/rng.hpp"
+
+namespace blockscope {
+
+class Linear {
+ public:
+  Linear() = default;
+  // Registers "<prefix>weight" (out, in) and, if `bias`, "<prefix>bias" (out).
+  Linear(ParamArena& arena, const std::string& prefix, int64_t in_features, int64_t out_features, bool bias);
+  static int64_t num_params(int64_t in_features, int64_t out_features, bool bias) {
+    return in_features * out_features + (bias ? out_features : 0);
+  }
+
+  // torch.nn.Linear's default init: weight and bias ~ U(-1/sqrt(in), 1/sqrt(in)).
+  void init(Rng& rng);
+  // out (N, out_features); inp (N, in_features).
+  void forward(float* out, const float* inp, int64_t N) const;
+
+  int64_t in_features() const { return in_; }
+  int64_t out_features() const { return out_; }
+  float* weight() const { return weight_; }
+  float* bias() const { return bias_; }  // null without bias
+
+ private:
+  float* weight_ = nullptr;
+  float* bias_ = nullptr;
+  int64_t in_ = 0;
+  int64_t out_ = 0;
+};
+
+}  // namespace blockscope

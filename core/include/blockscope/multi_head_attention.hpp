@@ -1,0 +1,59 @@
+// MultiHeadAttention (book ch. 3.6): separate W_query / W_key / W_value projections (bias = qkv_bias),
+// NH heads of size d_out / NH, scaled dot product, causal mask, dropout (identity: Blockscope only runs
+// inference) and an out_proj. Matches the book's MultiHeadAttention module and parameter names.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "blockscope/linear.hpp"
+#include "blockscope/param_arena.hpp"
+#include "blockscope/tensor.hpp"
+
+namespace blockscope {
+
+struct AttentionConfig {
+  int64_t d_in = 0;
+  int64_t d_out = 0;
+  int64_t context_length = 0;
+  int64_t num_heads = 1;
+  bool qkv_bias = false;
+  bool out_bias = true;  // the book's out_proj has a bias; the lesson's encoder block has none
+  bool causal = true;
+  double drop_rate = 0.0;  // recorded for fidelity; dropout is the identity at inference
+  void validate() const;   // throws Error: sizes > 0, d_out divisible by num_heads, 0 <= drop_rate < 1
+};
+
+class MultiHeadAttention {
+ public:
+  explicit MultiHeadAttention(const AttentionConfig& cfg, uint64_t seed = 123);
+  MultiHeadAttention(ParamArena& arena, const std::string& prefix, const AttentionConfig& cfg);
+  static int64_t num_params(const AttentionConfig& cfg);
+
+  void init(Rng& rng);
+  // x (B, T, d_in) -> (B, T, d_out). Throws Error if T > context_length or d_in mismatches.
+  // Keeps the attention weights (B, NH, T, T) in last_attn_weights().
+  Tensor forward(const Tensor& x);
+  // Raw form: out (B, T, d_out); att (B, NH, T, T); inp (B, T, d_in).
+  void forward(float* out, float* att, const float* inp, int64_t B, int64_t T);
+
+  const AttentionConfig& config() const { return cfg_; }
+  int64_t head_dim() const { return cfg_.d_out / cfg_.num_heads; }
+  const Linear& W_query() const { return wq_; }
+  const Linear& W_key() const { return wk_; }
+  const Linear& W_value() const { return wv_; }
+  const Linear& out_proj() const { return wo_; }
+  ParamArena* own_params() { return own_.get(); }
+  const Tensor& last_attn_weights() const { return last_att_; }
+
+ private:
+  AttentionConfig cfg_;
+  std::unique_ptr<ParamArena> own_;
+  Linear wq_, wk_, wv_, wo_;
+  std::vector<float> q_, k_, v_, ctx_;  // workspace (B, T, d_out) each
+  Tensor last_att_;
+};
+
+}  // namespace blockscope

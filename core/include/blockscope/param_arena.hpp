@@ -1,0 +1,52 @@
+// ParamArena: every parameter of a model in one flat float32 buffer, addressed by name and offset
+// (llm.c's layout). Saving, loading and counting parameters are then one loop over `params()`.
+// The buffer is allocated once at construction and never moves, so components keep raw pointers into it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "blockscope/tensor.hpp"
+
+namespace blockscope {
+
+struct ParamInfo {
+  std::string name;  // PyTorch state_dict name, e.g. "trf_blocks.0.att.W_query.weight"
+  Shape shape;
+  int64_t offset = 0;  // in floats from the start of the arena
+  int64_t numel = 0;
+};
+
+class ParamArena {
+ public:
+  // Reserves `capacity` floats (zero-filled); throws Error if capacity < 0.
+  explicit ParamArena(int64_t capacity);
+  ParamArena(const ParamArena&) = delete;
+  ParamArena& operator=(const ParamArena&) = delete;
+  ParamArena(ParamArena&&) = default;
+  ParamArena& operator=(ParamArena&&) = default;
+
+  // Carves a named tensor out of the arena. Throws Error on a duplicate name or if it does not fit.
+  float* take(const std::string& name, const Shape& shape);
+
+  // The tensor called `name`; throws Error listing the name if there is none.
+  std::span<float> get(const std::string& name);
+  const ParamInfo* find(const std::string& name) const;
+  // Copies `values` into the named tensor; throws Error if the name is unknown or the shape differs.
+  void assign(const std::string& name, const Shape& shape, std::span<const float> values);
+
+  const std::vector<ParamInfo>& params() const { return params_; }
+  int64_t used() const { return used_; }
+  int64_t capacity() const { return static_cast<int64_t>(data_.size()); }
+  float* data() { return data_.data(); }
+  const float* data() const { return data_.data(); }
+
+ private:
+  std::vector<float> data_;
+  std::vector<ParamInfo> params_;
+  int64_t used_ = 0;
+};
+
+}  // namespace blockscope

@@ -1,0 +1,197 @@
+// GPTModel: config handling, parameter layout, seeded init and the forward pass.
+#include "blockscope/gpt_model.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "blockscope/error.hpp"
+#include "blockscope/ops.hpp"
+
+namespace blockscope {
+
+GPTConfig GPTConfig::gpt2_124m() { return GPTConfig{}; }
+
+BlockConfig GPTConfig::block() const {
+  BlockConfig b;
+  b.emb_dim = emb_dim;
+  b.context_length = context_length;
+  b.n_heads = n_heads;
+  b.drop_rate = drop_rate;
+  b.qkv_bias = qkv_bias;
+  b.norm = norm;
+  return b;
+}
+
+void GPTConfig::validate() const {
+  require(vocab_size > 0, "vocab_size must be positive, got ", vocab_size);
+  require(context_length > 0, "context_length must be positive, got ", context_length);
+  require(emb_dim > 0, "emb_dim must be positive, got ", emb_dim);
+  require(n_heads > 0, "n_heads must be positive, got ", n_heads);
+  require(n_layers > 0, "n_layers must be positive, got ", n_layers);
+  require(emb_dim % n_heads == 0, "emb_dim (", emb_dim, ") must be divisible by n_heads (", n_heads, ")");
+  require(std::isfinite(drop_rate) && drop_rate >= 0.0 && drop_rate < 1.0, "drop_rate must be in [0, 1), got ",
+          drop_rate);
+  // Token ids cross the API as int32.
+  require(vocab_size <= INT32_MAX, "vocab_size ", vocab_size, " does not fit int32 token ids");
+}
+
+namespace {
+int64_t json_int(const nlohmann::json& j, const char* key) {
+  const auto& v = j.at(key);
+  require(v.is_number_integer(), "config key '", key, "' must be an integer, got ", v.dump());
+  return v.get<int64_t>();
+}
+bool json_bool(const nlohmann::json& j, const char* key) {
+  const auto& v = j.at(key);
+  require(v.is_boolean(), "config key '", key, "' must be true or false, got ", v.dump());
+  return v.get<bool>();
+}
+}  // namespace
+
+GPTConfig GPTConfig::from_json(const nlohmann::json& j) {
+  require(j.is_object(), "a GPT config must be a JSON object, got ", j.type_name());
+  static const std::set<std::string> known = {"vocab_size", "context_length", "emb_dim",     "n_heads", "n_layers",
+                                              "drop_rate",  "qkv_bias",       "tie_weights", "norm"};
+  for (const auto& [key, value] : j.items())
+    require(known.count(key) == 1, "unknown config key '", key,
+            "' (expected vocab_size, context_length, emb_dim, n_heads, n_layers, drop_rate, qkv_bias, "
+            "tie_weights, norm)");
+  for (const char* key : {"vocab_size", "context_length", "emb_dim", "n_heads", "n_layers"})
+    require(j.contains(key), "config is missing '", key, "'");
+  GPTConfig c;
+  c.vocab_size = json_int(j, "vocab_size");
+  c.context_length = json_int(j, "context_length");
+  c.emb_dim = json_int(j, "emb_dim");
+  c.n_heads = json_int(j, "n_heads");
+  c.n_layers = json_int(j, "n_layers");
+  if (j.contains("drop_rate")) {
+    require(j["drop_rate"].is_number(), "config key 'drop_rate' must be a number, got ", j["drop_rate"].dump());
+    c.drop_rate = j["drop_rate"].get<double>();
+  }
+  if (j.contains("qkv_bias")) c.qkv_bias = json_bool(j, "qkv_bias");
+  if (j.contains("tie_weights")) c.tie_weights = json_bool(j, "tie_weights");
+  if (j.contains("norm")) {
+    require(j["norm"].is_string(), "config key 'norm' must be \"pre\" or \"post\", got ", j["norm"].dump());
+    c.norm = parse_norm_placement(j["norm"].get<std::string>());
+  }
+  c.validate();
+  return c;
+}
+
+nlohmann::json GPTConfig::to_json() const {
+  return {{"vocab_size", vocab_size}, {"context_length", context_length}, {"emb_dim", emb_dim},
+          {"n_heads", n_heads},       {"n_layers", n_layers},             {"drop_rate", drop_rate},
+          {"qkv_bias", qkv_bias},     {"tie_weights", tie_weights},       {"norm", norm_placement_name(norm)}};
+}
+
+int64_t GPTModel::count_parameters(const GPTConfig& cfg) {
+  cfg.validate();
+  const int64_t C = cfg.emb_dim, V = cfg.vocab_size;
+  return V * C                                                   // tok_emb
+         + cfg.context_length * C                                // pos_emb
+         + cfg.n_layers * TransformerBlock::num_params(cfg.block())  // trf_blocks
+         + LayerNorm::num_params(C)                              // final_norm
+         + (cfg.tie_weights ? 0 : V * C);                        // out_head (no bias)
+}
+
+namespace {
+const GPTConfig& validated(const GPTConfig& cfg) {
+  cfg.validate();
+  return cfg;
+}
+
+std::vector<TransformerBlock> make_blocks(ParamArena& arena, const GPTConfig& cfg) {
+  std::vector<TransformerBlock> blocks;
+  blocks.reserve(static_cast<size_t>(cfg.n_layers));
+  for (int64_t l = 0; l < cfg.n_layers; ++l)
+    blocks.emplace_back(arena, "trf_blocks." + std::to_string(l) + ".", cfg.block());
+  return blocks;
+}
+}  // namespace
+
+// Members are built in declaration order, so the arena holds the parameters in state_dict order:
+// tok_emb, pos_emb, trf_blocks.*, final_norm, out_head.
+GPTModel::GPTModel(const GPTConfig& cfg, uint64_t seed)
+    : cfg_(validated(cfg)),
+      params_(count_parameters(cfg)),
+      tok_emb_(params_.take("tok_emb.weight", {cfg.vocab_size, cfg.emb_dim})),
+      pos_emb_(params_.take("pos_emb.weight", {cfg.context_length, cfg.emb_dim})),
+      blocks_(make_blocks(params_, cfg)),
+      final_norm_(params_, "final_norm.", cfg.emb_dim) {
+  // With weight tying (GPT-2) there is no out_head matrix: logits = final_norm(x) @ tok_emb^T.
+  if (!cfg.tie_weights) out_head_ = Linear(params_, "out_head.", cfg.emb_dim, cfg.vocab_size, false);
+  require(params_.used() == params_.capacity(), "internal: parameter layout mismatch (", params_.used(), " vs ",
+          params_.capacity(), ")");
+  init(seed);
+}
+
+void GPTModel::init(uint64_t seed) {
+  Rng rng(seed);
+  const int64_t C = cfg_.emb_dim;
+  for (int64_t i = 0; i < cfg_.vocab_size * C; ++i) tok_emb_[i] = rng.normal();       // nn.Embedding: N(0, 1)
+  for (int64_t i = 0; i < cfg_.context_length * C; ++i) pos_emb_[i] = rng.normal();
+  for (auto& block : blocks_) block.init(rng);
+  final_norm_.reset_parameters();
+  if (!cfg_.tie_weights) out_head_.init(rng);
+}
+
+void GPTModel::set_norm_placement(NormPlacement p) {
+  cfg_.norm = p;
+  for (auto& block : blocks_) block.set_norm_placement(p);
+}
+
+void GPTModel::check_ids(std::span<const int32_t> ids, int64_t B, int64_t T) const {
+  require(B > 0, "batch size must be positive, got ", B);
+  require(T > 0, "sequence length must be positive, got ", T);
+  require(T <= cfg_.context_length, "sequence length ", T, " exceeds context_length ", cfg_.context_length);
+  require(static_cast<int64_t>(ids.size()) == B * T, "expected ", B, " x ", T, " = ", B * T, " token ids, got ",
+          ids.size());
+  for (size_t i = 0; i < ids.size(); ++i)
+    require(ids[i] >= 0 && ids[i] < cfg_.vocab_size, "token id ", ids[i], " at position ", i,
+            " is outside the vocabulary [0, ", cfg_.vocab_size, ")");
+}
+
+Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, bool inspect) {
+  check_ids(ids, B, T);
+  const int64_t C = cfg_.emb_dim, V = cfg_.vocab_size, N = B * T;
+  x_.resize(static_cast<size_t>(N * C));
+  y_.resize(x_.size());
+  normed_.resize(x_.size());
+  inspection_ = ForwardInspection{};
+  if (inspect) {
+    inspection_ = ForwardInspection{B, T, C, cfg_.block().hidden_dim(), cfg_.n_heads, {}, {}};
+    inspection_.layers.resize(blocks_.size());
+  }
+
+  // x = tok_emb(ids) + pos_emb(arange(T)); drop_emb = identity
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t t = 0; t < T; ++t) {
+      const float* te = tok_emb_ + static_cast<int64_t>(ids[static_cast<size_t>(b * T + t)]) * C;
+      const float* pe = pos_emb_ + t * C;
+      float* o = x_.data() + (b * T + t) * C;
+      for (int64_t c = 0; c < C; ++c) o[c] = te[c] + pe[c];
+    }
+  // x = trf_blocks(x)
+  for (size_t l = 0; l < blocks_.size(); ++l) {
+    blocks_[l].forward(y_.data(), x_.data(), B, T, inspect ? &inspection_.layers[l] : nullptr);
+    x_.swap(y_);
+  }
+  // x = final_norm(x)
+  final_norm_.forward(normed_.data(), nullptr, nullptr, x_.data(), N);
+  if (inspect) {
+    auto& s = inspection_.final_norm;
+    for (RowStats* r : {&s.in, &s.out}) {
+      r->mean.resize(static_cast<size_t>(N));
+      r->var.resize(static_cast<size_t>(N));
+    }
+    row_mean_var(s.in.mean.data(), s.in.var.data(), x_.data(), N, C);
+    row_mean_var(s.out.mean.data(), s.out.var.data(), normed_.data(), N, C);
+  }
+  // logits = out_head(x)
+  Tensor logits({B, T, V});
+  linear_forward(logits.ptr(), normed_.data(), cfg_.tie_weights ? tok_emb_ : out_head_.weight(), nullptr, N, C, V);
+  return logits;
+}
+
+}  // namespace blockscope

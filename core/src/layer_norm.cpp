@@ -1,0 +1,57 @@
+// LayerNorm over the last axis with learnable scale and shift.
+#include "blockscope/layer_norm.hpp"
+
+#include <cmath>
+
+#include "blockscope/error.hpp"
+#include "blockscope/ops.hpp"
+
+namespace blockscope {
+
+namespace {
+void check_args(int64_t emb_dim, float eps) {
+  require(emb_dim > 0, "LayerNorm emb_dim must be positive, got ", emb_dim);
+  require(std::isfinite(eps) && eps > 0.0f, "LayerNorm eps must be a positive finite number, got ", eps);
+}
+}  // namespace
+
+LayerNorm::LayerNorm(int64_t emb_dim, float eps) : emb_dim_(emb_dim), eps_(eps) {
+  check_args(emb_dim, eps);
+  own_ = std::make_unique<ParamArena>(num_params(emb_dim));
+  scale_ = own_->take("scale", {emb_dim});
+  shift_ = own_->take("shift", {emb_dim});
+  reset_parameters();
+}
+
+LayerNorm::LayerNorm(ParamArena& arena, const std::string& prefix, int64_t emb_dim, float eps)
+    : emb_dim_(emb_dim), eps_(eps) {
+  check_args(emb_dim, eps);
+  scale_ = arena.take(prefix + "scale", {emb_dim});
+  shift_ = arena.take(prefix + "shift", {emb_dim});
+  reset_parameters();
+}
+
+void LayerNorm::reset_parameters() {
+  for (int64_t c = 0; c < emb_dim_; ++c) {
+    scale_[c] = 1.0f;
+    shift_[c] = 0.0f;
+  }
+}
+
+Tensor LayerNorm::forward(const Tensor& x) {
+  require(x.ndim() >= 1 && x.dim(-1) == emb_dim_, "LayerNorm(", emb_dim_, ") expects a last dimension of ",
+          emb_dim_, ", got input of shape ", shape_str(x.shape));
+  require_finite(x.ptr(), x.numel(), "LayerNorm input");
+  Tensor y(x.shape);
+  const int64_t rows = x.rows();
+  last_mean_.resize(static_cast<size_t>(rows));
+  last_rstd_.resize(static_cast<size_t>(rows));
+  forward(y.ptr(), last_mean_.data(), last_rstd_.data(), x.ptr(), rows);
+  return y;
+}
+
+void LayerNorm::forward(float* out, float* mean, float* rstd, const float* inp, int64_t rows) const {
+  layernorm_forward(out, mean, rstd, inp, scale_, shift_, rows, emb_dim_, eps_);
+}
+
+}  // namespace blockscope

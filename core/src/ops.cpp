@@ -1,0 +1,188 @@
+// Portable implementations of the numeric kernels in ops.hpp. Matrix products go through Eigen maps over
+// the caller's buffers (no copies); everything else is plain loops the compiler vectorizes.
+#include "blockscope/ops.hpp"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "blockscope/error.hpp"
+
+namespace blockscope {
+
+namespace {
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MatMap = Eigen::Map<RowMatrix>;
+using ConstMatMap = Eigen::Map<const RowMatrix>;
+using StridedMap = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
+using ConstStridedMap = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
+
+constexpr float kSqrt2OverPi = 0.7978845608028654f;  // sqrt(2 / pi)
+constexpr float kGeluCoeff = 0.044715f;
+constexpr float kInvSqrt2 = 0.7071067811865476f;
+constexpr float kInvSqrt2Pi = 0.3989422804014327f;  // 1 / sqrt(2 pi)
+}  // namespace
+
+const char* activation_name(Activation a) {
+  switch (a) {
+    case Activation::GeluTanh: return "gelu_tanh";
+    case Activation::GeluErf: return "gelu_erf";
+    case Activation::Relu: return "relu";
+  }
+  return "unknown";
+}
+
+Activation parse_activation(const char* name) {
+  const std::string s = name ? name : "";
+  if (s == "gelu_tanh" || s == "gelu") return Activation::GeluTanh;
+  if (s == "gelu_erf") return Activation::GeluErf;
+  if (s == "relu") return Activation::Relu;
+  throw Error("unknown activation '" + s + "' (expected gelu_tanh, gelu_erf or relu)");
+}
+
+namespace {
+// Two passes (mean, then squared deviations) accumulated in double: exact enough when |mean| >> std, e.g.
+// values near 1000 with std 0.01, where float32's E[x^2] - E[x]^2 even turns negative.
+void mean_var_f64(double* mean, double* var, const float* x, int64_t C) {
+  double m = 0.0;
+  for (int64_t c = 0; c < C; ++c) m += x[c];
+  m /= static_cast<double>(C);
+  double v = 0.0;
+  for (int64_t c = 0; c < C; ++c) {
+    const double d = x[c] - m;
+    v += d * d;
+  }
+  *mean = m;
+  *var = v / static_cast<double>(C);
+}
+}  // namespace
+
+void row_mean_var(float* mean, float* var, const float* inp, int64_t N, int64_t C) {
+  for (int64_t i = 0; i < N; ++i) {
+    double m = 0.0, v = 0.0;
+    mean_var_f64(&m, &v, inp + i * C, C);
+    mean[i] = static_cast<float>(m);
+    var[i] = static_cast<float>(v);
+  }
+}
+
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* weight,
+                       const float* bias, int64_t N, int64_t C, float eps) {
+  for (int64_t i = 0; i < N; ++i) {
+    const float* x = inp + i * C;
+    double m = 0.0, v = 0.0;
+    mean_var_f64(&m, &v, x, C);
+    const float s = static_cast<float>(1.0 / std::sqrt(v + static_cast<double>(eps)));
+    float* o = out + i * C;
+    // x - mean in double: the float32-rounded mean would be off by up to half an ulp of |mean|.
+    for (int64_t c = 0; c < C; ++c) o[c] = static_cast<float>(x[c] - m) * s * weight[c] + bias[c];
+    if (mean) mean[i] = static_cast<float>(m);
+    if (rstd) rstd[i] = s;
+  }
+}
+
+void row_l2_norm(float* norm, const float* inp, int64_t N, int64_t C) {
+  for (int64_t i = 0; i < N; ++i) {
+    double s = 0.0;
+    for (int64_t c = 0; c < C; ++c) s += static_cast<double>(inp[i * C + c]) * inp[i * C + c];
+    norm[i] = static_cast<float>(std::sqrt(s));
+  }
+}
+
+void activation_forward(Activation kind, float* out, const float* inp, int64_t n) {
+  switch (kind) {
+    case Activation::GeluTanh:
+      for (int64_t i = 0; i < n; ++i) {
+        const float x = inp[i];
+        out[i] = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + kGeluCoeff * x * x * x)));
+      }
+      break;
+    case Activation::GeluErf:
+      for (int64_t i = 0; i < n; ++i) {
+        const float x = inp[i];
+        out[i] = 0.5f * x * (1.0f + std::erf(x * kInvSqrt2));
+      }
+      break;
+    case Activation::Relu:
+      // x > 0 ? x : 0 keeps NaN as NaN like torch.relu.
+      for (int64_t i = 0; i < n; ++i) out[i] = inp[i] > 0.0f ? inp[i] : (std::isnan(inp[i]) ? inp[i] : 0.0f);
+      break;
+  }
+}
+
+void activation_derivative(Activation kind, float* out, const float* inp, int64_t n) {
+  switch (kind) {
+    case Activation::GeluTanh:
+      for (int64_t i = 0; i < n; ++i) {
+        const float x = inp[i];
+        const float u = kSqrt2OverPi * (x + kGeluCoeff * x * x * x);
+        const float t = std::tanh(u);
+        const float du = kSqrt2OverPi * (1.0f + 3.0f * kGeluCoeff * x * x);
+        out[i] = 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * du;
+      }
+      break;
+    case Activation::GeluErf:
+      for (int64_t i = 0; i < n; ++i) {
+        const float x = inp[i];
+        out[i] = 0.5f * (1.0f + std::erf(x * kInvSqrt2)) + x * kInvSqrt2Pi * std::exp(-0.5f * x * x);
+      }
+      break;
+    case Activation::Relu:
+      for (int64_t i = 0; i < n; ++i) out[i] = inp[i] > 0.0f ? 1.0f : 0.0f;
+      break;
+  }
+}
+
+void linear_forward(float* out, const float* inp, const float* weight, const float* bias, int64_t N,
+                    int64_t C, int64_t OC) {
+  MatMap y(out, N, OC);
+  const ConstMatMap x(inp, N, C);
+  const ConstMatMap w(weight, OC, C);
+  y.noalias() = x * w.transpose();
+  if (bias) y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, OC);
+}
+
+void softmax_rows(float* x, int64_t N, int64_t n) {
+  for (int64_t i = 0; i < N; ++i) {
+    float* r = x + i * n;
+    const float mx = *std::max_element(r, r + n);
+    float sum = 0.0f;
+    for (int64_t j = 0; j < n; ++j) {
+      r[j] = std::exp(r[j] - mx);
+      sum += r[j];
+    }
+    const float inv = 1.0f / sum;
+    for (int64_t j = 0; j < n; ++j) r[j] *= inv;
+  }
+}
+
+void attention_forward(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
+                       int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal) {
+  const int64_t hs = C / NH;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
+  const int64_t offset = S - T;  // absolute position of query 0
+  for (int64_t b = 0; b < B; ++b) {
+    for (int64_t h = 0; h < NH; ++h) {
+      const ConstStridedMap Q(q + b * T * C + h * hs, T, hs, Eigen::OuterStride<>(C));
+      const ConstStridedMap K(k + b * kv_rows * C + h * hs, S, hs, Eigen::OuterStride<>(C));
+      const ConstStridedMap Vm(v + b * kv_rows * C + h * hs, S, hs, Eigen::OuterStride<>(C));
+      MatMap A(att + (b * NH + h) * T * S, T, S);
+      A.noalias() = Q * K.transpose();
+      for (int64_t t = 0; t < T; ++t) {
+        float* row = att + ((b * NH + h) * T + t) * S;
+        const int64_t visible = causal ? std::min<int64_t>(S, offset + t + 1) : S;
+        // Scale after masking, like the book: softmax(masked_scores / sqrt(hs)).
+        for (int64_t s = 0; s < visible; ++s) row[s] *= scale;
+        softmax_rows(row, 1, visible);
+        std::fill(row + visible, row + S, 0.0f);  // exp(-inf) = 0 for masked keys
+      }
+      StridedMap O(out + b * T * C + h * hs, T, hs, Eigen::OuterStride<>(C));
+      O.noalias() = A * Vm;
+    }
+  }
+}
+
+}  // namespace blockscope

@@ -1,0 +1,47 @@
+// ParamArena: one flat buffer, named slices.
+#include "blockscope/param_arena.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "blockscope/error.hpp"
+
+namespace blockscope {
+
+ParamArena::ParamArena(int64_t capacity) {
+  require(capacity >= 0, "parameter arena capacity must be >= 0, got ", capacity);
+  data_.assign(static_cast<size_t>(capacity), 0.0f);
+}
+
+float* ParamArena::take(const std::string& name, const Shape& shape) {
+  require(find(name) == nullptr, "duplicate parameter name '", name, "'");
+  const int64_t n = shape_numel(shape);
+  require(used_ + n <= capacity(), "parameter '", name, "' ", shape_str(shape), " does not fit: ", used_,
+          " + ", n, " > capacity ", capacity());
+  params_.push_back({name, shape, used_, n});
+  float* p = data_.data() + used_;
+  used_ += n;
+  return p;
+}
+
+const ParamInfo* ParamArena::find(const std::string& name) const {
+  const auto it = std::find_if(params_.begin(), params_.end(), [&](const ParamInfo& p) { return p.name == name; });
+  return it == params_.end() ? nullptr : &*it;
+}
+
+std::span<float> ParamArena::get(const std::string& name) {
+  const ParamInfo* p = find(name);
+  require(p != nullptr, "no parameter named '", name, "'");
+  return {data_.data() + p->offset, static_cast<size_t>(p->numel)};
+}
+
+void ParamArena::assign(const std::string& name, const Shape& shape, std::span<const float> values) {
+  const ParamInfo* p = find(name);
+  require(p != nullptr, "no parameter named '", name, "'");
+  require(p->shape == shape, "parameter '", name, "' has shape ", shape_str(p->shape), ", got ", shape_str(shape));
+  require(static_cast<int64_t>(values.size()) == p->numel, "parameter '", name, "' needs ", p->numel,
+          " values, got ", values.size());
+  std::copy(values.begin(), values.end(), data_.begin() + p->offset);
+}
+
+}  // namespace blockscope
