@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `npm test`: installs what is missing, builds, and runs every test suite. Fails on the first failing suite.
+#   1. native unit tests (Catch2 via ctest), Release build
+#   2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   3. wasm tests in Node (both flavours, node:test)   [when present]
+#   4. browser tests in Chromium (playwright-core)     [when present]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc)}
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "setup"
+bash scripts/setup.sh
+
+step "native build (Release)"
+bash scripts/build.sh native
+step "native tests (Release)"
+ctest --preset release -j "$JOBS"
+
+step "native build (ASan + UBSan)"
+bash scripts/build.sh asan
+step "native tests (ASan + UBSan)"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --preset asan -j "$JOBS"
+
+if [[ -x scripts/build-wasm.sh ]]; then
+  step "wasm build (simd128 + baseline)"
+  bash scripts/build.sh wasm
+  step "wasm tests in Node"
+  node --test tests/wasm/
+fi
+
+if [[ -d tests/browser ]]; then
+  step "browser tests in Chromium"
+  node --test tests/browser/
+fi
