@@ -15,6 +15,33 @@ void check_args(int64_t emb_dim, float eps) {
 }
 }  // namespace
 
+LayerNormTrace layer_norm_trace(std::span<const float> x, std::span<const float> gamma, std::span<const float> beta,
+                                float eps) {
+  const auto d = static_cast<int64_t>(gamma.size());
+  require(d > 0, "LayerNorm needs at least one feature (gamma is empty)");
+  require(beta.size() == gamma.size(), "gamma has ", gamma.size(), " values but beta has ", beta.size());
+  require(!x.empty() && x.size() % gamma.size() == 0, "LayerNorm input of length ", x.size(),
+          " is not a whole number of rows of length ", d);
+  require(std::isfinite(eps) && eps > 0.0f, "LayerNorm eps must be a positive finite number, got ", eps);
+  require_finite(x.data(), static_cast<int64_t>(x.size()), "LayerNorm input");
+  require_finite(gamma.data(), d, "LayerNorm gamma");
+  require_finite(beta.data(), d, "LayerNorm beta");
+  LayerNormTrace t;
+  t.rows = static_cast<int64_t>(x.size()) / d;
+  t.dim = d;
+  const auto n = static_cast<size_t>(t.rows);
+  t.mean.resize(n);
+  t.var.resize(n);
+  t.rstd.resize(n);
+  t.normalized.resize(x.size());
+  t.output.resize(x.size());
+  row_mean_var(t.mean.data(), t.var.data(), x.data(), t.rows, d);
+  const std::vector<float> ones(gamma.size(), 1.0f), zeros(gamma.size(), 0.0f);
+  layernorm_forward(t.normalized.data(), nullptr, t.rstd.data(), x.data(), ones.data(), zeros.data(), t.rows, d, eps);
+  layernorm_forward(t.output.data(), nullptr, nullptr, x.data(), gamma.data(), beta.data(), t.rows, d, eps);
+  return t;
+}
+
 LayerNorm::LayerNorm(int64_t emb_dim, float eps) : emb_dim_(emb_dim), eps_(eps) {
   check_args(emb_dim, eps);
   own_ = std::make_unique<ParamArena>(num_params(emb_dim));

@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "blockscope/error.hpp"
 
@@ -21,12 +20,10 @@ int64_t shape_numel(const Shape& shape) {
 }
 
 std::string shape_str(const Shape& shape) {
-  std::ostringstream os;
-  os << '(';
-  for (size_t i = 0; i < shape.size(); ++i) os << (i ? ", " : "") << shape[i];
-  if (shape.size() == 1) os << ',';
-  os << ')';
-  return os.str();
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() == 1) s += ',';
+  return s + ')';
 }
 
 void require_finite(const float* data, int64_t n, const char* what) {

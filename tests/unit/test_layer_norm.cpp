@@ -67,3 +67,22 @@ TEST_CASE("layernorm rejects NaN and infinite input, naming the index, and keeps
   const Tensor y = ln.forward(Tensor({1, 3}, {1, 2, 3}));
   CHECK(y.data[0] == Approx(-1.2247f).margin(1e-4));
 }
+
+TEST_CASE("layer_norm_trace exposes every intermediate and matches LayerNorm", "[layer_norm]") {
+  const std::vector<float> x = {1, 3, 5, 7, 2, 2, 2, 6};
+  const std::vector<float> gamma = {1, 2, 1, 0.5f}, beta = {0, 0, 1, -1};
+  const LayerNormTrace t = layer_norm_trace(x, gamma, beta);
+  REQUIRE(t.rows == 2);
+  CHECK(t.mean == std::vector<float>{4, 3});
+  CHECK(t.var == std::vector<float>{5, 3});
+  CHECK(t.normalized[0] == Approx(-1.3416f).margin(5e-5));
+  CHECK(t.output[1] == Approx(2 * t.normalized[1]));
+  CHECK(t.output[7] == Approx(0.5f * t.normalized[7] - 1));
+  LayerNorm ln(4);
+  std::copy(gamma.begin(), gamma.end(), ln.scale().begin());
+  std::copy(beta.begin(), beta.end(), ln.shift().begin());
+  CHECK(ln.forward(Tensor({2, 4}, x)).data == t.output);
+  CHECK_THROWS_WITH(layer_norm_trace(std::vector<float>(7, 1.0f), gamma, beta),
+                    Catch::Contains("length 7 is not a whole number of rows of length 4"));
+  CHECK_THROWS_WITH(layer_norm_trace(x, gamma, std::vector<float>(3)), Catch::Contains("beta has 3"));
+}

@@ -3,9 +3,11 @@
 // with a message naming the offending values; the wasm layer turns it into a JS Error.
 #pragma once
 
-#include <sstream>
+#include <concepts>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace blockscope {
@@ -16,11 +18,27 @@ class Error : public std::runtime_error {
 };
 
 namespace detail {
+// Message building without <sstream>: iostreams and locales would add ~100 KB to the wasm module.
+inline void append(std::string& s, std::string_view v) { s += v; }
+inline void append(std::string& s, const char* v) { s += v; }
+inline void append(std::string& s, char v) { s += v; }
+inline void append(std::string& s, bool v) { s += v ? "true" : "false"; }
+template <std::integral T>
+void append(std::string& s, T v) {
+  s += std::to_string(v);
+}
+template <std::floating_point T>
+void append(std::string& s, T v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.7g", static_cast<double>(v));
+  s += buf;
+}
+
 template <typename... Args>
 std::string concat(Args&&... args) {
-  std::ostringstream os;
-  (os << ... << std::forward<Args>(args));
-  return os.str();
+  std::string s;
+  (append(s, std::forward<Args>(args)), ...);
+  return s;
 }
 }  // namespace detail
 

@@ -14,6 +14,19 @@
 
 namespace blockscope {
 
+// Every intermediate of a LayerNorm over `rows` vectors, for step-by-step teaching: per-row mean, biased
+// variance and rstd = 1/sqrt(var + eps) (rows), the normalized values before the affine part and the
+// output gamma * normalized + beta (rows, d).
+struct LayerNormTrace {
+  int64_t rows = 0, dim = 0;
+  std::vector<float> mean, var, rstd, normalized, output;
+};
+
+// LayerNorm of x (rows, d) with d = gamma.size(). Throws Error if gamma and beta differ in length, x is not
+// a whole number of rows, eps is not positive, or any value is NaN/inf.
+LayerNormTrace layer_norm_trace(std::span<const float> x, std::span<const float> gamma, std::span<const float> beta,
+                                float eps = 1e-5f);
+
 class LayerNorm {
  public:
   // Standalone LayerNorm owning its parameters (scale = 1, shift = 0). Throws Error if emb_dim <= 0 or

@@ -1,0 +1,310 @@
+// blockscope.js — the one JavaScript module that owns Blockscope's WebAssembly instance.
+// It picks the SIMD128 or baseline build by feature detection, loads it (browser, Web Worker or Node), and
+// offers plain functions and classes that take and return ordinary typed arrays. Nothing else imports the
+// Emscripten output: widgets talk to this module only.
+//
+// Lifetimes: the wasm-side objects behind GPT, Block, MultiHeadAttention and FeedForward are freed by
+// dispose() (or `using`), and by a FinalizationRegistry as a safety net if a caller forgets. Arrays this
+// module returns are copies the caller owns; the zero-copy views the bindings produce never escape.
+
+/** A minimal wasm module using one SIMD128 instruction; validates only where SIMD128 is supported. */
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+/** True if this engine supports WebAssembly SIMD128. */
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+const DEFAULT_BASE = new URL('./dist/', import.meta.url);
+const instances = new Map(); // flavour -> Promise<Blockscope>
+
+/**
+ * Loads (once per flavour) and returns the Blockscope runtime.
+ * @param {{flavour?: 'auto'|'simd'|'baseline', baseUrl?: string|URL}} [options]
+ *   flavour 'auto' (default) picks 'simd' when the engine supports SIMD128; baseUrl is the directory holding
+ *   blockscope-<flavour>.js/.wasm (default: ./dist/ next to this module).
+ * @returns {Promise<Blockscope>}
+ */
+export function loadBlockscope(options = {}) {
+  const requested = options.flavour ?? 'auto';
+  if (!['auto', 'simd', 'baseline'].includes(requested)) {
+    throw new Error(`unknown flavour '${requested}' (expected auto, simd or baseline)`);
+  }
+  const flavour = requested === 'auto' ? (simdSupported() ? 'simd' : 'baseline') : requested;
+  const base = new URL(options.baseUrl ?? DEFAULT_BASE, import.meta.url);
+  const key = `${flavour}@${base.href}`;
+  if (!instances.has(key)) {
+    const p = instantiate(flavour, base);
+    p.catch(() => instances.delete(key)); // a failed load may be retried
+    instances.set(key, p);
+  }
+  return instances.get(key);
+}
+
+async function instantiate(flavour, base) {
+  if (flavour === 'simd' && !simdSupported()) {
+    throw new Error('this engine does not support WebAssembly SIMD128; use the baseline flavour');
+  }
+  const glueUrl = new URL(`blockscope-${flavour}.js`, base);
+  const wasmUrl = new URL(`blockscope-${flavour}.wasm`, base);
+  const { default: createModule } = await import(/* @vite-ignore */ glueUrl.href);
+  const moduleArgs = { locateFile: (path) => new URL(path, base).href, print: () => {}, printErr: () => {} };
+  if (isNode) {
+    // Node 18+ has fetch, but Emscripten's loader would fetch a file path; hand it the bytes instead.
+    const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
+    moduleArgs.wasmBinary = await readFile(wasmUrl);
+  }
+  const module = await createModule(moduleArgs);
+  return new Blockscope(module, flavour);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Input marshalling: validate in JS what typed arrays cannot express, and name the problem.
+
+function toFloat32(data, what) {
+  if (data instanceof Float32Array) return data;
+  if (ArrayBuffer.isView(data) || Array.isArray(data)) {
+    const out = Float32Array.from(data);
+    for (let i = 0; i < data.length; i++) {
+      if (typeof data[i] !== 'number' && typeof data[i] !== 'bigint') {
+        throw new Error(`${what} must hold numbers; element ${i} is ${typeof data[i]}`);
+      }
+    }
+    return out;
+  }
+  throw new Error(`${what} must be a Float32Array or an array of numbers`);
+}
+
+/** Token ids as an array, Int32Array or array of equal-length arrays (a batch) -> {ids, B, T}. */
+function toIds(ids) {
+  const batch = Array.isArray(ids) && ids.length > 0 && (Array.isArray(ids[0]) || ArrayBuffer.isView(ids[0]));
+  const rows = batch ? ids : [ids];
+  const T = rows[0]?.length ?? 0;
+  const flat = new Int32Array(rows.length * T);
+  rows.forEach((row, b) => {
+    if (!Array.isArray(row) && !ArrayBuffer.isView(row)) throw new Error(`batch row ${b} is not an array of token ids`);
+    if (row.length !== T) throw new Error(`batch rows differ in length: row 0 has ${T} tokens, row ${b} has ${row.length}`);
+    for (let t = 0; t < T; t++) {
+      const id = row[t];
+      if (typeof id !== 'number' || !Number.isInteger(id) || id < -2147483648 || id > 2147483647) {
+        throw new Error(`token id ${String(id)} at position ${b * T + t} is not an integer token id`);
+      }
+      flat[b * T + t] = id;
+    }
+  });
+  return { ids: flat, B: rows.length, T };
+}
+
+function copyStats(s) {
+  return { mean: s.mean.slice(), var: s.var.slice() };
+}
+
+function copyNorm(n) {
+  return { in: copyStats(n.in), out: copyStats(n.out) };
+}
+
+function copyBlockInspection(b) {
+  return {
+    norm1: copyNorm(b.norm1),
+    norm2: copyNorm(b.norm2),
+    ffnHiddenPre: b.ffnHiddenPre.slice(),
+    ffnHiddenPost: b.ffnHiddenPost.slice(),
+    attnWeights: b.attnWeights.slice(),
+    residualNorm: b.residualNorm.slice(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const registry = new FinalizationRegistry((raw) => {
+  try {
+    raw.delete();
+  } catch {
+    /* already deleted */
+  }
+});
+
+/** Base of every class wrapping a wasm object: explicit dispose(), `using` support, GC safety net. */
+class Handle {
+  #raw;
+  constructor(raw) {
+    this.#raw = raw;
+    registry.register(this, raw, this);
+  }
+  /** @protected The live wasm object; throws once disposed. */
+  get raw() {
+    if (!this.#raw) throw new Error(`this ${this.constructor.name} has been disposed`);
+    return this.#raw;
+  }
+  get disposed() {
+    return !this.#raw;
+  }
+  /** Frees the wasm-side object. Safe to call twice. */
+  dispose() {
+    if (!this.#raw) return;
+    registry.unregister(this);
+    this.#raw.delete();
+    this.#raw = null;
+  }
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+    this.dispose();
+  }
+  /** [{name, shape}] in state_dict order. */
+  parameters() {
+    return this.raw.parameters();
+  }
+  get numParameters() {
+    return this.raw.numParameters();
+  }
+  /** Replaces the parameter `name` with `data` (length must match its shape). */
+  setParameter(name, data) {
+    this.raw.setParameter(String(name), toFloat32(data, `parameter '${name}'`));
+  }
+  /** A copy of parameter `name`. */
+  getParameter(name) {
+    return this.raw.getParameter(String(name)).slice();
+  }
+  /** Sets every parameter present in `params` ({name: Float32Array|number[]}). */
+  loadParameters(params) {
+    for (const [name, data] of Object.entries(params)) this.setParameter(name, data);
+  }
+}
+
+/** A GPT model (the book's GPTModel): seeded random weights until parameters are loaded. */
+export class GPT extends Handle {
+  /** The config with the book's keys plus tie_weights and norm. */
+  get config() {
+    return this.raw.config();
+  }
+  /**
+   * Forward pass.
+   * @param {number[]|Int32Array|number[][]} ids one sequence or a batch of equal-length sequences
+   * @param {{inspect?: boolean}} [options] inspect: also return the inspection recorded in the same pass
+   * @returns {{logits: Float32Array, shape: number[], inspection?: object}} logits (B, T, vocab_size)
+   */
+  forward(ids, { inspect = false } = {}) {
+    const { ids: flat, B, T } = toIds(ids);
+    const logits = this.raw.forward(flat, B, T, inspect).slice();
+    const result = { logits, shape: [B, T, this.config.vocab_size] };
+    if (inspect) result.inspection = this.#inspection();
+    return result;
+  }
+  #inspection() {
+    const i = this.raw.inspection();
+    return {
+      B: i.B, T: i.T, C: i.C, H: i.H, NH: i.NH,
+      layers: i.layers.map(copyBlockInspection),
+      finalNorm: copyNorm(i.finalNorm),
+    };
+  }
+  /** 'pre' (GPT-2) or 'post' (original Transformer), keeping the weights. */
+  setNormPlacement(placement) {
+    this.raw.setNormPlacement(String(placement));
+  }
+}
+
+/** One transformer block (pre- or post-norm), or the lesson's encoder block via its config keys. */
+export class Block extends Handle {
+  get config() {
+    return this.raw.config();
+  }
+  /** x: (B, T, emb_dim) flat -> {output, inspection} */
+  forward(x, B, T) {
+    const r = this.raw.forward(toFloat32(x, 'block input'), B, T);
+    return { output: r.output.slice(), inspection: copyBlockInspection(r.inspection) };
+  }
+  setNormPlacement(placement) {
+    this.raw.setNormPlacement(String(placement));
+  }
+}
+
+/** The book's MultiHeadAttention module on its own. */
+export class MultiHeadAttention extends Handle {
+  /** x: (B, T, d_in) flat -> {output (B, T, d_out), weights (B, NH, T, T)} */
+  forward(x, B, T) {
+    const r = this.raw.forward(toFloat32(x, 'attention input'), B, T);
+    return { output: r.output.slice(), weights: r.weights.slice() };
+  }
+}
+
+/** Linear -> activation -> Linear with its hidden values. */
+export class FeedForward extends Handle {
+  /** x: (rows, emb_dim) flat -> {output, hiddenPre, hiddenPost} */
+  forward(x) {
+    const r = this.raw.forward(toFloat32(x, 'feed-forward input'));
+    return { output: r.output.slice(), hiddenPre: r.hiddenPre.slice(), hiddenPost: r.hiddenPost.slice() };
+  }
+}
+
+/** The loaded runtime. Obtain it with loadBlockscope(). */
+export class Blockscope {
+  #m;
+  constructor(module, flavour) {
+    this.#m = module;
+    /** 'simd' or 'baseline' */
+    this.flavour = flavour;
+  }
+
+  /** LayerNorm of x (rows, d) with gamma/beta (default 1/0, d = gamma.length or x.length) and eps. */
+  layerNorm(x, { gamma, beta, eps = 1e-5, dim } = {}) {
+    const xs = toFloat32(x, 'LayerNorm input');
+    const d = gamma?.length ?? beta?.length ?? dim ?? xs.length;
+    const g = gamma ? toFloat32(gamma, 'gamma') : new Float32Array(d).fill(1);
+    const b = beta ? toFloat32(beta, 'beta') : new Float32Array(d);
+    const r = this.#m.layerNorm(xs, g, b, eps);
+    return {
+      rows: r.rows, dim: r.dim,
+      mean: r.mean.slice(), variance: r.var.slice(), rstd: r.rstd.slice(),
+      normalized: r.normalized.slice(), output: r.output.slice(),
+    };
+  }
+  /** kind: 'gelu_tanh' | 'gelu_erf' | 'relu' */
+  activation(kind, x) {
+    return this.#m.activation(String(kind), toFloat32(x, 'activation input')).slice();
+  }
+  /** d activation / dx at x. */
+  activationDerivative(kind, x) {
+    return this.#m.activationDerivative(String(kind), toFloat32(x, 'activation input')).slice();
+  }
+  /** GELU with F.gelu's naming: approximate 'tanh' (GPT-2, default) or 'none' (exact erf). */
+  gelu(x, { approximate = 'tanh' } = {}) {
+    if (approximate !== 'tanh' && approximate !== 'none') {
+      throw new Error(`approximate must be 'tanh' or 'none', got '${approximate}'`);
+    }
+    return this.activation(approximate === 'tanh' ? 'gelu_tanh' : 'gelu_erf', x);
+  }
+  /** Parameter count of a GPT config without building it. */
+  countParameters(config) {
+    return this.#m.countParameters(config);
+  }
+  /** @returns {GPT} */
+  createGPT(config, { seed = 123 } = {}) {
+    return new GPT(new this.#m.GPT(config, seed));
+  }
+  /** @returns {Block} config: emb_dim, context_length, n_heads, drop_rate, qkv_bias, norm (+ encoder keys) */
+  createBlock(config, { seed = 123 } = {}) {
+    return new Block(new this.#m.Block(config, seed));
+  }
+  /** @returns {MultiHeadAttention} config: d_in, d_out, context_length, num_heads, qkv_bias, causal */
+  createAttention(config, { seed = 123 } = {}) {
+    return new MultiHeadAttention(new this.#m.MultiHeadAttention(config, seed));
+  }
+  /** @returns {FeedForward} hiddenDim defaults to expansion (4) x embDim */
+  createFeedForward({ embDim, hiddenDim, expansion = 4, activation = 'gelu_tanh', seed = 123 }) {
+    return new FeedForward(new this.#m.FeedForward(embDim, hiddenDim ?? expansion * embDim, activation, seed));
+  }
+  /** {allocatedBytes, heapBytes}: malloc'd bytes in use and the wasm memory size. */
+  memoryStats() {
+    return this.#m.memoryStats();
+  }
+  buildInfo() {
+    return this.#m.buildInfo();
+  }
+}
