@@ -28,10 +28,10 @@ if [[ -x scripts/build-wasm.sh ]]; then
   step "wasm build (simd128 + baseline)"
   bash scripts/build.sh wasm
   step "wasm tests in Node"
-  node --test tests/wasm/
+  node --test --test-reporter=spec tests/wasm/
 fi
 
 if [[ -d tests/browser ]]; then
   step "browser tests in Chromium"
-  node --test tests/browser/
+  node --test --test-reporter=spec --test-concurrency=1 tests/browser/
 fi

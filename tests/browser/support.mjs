@@ -1,0 +1,56 @@
+// Browser-test support: Debian's Chromium driven by playwright-core (never a downloaded browser), the
+// project's own static server on a free loopback port, and guards that fail a test on console errors or
+// on any request leaving localhost.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+import { serve } from '../../scripts/serve.mjs';
+
+export const ARTIFACTS = fileURLToPath(new URL('../../artifacts/screenshots/', import.meta.url));
+const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
+
+export async function startServer() {
+  return serve({ root: WEB_ROOT, port: 0 });
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    // This machine has no network: keep Chromium from trying to reach Google's services.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** A page that records console errors, page errors and non-local requests. */
+export async function openPage(browser, { width = 1280, height = 900, reducedMotion = 'no-preference', colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion, colorScheme });
+  const page = await context.newPage();
+  const problems = { console: [], external: [] };
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.console.push(msg.text());
+  });
+  page.on('pageerror', (err) => problems.console.push(String(err)));
+  page.on('request', (req) => {
+    const { hostname, protocol } = new URL(req.url());
+    if (!['data:', 'blob:'].includes(protocol) && hostname !== '127.0.0.1' && hostname !== 'localhost') {
+      problems.external.push(req.url());
+    }
+  });
+  return { page, context, problems };
+}
+
+export function assertClean(problems) {
+  assert.deepEqual(problems.console, [], `console errors: ${problems.console.join('\n')}`);
+  assert.deepEqual(problems.external, [], `requests left localhost: ${problems.external.join('\n')}`);
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = `${ARTIFACTS}${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
