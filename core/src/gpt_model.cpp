@@ -20,6 +20,7 @@ BlockConfig GPTConfig::block() const {
   b.drop_rate = drop_rate;
   b.qkv_bias = qkv_bias;
   b.norm = norm;
+  b.ln_eps = layer_norm_epsilon;
   return b;
 }
 
@@ -32,6 +33,8 @@ void GPTConfig::validate() const {
   require(emb_dim % n_heads == 0, "emb_dim (", emb_dim, ") must be divisible by n_heads (", n_heads, ")");
   require(std::isfinite(drop_rate) && drop_rate >= 0.0 && drop_rate < 1.0, "drop_rate must be in [0, 1), got ",
           drop_rate);
+  require(std::isfinite(layer_norm_epsilon) && layer_norm_epsilon > 0.0f,
+          "layer_norm_epsilon must be a positive finite number, got ", layer_norm_epsilon);
   // Token ids cross the API as int32.
   require(vocab_size <= INT32_MAX, "vocab_size ", vocab_size, " does not fit int32 token ids");
 }
@@ -52,11 +55,12 @@ bool json_bool(const nlohmann::json& j, const char* key) {
 GPTConfig GPTConfig::from_json(const nlohmann::json& j) {
   require(j.is_object(), "a GPT config must be a JSON object, got ", j.type_name());
   static const std::set<std::string> known = {"vocab_size", "context_length", "emb_dim",     "n_heads", "n_layers",
-                                              "drop_rate",  "qkv_bias",       "tie_weights", "norm"};
+                                              "drop_rate",  "qkv_bias",       "tie_weights", "norm",
+                                              "layer_norm_epsilon"};
   for (const auto& [key, value] : j.items())
     require(known.count(key) == 1, "unknown config key '", key,
             "' (expected vocab_size, context_length, emb_dim, n_heads, n_layers, drop_rate, qkv_bias, "
-            "tie_weights, norm)");
+            "tie_weights, norm, layer_norm_epsilon)");
   for (const char* key : {"vocab_size", "context_length", "emb_dim", "n_heads", "n_layers"})
     require(j.contains(key), "config is missing '", key, "'");
   GPTConfig c;
@@ -75,6 +79,11 @@ GPTConfig GPTConfig::from_json(const nlohmann::json& j) {
     require(j["norm"].is_string(), "config key 'norm' must be \"pre\" or \"post\", got ", j["norm"].dump());
     c.norm = parse_norm_placement(j["norm"].get<std::string>());
   }
+  if (j.contains("layer_norm_epsilon")) {
+    require(j["layer_norm_epsilon"].is_number(), "config key 'layer_norm_epsilon' must be a number, got ",
+            j["layer_norm_epsilon"].dump());
+    c.layer_norm_epsilon = j["layer_norm_epsilon"].get<float>();
+  }
   c.validate();
   return c;
 }
@@ -82,7 +91,8 @@ GPTConfig GPTConfig::from_json(const nlohmann::json& j) {
 nlohmann::json GPTConfig::to_json() const {
   return {{"vocab_size", vocab_size}, {"context_length", context_length}, {"emb_dim", emb_dim},
           {"n_heads", n_heads},       {"n_layers", n_layers},             {"drop_rate", drop_rate},
-          {"qkv_bias", qkv_bias},     {"tie_weights", tie_weights},       {"norm", norm_placement_name(norm)}};
+          {"qkv_bias", qkv_bias},     {"tie_weights", tie_weights},       {"norm", norm_placement_name(norm)},
+          {"layer_norm_epsilon", layer_norm_epsilon}};
 }
 
 int64_t GPTModel::count_parameters(const GPTConfig& cfg) {
@@ -118,7 +128,7 @@ GPTModel::GPTModel(const GPTConfig& cfg, uint64_t seed)
       tok_emb_(params_.take("tok_emb.weight", {cfg.vocab_size, cfg.emb_dim})),
       pos_emb_(params_.take("pos_emb.weight", {cfg.context_length, cfg.emb_dim})),
       blocks_(make_blocks(params_, cfg)),
-      final_norm_(params_, "final_norm.", cfg.emb_dim) {
+      final_norm_(params_, "final_norm.", cfg.emb_dim, cfg.layer_norm_epsilon) {
   // With weight tying (GPT-2) there is no out_head matrix: logits = final_norm(x) @ tok_emb^T.
   if (!cfg.tie_weights) out_head_ = Linear(params_, "out_head.", cfg.emb_dim, cfg.vocab_size, false);
   require(params_.used() == params_.capacity(), "internal: parameter layout mismatch (", params_.used(), " vs ",

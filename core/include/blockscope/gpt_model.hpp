@@ -28,13 +28,14 @@ struct GPTConfig {
   bool qkv_bias = false;
   bool tie_weights = false;  // the book's GPTModel is untied (163M parameters); GPT-2 ties (124M)
   NormPlacement norm = NormPlacement::Pre;
+  float layer_norm_epsilon = 1e-5f;  // the book's LayerNorm eps; Hugging Face's "layer_norm_epsilon"
 
   static GPTConfig gpt2_124m();  // the book's GPT_CONFIG_124M
   BlockConfig block() const;
   // Throws Error naming the field: sizes must be positive, emb_dim divisible by n_heads, 0 <= drop_rate < 1.
   void validate() const;
   // The book's keys ("vocab_size", "context_length", "emb_dim", "n_heads", "n_layers", "drop_rate",
-  // "qkv_bias") plus optional "tie_weights" and "norm". Unknown keys are rejected by name.
+  // "qkv_bias") plus optional "tie_weights", "norm" and "layer_norm_epsilon". Unknown keys are rejected by name.
   static GPTConfig from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
 };
