@@ -162,9 +162,50 @@ void GPTModel::check_ids(std::span<const int32_t> ids, int64_t B, int64_t T) con
             " is outside the vocabulary [0, ", cfg_.vocab_size, ")");
 }
 
+KVCache::KVCache(const GPTConfig& cfg)
+    : n_layers(cfg.n_layers), context_length(cfg.context_length), dim(cfg.emb_dim) {
+  cfg.validate();
+  k.assign(static_cast<size_t>(n_layers * context_length * dim), 0.0f);
+  v.assign(k.size(), 0.0f);
+}
+
+KVSlot KVCache::slot(int64_t layer) {
+  const int64_t off = layer * context_length * dim;
+  return {k.data() + off, v.data() + off, context_length, length};
+}
+
+// x = tok_emb(ids) + pos_emb(pos0 + arange(T)); drop_emb = identity
+void GPTModel::embed(float* x, std::span<const int32_t> ids, int64_t B, int64_t T, int64_t pos0) const {
+  const int64_t C = cfg_.emb_dim;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t t = 0; t < T; ++t) {
+      const float* te = tok_emb_ + static_cast<int64_t>(ids[static_cast<size_t>(b * T + t)]) * C;
+      const float* pe = pos_emb_ + (pos0 + t) * C;
+      float* o = x + (b * T + t) * C;
+      for (int64_t c = 0; c < C; ++c) o[c] = te[c] + pe[c];
+    }
+}
+
+// logits = out_head(final_norm(x)), recording the final norm's statistics when inspecting.
+void GPTModel::final_logits(float* logits, const float* x, int64_t N, bool inspect) {
+  const int64_t C = cfg_.emb_dim;
+  final_norm_.forward(normed_.data(), nullptr, nullptr, x, N);
+  if (inspect) {
+    auto& s = inspection_.final_norm;
+    for (RowStats* r : {&s.in, &s.out}) {
+      r->mean.resize(static_cast<size_t>(N));
+      r->var.resize(static_cast<size_t>(N));
+    }
+    row_mean_var(s.in.mean.data(), s.in.var.data(), x, N, C);
+    row_mean_var(s.out.mean.data(), s.out.var.data(), normed_.data(), N, C);
+  }
+  linear_forward(logits, normed_.data(), cfg_.tie_weights ? tok_emb_ : out_head_.weight(), nullptr, N, C,
+                 cfg_.vocab_size);
+}
+
 Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, bool inspect) {
   check_ids(ids, B, T);
-  const int64_t C = cfg_.emb_dim, V = cfg_.vocab_size, N = B * T;
+  const int64_t C = cfg_.emb_dim, N = B * T;
   x_.resize(static_cast<size_t>(N * C));
   y_.resize(x_.size());
   normed_.resize(x_.size());
@@ -173,34 +214,37 @@ Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, boo
     inspection_ = ForwardInspection{B, T, C, cfg_.block().hidden_dim(), cfg_.n_heads, {}, {}};
     inspection_.layers.resize(blocks_.size());
   }
-
-  // x = tok_emb(ids) + pos_emb(arange(T)); drop_emb = identity
-  for (int64_t b = 0; b < B; ++b)
-    for (int64_t t = 0; t < T; ++t) {
-      const float* te = tok_emb_ + static_cast<int64_t>(ids[static_cast<size_t>(b * T + t)]) * C;
-      const float* pe = pos_emb_ + t * C;
-      float* o = x_.data() + (b * T + t) * C;
-      for (int64_t c = 0; c < C; ++c) o[c] = te[c] + pe[c];
-    }
-  // x = trf_blocks(x)
-  for (size_t l = 0; l < blocks_.size(); ++l) {
+  embed(x_.data(), ids, B, T, 0);
+  for (size_t l = 0; l < blocks_.size(); ++l) {  // x = trf_blocks(x)
     blocks_[l].forward(y_.data(), x_.data(), B, T, inspect ? &inspection_.layers[l] : nullptr);
     x_.swap(y_);
   }
-  // x = final_norm(x)
-  final_norm_.forward(normed_.data(), nullptr, nullptr, x_.data(), N);
-  if (inspect) {
-    auto& s = inspection_.final_norm;
-    for (RowStats* r : {&s.in, &s.out}) {
-      r->mean.resize(static_cast<size_t>(N));
-      r->var.resize(static_cast<size_t>(N));
-    }
-    row_mean_var(s.in.mean.data(), s.in.var.data(), x_.data(), N, C);
-    row_mean_var(s.out.mean.data(), s.out.var.data(), normed_.data(), N, C);
+  Tensor logits({B, T, cfg_.vocab_size});
+  final_logits(logits.ptr(), x_.data(), N, inspect);
+  return logits;
+}
+
+Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
+  const auto T = static_cast<int64_t>(ids.size());
+  require(cache.n_layers == cfg_.n_layers && cache.context_length == cfg_.context_length && cache.dim == cfg_.emb_dim,
+          "KV cache was made for another model configuration");
+  require(T > 0, "forward_cached needs at least one new token");
+  require(cache.length + T <= cfg_.context_length, "cannot append ", T, " tokens to a KV cache holding ", cache.length,
+          ": context_length is ", cfg_.context_length);
+  check_ids(ids, 1, T);
+  const int64_t C = cfg_.emb_dim;
+  x_.resize(static_cast<size_t>(T * C));
+  y_.resize(x_.size());
+  normed_.resize(x_.size());
+  inspection_ = ForwardInspection{};
+  embed(x_.data(), ids, 1, T, cache.length);
+  for (size_t l = 0; l < blocks_.size(); ++l) {
+    blocks_[l].forward_cached(y_.data(), x_.data(), T, cache.slot(static_cast<int64_t>(l)));
+    x_.swap(y_);
   }
-  // logits = out_head(x)
-  Tensor logits({B, T, V});
-  linear_forward(logits.ptr(), normed_.data(), cfg_.tie_weights ? tok_emb_ : out_head_.weight(), nullptr, N, C, V);
+  cache.length += T;
+  Tensor logits({T, cfg_.vocab_size});
+  final_logits(logits.ptr(), x_.data(), T, false);
   return logits;
 }
 

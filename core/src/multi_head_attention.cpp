@@ -74,4 +74,16 @@ void MultiHeadAttention::forward(float* out, float* att, const float* inp, int64
   wo_.forward(out, ctx_.data(), N);  // out_proj
 }
 
+void MultiHeadAttention::forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv) {
+  const int64_t D = cfg_.d_out, S = kv.pos + T;
+  require(S <= kv.rows, "KV cache holds ", kv.rows, " positions; cannot append ", T, " tokens at position ", kv.pos);
+  q_.resize(static_cast<size_t>(T * D));
+  ctx_.resize(q_.size());
+  wq_.forward(q_.data(), inp, T);                // queries of the new tokens
+  wk_.forward(kv.k + kv.pos * D, inp, T);        // their keys and values go straight into the cache
+  wv_.forward(kv.v + kv.pos * D, inp, T);
+  attention_forward(ctx_.data(), att, q_.data(), kv.k, kv.v, 1, T, S, kv.rows, D, cfg_.num_heads, cfg_.causal);
+  wo_.forward(out, ctx_.data(), T);
+}
+
 }  // namespace blockscope

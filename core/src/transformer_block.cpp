@@ -112,7 +112,21 @@ void TransformerBlock::forward(float* out, const float* inp, int64_t B, int64_t 
   }
 }
 
-void TransformerBlock::attention_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect) {
+void TransformerBlock::forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv) {
+  ensure_workspace(1, T);
+  att_w_.resize(static_cast<size_t>(cfg_.n_heads * T * (kv.pos + T)));
+  attention_half(mid_.data(), inp, 1, T, nullptr, &kv);
+  ffn_half(out, mid_.data(), 1, T, nullptr);
+}
+
+// att(x), over the KV cache when decoding incrementally.
+void TransformerBlock::attend(float* out, float* att, const float* inp, int64_t B, int64_t T, const KVSlot* kv) {
+  if (kv) att_.forward_cached(out, att, inp, T, *kv);
+  else att_.forward(out, att, inp, B, T);
+}
+
+void TransformerBlock::attention_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect,
+                                      const KVSlot* kv) {
   const int64_t N = B * T, C = cfg_.emb_dim;
   float* att_w = att_w_.data();
   if (inspect) {
@@ -121,14 +135,14 @@ void TransformerBlock::attention_half(float* out, const float* inp, int64_t B, i
   }
   if (cfg_.norm == NormPlacement::Pre) {
     norm1_.forward(normed_.data(), nullptr, nullptr, inp, N);  // x = norm1(x)
-    att_.forward(sub_.data(), att_w, normed_.data(), B, T);   // x = att(x); drop_shortcut = identity
+    attend(sub_.data(), att_w, normed_.data(), B, T, kv);     // x = att(x); drop_shortcut = identity
     add(out, inp, sub_.data(), N * C);                         // x = x + shortcut
     if (inspect) {
       record_stats(inspect->norm1.in, inp, N, C);
       record_stats(inspect->norm1.out, normed_.data(), N, C);
     }
   } else {
-    att_.forward(sub_.data(), att_w, inp, B, T);               // att(x)
+    attend(sub_.data(), att_w, inp, B, T, kv);                 // att(x)
     add(normed_.data(), inp, sub_.data(), N * C);              // x + drop(att(x))
     norm1_.forward(out, nullptr, nullptr, normed_.data(), N);  // norm1(...)
     if (inspect) {

@@ -40,6 +40,16 @@ struct GPTConfig {
   nlohmann::json to_json() const;
 };
 
+// Keys and values of every layer for incremental decoding of one sequence (llama2.c's (L, T, C) cache).
+struct KVCache {
+  int64_t n_layers = 0, context_length = 0, dim = 0;
+  int64_t length = 0;        // tokens cached so far
+  std::vector<float> k, v;   // (L, context_length, C) each
+  explicit KVCache(const GPTConfig& cfg);
+  void clear() { length = 0; }
+  KVSlot slot(int64_t layer);
+};
+
 class GPTModel {
  public:
   // Builds the model and initializes it deterministically from `seed` like the book's PyTorch modules:
@@ -56,6 +66,11 @@ class GPTModel {
   // With `inspect`, also records last_inspection() during this same pass.
   Tensor forward(std::span<const int32_t> ids, int64_t B, int64_t T, bool inspect = false);
   const ForwardInspection& last_inspection() const { return inspection_; }
+  // Incremental forward for generation (batch 1): the T new `ids` at positions cache.length ..
+  // cache.length+T-1, attending to everything cached; appends them to `cache` and returns their logits
+  // (T, V). Equal to the corresponding rows of a full forward over the whole sequence. Throws Error if the
+  // cache would exceed context_length or an id is outside the vocabulary.
+  Tensor forward_cached(std::span<const int32_t> ids, KVCache& cache);
 
   const GPTConfig& config() const { return cfg_; }
   ParamArena& params() { return params_; }
@@ -74,6 +89,9 @@ class GPTModel {
   std::vector<TransformerBlock> blocks_;
   LayerNorm final_norm_;
   Linear out_head_;            // (V, C), no bias; its weight is tok_emb_ when tied
+  void embed(float* x, std::span<const int32_t> ids, int64_t B, int64_t T, int64_t pos0) const;
+  void final_logits(float* logits, const float* x, int64_t N, bool inspect);
+
   std::vector<float> x_, y_, normed_;  // residual stream ping-pong and final-norm output (B, T, C)
   ForwardInspection inspection_;
 };

@@ -26,6 +26,15 @@ struct AttentionConfig {
   void validate() const;   // throws Error: sizes > 0, d_out divisible by num_heads, 0 <= drop_rate < 1
 };
 
+// One layer's slice of a KV cache for incremental decoding (batch 1): keys and values of positions
+// 0 .. pos-1 are already stored; a cached forward writes the new tokens' rows at pos .. pos+T-1.
+struct KVSlot {
+  float* k = nullptr;  // (rows, d_out)
+  float* v = nullptr;  // (rows, d_out)
+  int64_t rows = 0;    // capacity: the context length
+  int64_t pos = 0;     // tokens already cached
+};
+
 class MultiHeadAttention {
  public:
   explicit MultiHeadAttention(const AttentionConfig& cfg, uint64_t seed = 123);
@@ -38,6 +47,9 @@ class MultiHeadAttention {
   Tensor forward(const Tensor& x);
   // Raw form: out (B, T, d_out); att (B, NH, T, T); inp (B, T, d_in).
   void forward(float* out, float* att, const float* inp, int64_t B, int64_t T);
+  // Incremental form (B = 1): T new tokens at positions kv.pos .. kv.pos+T-1 attend to the cached keys and
+  // values plus their own; their keys/values are appended to `kv`. att (NH, T, kv.pos + T).
+  void forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv);
 
   const AttentionConfig& config() const { return cfg_; }
   int64_t head_dim() const { return cfg_.d_out / cfg_.num_heads; }

@@ -54,6 +54,8 @@ class TransformerBlock {
   Tensor forward(const Tensor& x, BlockInspection* inspect = nullptr);
   // Raw form: out, inp (B, T, emb_dim); out must not alias inp.
   void forward(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect = nullptr);
+  // Incremental form for KV-cache decoding (B = 1): T new tokens after the kv.pos cached ones.
+  void forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv);
 
   const BlockConfig& config() const { return cfg_; }
   NormPlacement norm_placement() const { return cfg_.norm; }
@@ -66,7 +68,9 @@ class TransformerBlock {
 
  private:
   void ensure_workspace(int64_t B, int64_t T);
-  void attention_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect);
+  void attention_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect,
+                      const KVSlot* kv = nullptr);
+  void attend(float* out, float* att, const float* inp, int64_t B, int64_t T, const KVSlot* kv);
   void ffn_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect);
 
   BlockConfig cfg_;

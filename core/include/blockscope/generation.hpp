@@ -1,0 +1,79 @@
+// Text generation: sampling the next token from logits (greedy, temperature, top-k, top-p with a seeded
+// RNG that gives the same tokens natively and in wasm) and a step-wise Generator over a KV cache.
+// Tokenization is not here: generation works on token ids.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "blockscope/gpt_model.hpp"
+#include "blockscope/rng.hpp"
+
+namespace blockscope {
+
+struct SamplingOptions {
+  float temperature = 1.0f;  // 0 means greedy (argmax); otherwise logits / temperature
+  int64_t top_k = 0;         // keep the k most likely tokens; 0 keeps all
+  float top_p = 1.0f;        // nucleus: keep the smallest set whose probability reaches top_p; 1 keeps all
+  void validate() const;     // throws Error: temperature >= 0 and finite, top_k >= 0, 0 < top_p <= 1
+};
+
+// Picks a token id from one row of logits. Greedy takes the first maximum. Otherwise applies temperature,
+// top-k, then top-p (ties broken by lower id), renormalizes and draws with one rng.uniform(). Throws Error on
+// NaN logits or empty input.
+int32_t sample_token(std::span<const float> logits, const SamplingOptions& opts, Rng& rng);
+
+// What to do when the prompt (or prompt + generated tokens) exceeds context_length.
+enum class ContextOverflow {
+  Error,  // reject a too-long prompt; stop generating when the context is full
+  Crop,   // keep the last context_length tokens, like the book's generate_text_simple
+};
+
+struct GenerateOptions {
+  int64_t max_new_tokens = 50;
+  SamplingOptions sampling;
+  uint64_t seed = 0;
+  std::optional<int32_t> stop_token;  // e.g. <|endoftext|>; generation stops after emitting it
+  ContextOverflow overflow = ContextOverflow::Error;
+};
+
+// Generates one token per next() call: the first call prefills the KV cache with the prompt, later calls
+// feed back the previous token (one position each). When the context is full, Crop mode slides the window
+// (re-prefilling the last context_length tokens each step, exactly what the book's generate_text_simple
+// computes), Error mode stops with stop_reason "context_full".
+class Generator {
+ public:
+  // Throws Error on an empty or invalid prompt, invalid options, or (Error mode) a prompt longer than the context.
+  Generator(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts);
+
+  // The next token, or nullopt once finished (see stop_reason()).
+  std::optional<int32_t> next();
+  bool finished() const { return !stop_reason_.empty(); }
+  // "" while running, then "max_new_tokens", "stop_token" or "context_full".
+  const std::string& stop_reason() const { return stop_reason_; }
+  const std::vector<int32_t>& generated() const { return generated_; }
+  // Logits (V) the last token was sampled from.
+  const std::vector<float>& last_logits() const { return last_logits_; }
+
+ private:
+  void prefill(std::span<const int32_t> ids);
+
+  GPTModel& model_;
+  GenerateOptions opts_;
+  Rng rng_;
+  KVCache cache_;
+  std::vector<int32_t> window_;  // tokens currently in the context (prompt, possibly cropped, + generated)
+  std::vector<int32_t> generated_;
+  std::vector<float> last_logits_;
+  std::string stop_reason_;
+};
+
+// Runs a Generator to the end, calling on_token for each new token (return false to stop early).
+std::vector<int32_t> generate(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts,
+                              const std::function<bool(int32_t)>& on_token = {});
+
+}  // namespace blockscope

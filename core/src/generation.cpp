@@ -1,0 +1,121 @@
+// Sampling and KV-cache generation.
+#include "blockscope/generation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "blockscope/error.hpp"
+
+namespace blockscope {
+
+void SamplingOptions::validate() const {
+  require(std::isfinite(temperature) && temperature >= 0.0f, "temperature must be >= 0, got ", temperature);
+  require(top_k >= 0, "top_k must be >= 0 (0 keeps all tokens), got ", top_k);
+  require(std::isfinite(top_p) && top_p > 0.0f && top_p <= 1.0f, "top_p must be in (0, 1], got ", top_p);
+}
+
+namespace {
+int32_t argmax(std::span<const float> logits) {
+  return static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+}
+
+// Token ids ordered by decreasing logit, ties by increasing id (a deterministic order on every platform).
+std::vector<int32_t> ranked_ids(std::span<const float> logits) {
+  std::vector<int32_t> ids(logits.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  std::stable_sort(ids.begin(), ids.end(), [&](int32_t a, int32_t b) { return logits[a] > logits[b]; });
+  return ids;
+}
+}  // namespace
+
+int32_t sample_token(std::span<const float> logits, const SamplingOptions& opts, Rng& rng) {
+  opts.validate();
+  require(!logits.empty(), "cannot sample from empty logits");
+  for (size_t i = 0; i < logits.size(); ++i)
+    require(!std::isnan(logits[i]), "logit ", i, " is NaN: cannot sample");
+  if (opts.temperature == 0.0f) return argmax(logits);
+
+  std::vector<int32_t> ids = ranked_ids(logits);
+  if (opts.top_k > 0 && static_cast<size_t>(opts.top_k) < ids.size()) ids.resize(static_cast<size_t>(opts.top_k));
+  // Softmax of logits / temperature over the kept ids, in double for a platform-stable cumulative sum.
+  const double inv_t = 1.0 / opts.temperature, top = logits[ids[0]];
+  std::vector<double> p(ids.size());
+  double sum = 0.0;
+  for (size_t i = 0; i < ids.size(); ++i) sum += p[i] = std::exp((logits[ids[i]] - top) * inv_t);
+  size_t keep = ids.size();
+  if (opts.top_p < 1.0f) {
+    double cum = 0.0;
+    for (keep = 0; keep < ids.size();) {
+      cum += p[keep++] / sum;
+      if (cum >= opts.top_p) break;
+    }
+    sum = std::accumulate(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(keep), 0.0);
+  }
+  const double u = static_cast<double>(rng.uniform()) * sum;
+  double cum = 0.0;
+  for (size_t i = 0; i < keep; ++i) {
+    cum += p[i];
+    if (u < cum) return ids[i];
+  }
+  return ids[keep - 1];  // u within rounding of the total
+}
+
+Generator::Generator(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts)
+    : model_(model), opts_(opts), rng_(opts.seed), cache_(model.config()) {
+  opts.sampling.validate();
+  require(opts.max_new_tokens >= 0, "max_new_tokens must be >= 0, got ", opts.max_new_tokens);
+  require(!prompt.empty(), "the prompt must contain at least one token");
+  const int64_t ctx = model.config().context_length;
+  const auto n = static_cast<int64_t>(prompt.size());
+  require(opts.overflow == ContextOverflow::Crop || n <= ctx, "the prompt has ", n,
+          " tokens but the model's context_length is ", ctx, " (use cropping to keep the last ", ctx, " tokens)");
+  model.check_ids(prompt.subspan(static_cast<size_t>(std::max<int64_t>(0, n - ctx))), 1, std::min(n, ctx));
+  if (opts.stop_token)
+    require(*opts.stop_token >= 0 && *opts.stop_token < model.config().vocab_size, "stop token ", *opts.stop_token,
+            " is outside the vocabulary [0, ", model.config().vocab_size, ")");
+  window_.assign(prompt.end() - std::min(n, ctx), prompt.end());
+  if (opts.max_new_tokens == 0) stop_reason_ = "max_new_tokens";
+}
+
+void Generator::prefill(std::span<const int32_t> ids) {
+  cache_.clear();
+  const Tensor logits = model_.forward_cached(ids, cache_);
+  const int64_t V = model_.config().vocab_size;
+  last_logits_.assign(logits.data.end() - V, logits.data.end());
+}
+
+std::optional<int32_t> Generator::next() {
+  if (finished()) return std::nullopt;
+  const int64_t ctx = model_.config().context_length;
+  if (generated_.empty()) {
+    prefill(window_);
+  } else if (cache_.length >= ctx) {
+    if (opts_.overflow == ContextOverflow::Error) {
+      stop_reason_ = "context_full";
+      return std::nullopt;
+    }
+    window_.erase(window_.begin(), window_.end() - ctx);  // slide: the last ctx tokens, as the book crops
+    prefill(window_);
+  } else {
+    const int32_t last = window_.back();
+    const Tensor logits = model_.forward_cached(std::span<const int32_t>(&last, 1), cache_);
+    last_logits_ = logits.data;
+  }
+  const int32_t token = sample_token(last_logits_, opts_.sampling, rng_);
+  generated_.push_back(token);
+  window_.push_back(token);
+  if (opts_.stop_token && token == *opts_.stop_token) stop_reason_ = "stop_token";
+  else if (static_cast<int64_t>(generated_.size()) >= opts_.max_new_tokens) stop_reason_ = "max_new_tokens";
+  return token;
+}
+
+std::vector<int32_t> generate(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts,
+                              const std::function<bool(int32_t)>& on_token) {
+  Generator gen(model, prompt, opts);
+  while (const auto token = gen.next())
+    if (on_token && !on_token(*token)) break;
+  return gen.generated();
+}
+
+}  // namespace blockscope

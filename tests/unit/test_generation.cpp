@@ -1,0 +1,161 @@
+// Tests for generation.hpp: KV-cache decoding equals full forward passes, sampling semantics and
+// determinism, stopping rules and context overflow handling.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+
+#include "blockscope/error.hpp"
+#include "blockscope/generation.hpp"
+
+using namespace blockscope;
+
+namespace {
+GPTConfig tiny(bool tie, NormPlacement norm, bool qkv_bias) {
+  GPTConfig cfg;
+  cfg.vocab_size = 40;
+  cfg.context_length = 10;
+  cfg.emb_dim = 16;
+  cfg.n_heads = 4;
+  cfg.n_layers = 2;
+  cfg.tie_weights = tie;
+  cfg.norm = norm;
+  cfg.qkv_bias = qkv_bias;
+  return cfg;
+}
+}  // namespace
+
+TEST_CASE("KV-cache decoding gives the logits of a full forward pass", "[generation]") {
+  for (const bool tie : {false, true})
+    for (const NormPlacement norm : {NormPlacement::Pre, NormPlacement::Post}) {
+      GPTModel model(tiny(tie, norm, !tie), 5);
+      const std::vector<int32_t> ids = {3, 17, 25, 0, 39, 8, 11, 2, 30, 21};
+      const Tensor full = model.forward(ids, 1, 10);
+      KVCache cache(model.config());
+      // Prefill 4 tokens at once, then one token at a time, then 2 at once.
+      std::vector<float> cached;
+      for (const auto& [from, n] : {std::pair{0, 4}, {4, 1}, {5, 1}, {6, 1}, {7, 1}, {8, 2}}) {
+        const Tensor l = model.forward_cached(std::span<const int32_t>(ids).subspan(from, n), cache);
+        cached.insert(cached.end(), l.data.begin(), l.data.end());
+      }
+      REQUIRE(cache.length == 10);
+      REQUIRE(cached.size() == full.data.size());
+      for (size_t i = 0; i < cached.size(); ++i) REQUIRE(cached[i] == Approx(full.data[i]).margin(1e-5));
+      CHECK_THROWS_WITH(model.forward_cached(std::vector<int32_t>{1}, cache),
+                        Catch::Contains("cannot append 1 tokens to a KV cache holding 10: context_length is 10"));
+    }
+}
+
+TEST_CASE("greedy sampling is argmax, and top_k = 1 is greedy at any temperature", "[generation]") {
+  const std::vector<float> logits = {0.1f, 2.5f, -1.0f, 2.5f, 0.0f};
+  Rng rng(1);
+  CHECK(sample_token(logits, {0.0f, 0, 1.0f}, rng) == 1);  // first maximum
+  for (int i = 0; i < 50; ++i) CHECK(sample_token(logits, {5.0f, 1, 1.0f}, rng) == 1);
+}
+
+TEST_CASE("temperature sampling follows softmax(logits / T)", "[generation]") {
+  const std::vector<float> logits = {1.0f, 2.0f, 0.0f, 1.5f};
+  for (const float temp : {0.5f, 1.0f, 2.0f}) {
+    Rng rng(42);
+    std::map<int32_t, int> counts;
+    const int n = 40000;
+    for (int i = 0; i < n; ++i) ++counts[sample_token(logits, {temp, 0, 1.0f}, rng)];
+    double z = 0;
+    for (const float l : logits) z += std::exp(l / temp);
+    for (int32_t id = 0; id < 4; ++id) {
+      const double p = std::exp(logits[id] / temp) / z;
+      INFO("T = " << temp << ", token " << id);
+      CHECK(counts[id] / static_cast<double>(n) == Approx(p).margin(4 * std::sqrt(p * (1 - p) / n) + 1e-3));
+    }
+  }
+}
+
+TEST_CASE("top-k and top-p never sample outside their sets", "[generation]") {
+  const std::vector<float> logits = {3.0f, 0.0f, 2.9f, 1.0f, -2.0f, 2.0f};
+  // probabilities (T = 1): 0.406, 0.020, 0.367, 0.055, 0.003, 0.149 — cumulative 0.406, 0.773, 0.922 in rank
+  // order (0, 2, 5): top_p 0.75 keeps {0, 2}.
+  Rng rng(3);
+  std::map<int32_t, int> k_counts, p_counts;
+  for (int i = 0; i < 5000; ++i) {
+    ++k_counts[sample_token(logits, {1.0f, 3, 1.0f}, rng)];
+    ++p_counts[sample_token(logits, {1.0f, 0, 0.75f}, rng)];
+  }
+  for (const auto& [id, c] : k_counts) CHECK((id == 0 || id == 2 || id == 5));
+  for (const auto& [id, c] : p_counts) CHECK((id == 0 || id == 2));
+  CHECK(k_counts.size() == 3);
+  CHECK(p_counts.size() == 2);
+}
+
+TEST_CASE("sampling is reproducible from the seed and rejects bad options", "[generation][errors]") {
+  std::vector<float> logits(50);
+  for (size_t i = 0; i < logits.size(); ++i) logits[i] = std::sin(static_cast<float>(i));
+  Rng a(9), b(9);
+  for (int i = 0; i < 100; ++i) REQUIRE(sample_token(logits, {0.8f, 20, 0.9f}, a) == sample_token(logits, {0.8f, 20, 0.9f}, b));
+  CHECK_THROWS_WITH(sample_token(logits, {-1.0f, 0, 1.0f}, a), Catch::Contains("temperature must be >= 0, got -1"));
+  CHECK_THROWS_WITH(sample_token(logits, {1.0f, -2, 1.0f}, a), Catch::Contains("top_k must be >= 0"));
+  CHECK_THROWS_WITH(sample_token(logits, {1.0f, 0, 0.0f}, a), Catch::Contains("top_p must be in (0, 1], got 0"));
+  logits[7] = NAN;
+  CHECK_THROWS_WITH(sample_token(logits, {1.0f, 0, 1.0f}, a), Catch::Contains("logit 7 is NaN"));
+}
+
+TEST_CASE("greedy generation equals the book's generate_text_simple with full forward passes", "[generation]") {
+  GPTModel model(tiny(false, NormPlacement::Pre, false), 21);
+  std::vector<int32_t> prompt = {5, 6, 7};
+  GenerateOptions opts;
+  opts.max_new_tokens = 12;  // runs past context_length 10: Crop mode slides the window
+  opts.sampling.temperature = 0.0f;
+  opts.overflow = ContextOverflow::Crop;
+  const auto generated = generate(model, prompt, opts);
+  REQUIRE(generated.size() == 12);
+  std::vector<int32_t> seq = prompt;
+  for (int step = 0; step < 12; ++step) {  // idx_cond = idx[:, -context_size:]; argmax of the last logits
+    const std::vector<int32_t> cond(seq.end() - std::min<ptrdiff_t>(seq.size(), 10), seq.end());
+    const Tensor logits = model.forward(cond, 1, static_cast<int64_t>(cond.size()));
+    const auto last = std::span<const float>(logits.data).last(40);
+    seq.push_back(static_cast<int32_t>(std::max_element(last.begin(), last.end()) - last.begin()));
+  }
+  CHECK(std::vector<int32_t>(seq.begin() + 3, seq.end()) == generated);
+}
+
+TEST_CASE("generation stops at max_new_tokens, the stop token or a full context", "[generation]") {
+  GPTModel model(tiny(true, NormPlacement::Pre, false), 4);
+  GenerateOptions opts;
+  opts.max_new_tokens = 5;
+  opts.seed = 77;
+  Generator g(model, std::vector<int32_t>{1, 2}, opts);
+  int n = 0;
+  while (g.next()) ++n;
+  CHECK(n == 5);
+  CHECK(g.stop_reason() == "max_new_tokens");
+
+  // Stop token: the first sampled token of the same seeded run, so generation stops after one token.
+  const int32_t first = Generator(model, std::vector<int32_t>{1, 2}, opts).next().value();
+  opts.stop_token = first;
+  Generator s(model, std::vector<int32_t>{1, 2}, opts);
+  CHECK(s.next() == first);
+  CHECK_FALSE(s.next().has_value());
+  CHECK(s.stop_reason() == "stop_token");
+
+  opts.stop_token.reset();
+  opts.max_new_tokens = 100;
+  Generator c(model, std::vector<int32_t>(8, 3), opts);  // 8 of 10 positions used
+  n = 0;
+  while (c.next()) ++n;
+  CHECK(n == 3);  // logits exist for positions 8, 9 and 10 (the last from a full cache)
+  CHECK(c.stop_reason() == "context_full");
+}
+
+TEST_CASE("too-long prompts are rejected or cropped, as asked", "[generation][errors]") {
+  GPTModel model(tiny(true, NormPlacement::Pre, false), 4);
+  GenerateOptions opts;
+  opts.max_new_tokens = 2;
+  const std::vector<int32_t> long_prompt(15, 7);
+  CHECK_THROWS_WITH(Generator(model, long_prompt, opts),
+                    Catch::Contains("the prompt has 15 tokens but the model's context_length is 10"));
+  opts.overflow = ContextOverflow::Crop;
+  Generator g(model, long_prompt, opts);
+  CHECK(g.next().has_value());
+  CHECK_THROWS_WITH(Generator(model, std::vector<int32_t>{}, opts), Catch::Contains("at least one token"));
+  CHECK_THROWS_WITH(Generator(model, std::vector<int32_t>{1, 40}, opts), Catch::Contains("token id 40"));
+  opts.stop_token = 99;
+  CHECK_THROWS_WITH(Generator(model, std::vector<int32_t>{1}, opts), Catch::Contains("stop token 99 is outside"));
+}
