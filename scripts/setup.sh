@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
   cmake g++ make pkg-config       # native toolchain
-  libeigen3-dev catch2 nlohmann-json3-dev
+  libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev
   emscripten wabt                 # WebAssembly build (Emscripten 3.1.6) and wasm-objdump
   chromium                        # browser tests (driven by playwright-core)
 )

@@ -9,6 +9,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "blockscope/blockscope.hpp"
+#include "blockscope/generation.hpp"
 
 namespace bs = blockscope;
 using emscripten::val;
@@ -173,6 +175,7 @@ class GPTHandle {
   }
 
   val config() const { return json_to_js(model_.config().to_json()); }
+  bs::GPTModel& model() { return model_; }
   double numParameters() const { return static_cast<double>(model_.num_parameters()); }
   val parameters() const { return param_list(model_.params()); }
   void setParameter(const std::string& name, val data) { guarded([&] { set_param(model_.params(), name, data); }); }
@@ -184,6 +187,56 @@ class GPTHandle {
  private:
   bs::GPTModel model_;
   bs::Tensor logits_;
+};
+
+// Generation options from JS: {maxNewTokens, temperature, topK, topP, seed, stopToken, overflow}.
+bs::GenerateOptions generate_options_from(const val& o) {
+  bs::GenerateOptions g;
+  if (o.isUndefined() || o.isNull()) return g;
+  const auto number = [&](const char* key, double fallback) {
+    const val v = o[key];
+    if (v.isUndefined() || v.isNull()) return fallback;
+    bs::require(v.typeOf().as<std::string>() == "number", "generation option '", key, "' must be a number");
+    return v.as<double>();
+  };
+  const auto integer = [&](const char* key, double fallback) {
+    const double v = number(key, fallback);
+    bs::require(std::isfinite(v) && v == std::floor(v), "generation option '", key, "' must be an integer, got ", v);
+    return v;
+  };
+  g.max_new_tokens = static_cast<int64_t>(integer("maxNewTokens", 50));
+  g.sampling.temperature = static_cast<float>(number("temperature", 1.0));
+  g.sampling.top_k = static_cast<int64_t>(integer("topK", 0));
+  g.sampling.top_p = static_cast<float>(number("topP", 1.0));
+  g.seed = GPTHandle::seed_of(integer("seed", 0));
+  if (!o["stopToken"].isUndefined() && !o["stopToken"].isNull())
+    g.stop_token = static_cast<int32_t>(integer("stopToken", -1));
+  const val overflow = o["overflow"];
+  if (!overflow.isUndefined()) {
+    const auto s = overflow.as<std::string>();
+    bs::require(s == "error" || s == "crop", "overflow must be 'error' or 'crop', got '", s, "'");
+    g.overflow = s == "crop" ? bs::ContextOverflow::Crop : bs::ContextOverflow::Error;
+  }
+  return g;
+}
+
+// A running generation over a GPT: one token per next(). Must be deleted before its GPT.
+class GeneratorHandle {
+ public:
+  GeneratorHandle(GPTHandle& gpt, val ids, val options)
+      : gen_(guarded([&] { return bs::Generator(gpt.model(), ids_from(ids), generate_options_from(options)); })) {}
+  // The next token id, or -1 once finished.
+  int next() {
+    return guarded([&] {
+      const auto t = gen_.next();
+      return t ? *t : -1;
+    });
+  }
+  std::string stopReason() const { return gen_.stop_reason(); }
+  val lastLogits() const { return view(gen_.last_logits()); }
+
+ private:
+  bs::Generator gen_;
 };
 
 // Block config: the book's keys (emb_dim, context_length, n_heads, drop_rate, qkv_bias) plus norm ("pre" or
@@ -411,6 +464,11 @@ EMSCRIPTEN_BINDINGS(blockscope) {
       .function("setParameter", &GPTHandle::setParameter)
       .function("getParameter", &GPTHandle::getParameter)
       .function("setNormPlacement", &GPTHandle::setNormPlacement);
+  class_<GeneratorHandle>("Generator")
+      .constructor<GPTHandle&, val, val>()
+      .function("next", &GeneratorHandle::next)
+      .function("stopReason", &GeneratorHandle::stopReason)
+      .function("lastLogits", &GeneratorHandle::lastLogits);
   class_<BlockHandle>("Block")
       .constructor<val, double>()
       .function("forward", &BlockHandle::forward)

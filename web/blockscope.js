@@ -208,6 +208,39 @@ export class GPT extends Handle {
   setNormPlacement(placement) {
     this.raw.setNormPlacement(String(placement));
   }
+  /**
+   * Generates tokens after `prompt` with a KV cache, one per iteration (a synchronous generator: run it in
+   * a Web Worker, or step it between frames, to keep a page responsive).
+   * @param {number[]|Int32Array} prompt token ids
+   * @param {{maxNewTokens?: number, temperature?: number, topK?: number, topP?: number, seed?: number,
+   *          stopToken?: number|null, overflow?: 'error'|'crop'}} [options] temperature 0 is greedy;
+   *   overflow: reject (default) or crop a prompt longer than the context, and stop or slide when it fills.
+   * @yields {{token: number, index: number}}
+   * @returns {{stopReason: string}} 'max_new_tokens' | 'stop_token' | 'context_full' | 'cancelled'
+   */
+  *generate(prompt, options = {}) {
+    const { ids } = toIds(prompt);
+    const gen = new this.#module.Generator(this.raw, ids, options);
+    let stopReason = 'cancelled';
+    try {
+      for (let index = 0; ; index++) {
+        const token = gen.next();
+        if (token < 0) break;
+        yield { token, index };
+      }
+      stopReason = gen.stopReason();
+    } finally {
+      gen.delete(); // also when the caller stops iterating early
+    }
+    return { stopReason };
+  }
+  #module;
+  /** @internal */
+  static _create(module, raw) {
+    const gpt = new GPT(raw);
+    gpt.#module = module;
+    return gpt;
+  }
 }
 
 /** One transformer block (pre- or post-norm), or the lesson's encoder block via its config keys. */
@@ -286,7 +319,7 @@ export class Blockscope {
   }
   /** @returns {GPT} */
   createGPT(config, { seed = 123 } = {}) {
-    return new GPT(new this.#m.GPT(config, seed));
+    return GPT._create(this.#m, new this.#m.GPT(config, seed));
   }
   /** @returns {Block} config: emb_dim, context_length, n_heads, drop_rate, qkv_bias, norm (+ encoder keys) */
   createBlock(config, { seed = 123 } = {}) {
