@@ -22,7 +22,10 @@ export function simdSupported() {
 }
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
-const DEFAULT_BASE = new URL('./dist/', import.meta.url);
+// Where blockscope-<flavour>.js/.wasm live: ./dist/ next to this source file, or next to the bundle that
+// inlines it (the bundler defines BLOCKSCOPE_WASM_BASE, see scripts/build-web.sh).
+/* global BLOCKSCOPE_WASM_BASE */
+const DEFAULT_BASE = new URL(typeof BLOCKSCOPE_WASM_BASE === 'string' ? BLOCKSCOPE_WASM_BASE : './dist/', import.meta.url);
 const instances = new Map(); // flavour -> Promise<Blockscope>
 
 /**

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Bundles the widgets and the worker with esbuild into web/dist/:
+#   blockscope-widgets.js  one ES module a page imports: every custom element + the client
+#   blockscope-worker.js   the Web Worker hosting the wasm runtime (next to blockscope-<flavour>.js/.wasm)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p web/dist
+ESBUILD=node_modules/.bin/esbuild
+common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --log-level=warning
+        --legal-comments=eof --external:node:fs/promises)
+# In the bundles, the worker and the wasm files sit next to the bundle itself.
+"$ESBUILD" web/widgets/index.js --outfile=web/dist/blockscope-widgets.js "${common[@]}" \
+  --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"'
+"$ESBUILD" web/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
+  --define:BLOCKSCOPE_WASM_BASE='"./"'

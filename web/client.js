@@ -1,0 +1,181 @@
+// client.js — what widgets and pages use: an async interface to the Blockscope runtime running in a Web
+// Worker (web/worker.js), so heavy work never blocks the page. If a worker cannot be started (some embedding
+// contexts forbid it), the same interface runs the runtime on the page's thread instead.
+// Every method returns a Promise; arrays come back as typed arrays the caller owns.
+
+const instances = new Map(); // worker URL -> Promise<RuntimeClient>
+// The bundler replaces BLOCKSCOPE_WORKER_FILE with the bundled worker's file name (scripts/build-web.sh).
+/* global BLOCKSCOPE_WORKER_FILE */
+const WORKER_FILE = typeof BLOCKSCOPE_WORKER_FILE === 'string' ? BLOCKSCOPE_WORKER_FILE : './worker.js';
+
+/**
+ * Connects to the runtime (once per page).
+ * @param {{workerUrl?: string|URL, flavour?: 'auto'|'simd'|'baseline', inThread?: boolean}} [options]
+ */
+export function connect(options = {}) {
+  const workerUrl = new URL(options.workerUrl ?? WORKER_FILE, import.meta.url).href;
+  const key = `${workerUrl}|${options.flavour ?? 'auto'}|${!!options.inThread}`;
+  if (!instances.has(key)) {
+    const p = RuntimeClient.start(workerUrl, options);
+    p.catch(() => instances.delete(key));
+    instances.set(key, p);
+  }
+  return instances.get(key);
+}
+
+/** Request/response transport over a worker (or the in-thread stand-in with the same port shape). */
+class WorkerTransport {
+  #worker;
+  #pending = new Map();
+  #nextId = 1;
+  constructor(worker) {
+    this.#worker = worker;
+    worker.onmessage = ({ data }) => this.#receive(data);
+    worker.onerror = (e) => {
+      const err = new Error(`Blockscope worker failed: ${e.message ?? 'unknown error'}`);
+      for (const p of this.#pending.values()) p.reject(err);
+      this.#pending.clear();
+    };
+  }
+  #receive(msg) {
+    const p = this.#pending.get(msg.id);
+    if (!p) return;
+    if (msg.event) {
+      p.onEvent?.(msg.event, msg.data);
+      return;
+    }
+    this.#pending.delete(msg.id);
+    if (msg.ok) p.resolve(msg.result);
+    else p.reject(new Error(msg.error));
+  }
+  send(msg, { onEvent, transfer = [] } = {}) {
+    const id = this.#nextId++;
+    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onEvent }));
+    this.#worker.postMessage({ ...msg, id }, transfer);
+    return { id, promise };
+  }
+}
+
+export class RuntimeClient {
+  #t;
+  /** 'worker' or 'in-thread' */
+  mode;
+  /** 'simd' or 'baseline' */
+  flavour;
+
+  static async start(workerUrl, options) {
+    let transport;
+    let mode = 'worker';
+    if (!options.inThread && typeof Worker !== 'undefined') {
+      try {
+        transport = new WorkerTransport(new Worker(workerUrl, { type: 'module' }));
+      } catch {
+        transport = null;
+      }
+    }
+    if (!transport) {
+      const { createInThreadPort } = await import('./in-thread.js');
+      transport = new WorkerTransport(createInThreadPort());
+      mode = 'in-thread';
+    }
+    const client = new RuntimeClient(transport, mode);
+    const info = await transport.send({ op: 'init', options: { flavour: options.flavour ?? 'auto' } }).promise;
+    client.flavour = info.flavour;
+    return client;
+  }
+
+  constructor(transport, mode) {
+    this.#t = transport;
+    this.mode = mode;
+  }
+
+  #call(method, ...args) {
+    return this.#t.send({ op: 'call', method, args }).promise;
+  }
+  /** @internal */
+  _send(msg, opts) {
+    return this.#t.send(msg, opts);
+  }
+
+  /** See Blockscope.layerNorm: {rows, dim, mean, variance, rstd, normalized, output}. */
+  layerNorm(x, options) { return this.#call('layerNorm', x, options); }
+  /** kind: 'gelu_tanh' | 'gelu_erf' | 'relu' */
+  activation(kind, x) { return this.#call('activation', kind, x); }
+  activationDerivative(kind, x) { return this.#call('activationDerivative', kind, x); }
+  countParameters(config) { return this.#call('countParameters', config); }
+  memoryStats() { return this.#call('memoryStats'); }
+
+  async #create(Kind, method, ...args) {
+    const info = await this.#t.send({ op: 'create', method, args }).promise;
+    return new Kind(this, info);
+  }
+  /** @returns {Promise<RemoteGPT>} */
+  createGPT(config, options) { return this.#create(RemoteGPT, 'createGPT', config, options); }
+  /** @returns {Promise<RemoteBlock>} */
+  createBlock(config, options) { return this.#create(RemoteBlock, 'createBlock', config, options); }
+  /** @returns {Promise<RemoteObject>} with forward(x) -> {output, hiddenPre, hiddenPost} */
+  createFeedForward(options) { return this.#create(RemoteFeedForward, 'createFeedForward', options); }
+}
+
+/** A wasm object living in the worker. dispose() frees it. */
+class RemoteObject {
+  #client;
+  constructor(client, info) {
+    this.#client = client;
+    this.handle = info.handle;
+    this.config = info.config;
+    this.numParameters = info.numParameters;
+    this.parameters = info.parameters;
+  }
+  /** @protected */
+  call(method, ...args) {
+    if (this.handle == null) return Promise.reject(new Error(`this ${this.constructor.name} has been disposed`));
+    return this.#client._send({ op: 'call', handle: this.handle, method, args }).promise;
+  }
+  /** @protected */
+  send(msg, opts) {
+    return this.#client._send({ ...msg, handle: this.handle }, opts);
+  }
+  setParameter(name, data) { return this.call('setParameter', name, data); }
+  getParameter(name) { return this.call('getParameter', name); }
+  loadParameters(params) { return this.call('loadParameters', params); }
+  async dispose() {
+    if (this.handle == null) return;
+    const h = this.handle;
+    this.handle = null;
+    await this.#client._send({ op: 'dispose', handle: h }).promise;
+  }
+}
+
+export class RemoteGPT extends RemoteObject {
+  /** forward(ids, {inspect}) -> {logits, shape, inspection?} */
+  forward(ids, options) { return this.call('forward', ids, options); }
+  setNormPlacement(placement) {
+    this.config = { ...this.config, norm: placement };
+    return this.call('setNormPlacement', placement);
+  }
+  /**
+   * Generates tokens; onToken({token, index}) streams them as they come.
+   * @returns {Promise<{tokens: number[], stopReason: string}>}
+   */
+  generate(prompt, options = {}, { onToken, signal } = {}) {
+    if (this.handle == null) return Promise.reject(new Error('this RemoteGPT has been disposed'));
+    const { id, promise } = this.send(
+      { op: 'generate', prompt: Array.from(prompt), options },
+      { onEvent: (event, data) => event === 'token' && onToken?.(data) },
+    );
+    signal?.addEventListener('abort', () => this.send({ op: 'cancel', target: id }), { once: true });
+    return promise;
+  }
+}
+
+export class RemoteBlock extends RemoteObject {
+  /** forward(x, B, T) -> {output, inspection} */
+  forward(x, B, T) { return this.call('forward', x, B, T); }
+  setNormPlacement(placement) { return this.call('setNormPlacement', placement); }
+}
+
+export class RemoteFeedForward extends RemoteObject {
+  /** forward(x) -> {output, hiddenPre, hiddenPost} */
+  forward(x) { return this.call('forward', x); }
+}

@@ -1,0 +1,101 @@
+// runtime-host.js — serves Blockscope's runtime over messages: the body of the Web Worker (web/worker.js), and
+// of the in-thread fallback when a page cannot start workers. The protocol, spoken with web/client.js:
+//   page -> worker  {id, op: 'init'|'call'|'create'|'generate'|'cancel'|'dispose', ...}
+//   worker -> page  {id, ok: true, result} | {id, ok: false, error} | {id, event, data}
+// Objects created here (GPT, Block, FeedForward, ...) stay here and are addressed by handle number.
+import { loadBlockscope } from './blockscope.js';
+
+/**
+ * Returns the message handler of one runtime host; `post(message, transfer)` sends replies and events.
+ */
+export function createHost(post) {
+  const handles = new Map(); // handle -> wasm-backed object
+  const cancelled = new Set(); // ids of generate requests the page cancelled
+  let runtime = null;
+  let nextHandle = 1;
+
+  function transferables(value, list = []) {
+    if (ArrayBuffer.isView(value)) list.push(value.buffer);
+    else if (Array.isArray(value)) value.forEach((v) => transferables(v, list));
+    else if (value && typeof value === 'object') Object.values(value).forEach((v) => transferables(v, list));
+    return [...new Set(list)];
+  }
+
+  function reply(id, result) {
+    post({ id, ok: true, result }, transferables(result));
+  }
+
+  function describe(handle, obj) {
+    const info = { handle, numParameters: obj.numParameters, parameters: obj.parameters() };
+    if ('config' in obj) info.config = obj.config;
+    return info;
+  }
+
+  function target(handle) {
+    if (handle == null) return runtime;
+    const obj = handles.get(handle);
+    if (!obj) throw new Error(`handle ${handle} does not exist (disposed?)`);
+    return obj;
+  }
+
+  const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  async function generate(msg) {
+    const gpt = target(msg.handle);
+    const tokens = [];
+    let stopReason = 'cancelled';
+    const it = gpt.generate(msg.prompt, msg.options);
+    for (;;) {
+      if (cancelled.delete(msg.id)) {
+        it.return();
+        break;
+      }
+      const step = it.next();
+      if (step.done) {
+        stopReason = step.value.stopReason;
+        break;
+      }
+      tokens.push(step.value.token);
+      post({ id: msg.id, event: 'token', data: step.value });
+      await yieldToEvents(); // lets a 'cancel' message arrive
+    }
+    return { tokens, stopReason };
+  }
+
+  const ops = {
+    async init(msg) {
+      runtime = await loadBlockscope(msg.options ?? {});
+      return { flavour: runtime.flavour, build: runtime.buildInfo() };
+    },
+    call(msg) {
+      return target(msg.handle)[msg.method](...(msg.args ?? []));
+    },
+    create(msg) {
+      const obj = runtime[msg.method](...(msg.args ?? []));
+      const handle = nextHandle++;
+      handles.set(handle, obj);
+      return describe(handle, obj);
+    },
+    generate,
+    cancel(msg) {
+      cancelled.add(msg.target);
+      return true;
+    },
+    dispose(msg) {
+      handles.get(msg.handle)?.dispose();
+      handles.delete(msg.handle);
+      return true;
+    },
+  };
+
+  return async (msg) => {
+    try {
+      const op = ops[msg.op];
+      if (!op) throw new Error(`unknown operation '${msg.op}'`);
+      if (msg.op !== 'init' && !runtime) throw new Error('the runtime is not initialized');
+      reply(msg.id, await op(msg));
+    } catch (err) {
+      post({ id: msg.id, ok: false, error: err?.message ?? String(err) });
+    }
+  };
+}

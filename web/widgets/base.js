@@ -1,0 +1,239 @@
+// base.js — what every Blockscope widget shares: the custom-element base class (shadow DOM, attributes with
+// URL-hash deep links, the shared runtime connection, events), the theme (light/dark, focus, reduced motion)
+// and small d3 chart helpers. Widgets never touch the wasm module: they call the runtime client.
+import { axisBottom, axisLeft } from 'd3-axis';
+import { scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+
+import { connect } from '../client.js';
+
+/** Theme and shared component styles, adopted by every widget's shadow root. */
+export const BASE_CSS = `
+:host {
+  --bs-fg: #1b1f24; --bs-bg: #ffffff; --bs-muted: #57606a; --bs-border: #d0d7de; --bs-panel: #f6f8fa;
+  --bs-accent: #0b5cad; --bs-c1: #0b5cad; --bs-c2: #b3261e; --bs-c3: #1a7f37; --bs-c4: #8250df; --bs-c5: #9a6700;
+  --bs-focus: #d1242f;
+  display: block; box-sizing: border-box; max-width: 100%; color: var(--bs-fg); background: var(--bs-bg);
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; border: 1px solid var(--bs-border);
+  border-radius: 8px; padding: 0.75rem; container-type: inline-size;
+}
+@media (prefers-color-scheme: dark) {
+  :host(:not([theme="light"])) {
+    --bs-fg: #e6edf3; --bs-bg: #0d1117; --bs-muted: #9198a1; --bs-border: #3d444d; --bs-panel: #161b22;
+    --bs-accent: #58a6ff; --bs-c1: #58a6ff; --bs-c2: #ff7b72; --bs-c3: #56d364; --bs-c4: #d2a8ff; --bs-c5: #e3b341;
+    --bs-focus: #ffa657;
+  }
+}
+:host([theme="dark"]) {
+  --bs-fg: #e6edf3; --bs-bg: #0d1117; --bs-muted: #9198a1; --bs-border: #3d444d; --bs-panel: #161b22;
+  --bs-accent: #58a6ff; --bs-c1: #58a6ff; --bs-c2: #ff7b72; --bs-c3: #56d364; --bs-c4: #d2a8ff; --bs-c5: #e3b341;
+  --bs-focus: #ffa657;
+}
+*, *::before, *::after { box-sizing: border-box; }
+h3 { font-size: 1.05rem; margin: 0 0 0.5rem; }
+p { margin: 0.25rem 0 0.5rem; }
+.muted { color: var(--bs-muted); }
+.row { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0.4rem 0; }
+label { cursor: pointer; }
+input, select, button, textarea { font: inherit; color: inherit; background: var(--bs-bg); border: 1px solid var(--bs-border); border-radius: 6px; }
+input[type="text"], input[type="number"], textarea, select { padding: 0.25rem 0.4rem; max-width: 100%; }
+input[type="range"] { accent-color: var(--bs-accent); max-width: 100%; }
+input[type="checkbox"] { accent-color: var(--bs-accent); }
+button { padding: 0.3rem 0.75rem; cursor: pointer; background: var(--bs-panel); }
+button:disabled { cursor: not-allowed; opacity: 0.6; }
+:focus-visible { outline: 3px solid var(--bs-focus); outline-offset: 2px; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
+th, td { padding: 0.15rem 0.5rem; text-align: right; border-bottom: 1px solid var(--bs-border); }
+th:first-child, td:first-child { text-align: left; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.num { font-variant-numeric: tabular-nums; font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; }
+.error { color: var(--bs-c2); font-weight: 600; }
+.status { min-height: 1.45em; }
+svg { display: block; width: 100%; max-width: 760px; height: auto; overflow: visible; }
+svg text { fill: var(--bs-fg); font-size: 12px; }
+svg .axis path, svg .axis line { stroke: var(--bs-muted); }
+svg .axis text { fill: var(--bs-muted); }
+svg .grid line { stroke: var(--bs-border); stroke-opacity: 0.7; }
+svg .axis-label { fill: var(--bs-fg); font-size: 12px; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (prefers-reduced-motion: no-preference) { .animate { transition: all 150ms ease-out; } }
+`;
+
+let sharedSheet = null;
+function baseSheet() {
+  if (!sharedSheet && typeof CSSStyleSheet !== 'undefined' && 'replaceSync' in CSSStyleSheet.prototype) {
+    sharedSheet = new CSSStyleSheet();
+    sharedSheet.replaceSync(BASE_CSS);
+  }
+  return sharedSheet;
+}
+
+/** Formats a core value for display with fixed decimals (−0 shown as 0). */
+export function fmt(value, digits = 4) {
+  if (!Number.isFinite(value)) return String(value);
+  const s = value.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
+}
+
+/** Parses "1, 3, 5, 7" (commas/spaces) into numbers; throws an Error naming the bad entry. */
+export function parseNumbers(text) {
+  const parts = String(text).trim().split(/[\s,;]+/).filter(Boolean);
+  if (parts.length === 0) throw new Error('enter at least one number');
+  return parts.map((p, i) => {
+    const v = Number(p.replace('−', '-'));
+    if (!Number.isFinite(v)) throw new Error(`entry ${i + 1} ("${p}") is not a number`);
+    return v;
+  });
+}
+
+/**
+ * Deep links: the URL hash can set any widget attribute, addressed by element id or tag name,
+ * e.g. `#gelu.min=-5&gelu.derivative=true` or `#gelu-explorer.max=4`.
+ */
+export function hashAttributes(element) {
+  const out = {};
+  const hash = typeof location === 'undefined' ? '' : location.hash.slice(1);
+  if (!hash) return out;
+  const params = new URLSearchParams(hash);
+  const names = [element.id, element.localName].filter(Boolean);
+  for (const [key, value] of params) {
+    const dot = key.lastIndexOf('.');
+    if (dot > 0 && names.includes(key.slice(0, dot))) out[key.slice(dot + 1)] = value;
+  }
+  return out;
+}
+
+/** Base class of every widget. Subclasses define `static attrs` (name -> default) and `render()`. */
+export class BlockscopeElement extends HTMLElement {
+  static attrs = {};
+  static get observedAttributes() {
+    return [...Object.keys(this.attrs), 'theme'];
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this._connected = false;
+    this._onHash = () => this.applyHash();
+  }
+
+  connectedCallback() {
+    if (!this._connected) {
+      this._connected = true;
+      const sheet = baseSheet();
+      if (sheet) this.shadowRoot.adoptedStyleSheets = [sheet];
+      else this.shadowRoot.append(Object.assign(document.createElement('style'), { textContent: BASE_CSS }));
+      this.applyHash();
+      this.setup();
+      this.start();
+    }
+    window.addEventListener('hashchange', this._onHash);
+  }
+
+  disconnectedCallback() {
+    window.removeEventListener('hashchange', this._onHash);
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (this._connected && oldValue !== newValue) this.attributeChanged(name);
+  }
+
+  /** Applies attributes deep-linked through the URL hash. */
+  applyHash() {
+    for (const [name, value] of Object.entries(hashAttributes(this))) {
+      if (name in this.constructor.attrs) this.setAttribute(name, value);
+    }
+  }
+
+  /** String attribute with the class default. */
+  attr(name) {
+    return this.getAttribute(name) ?? String(this.constructor.attrs[name] ?? '');
+  }
+  /** Numeric attribute; falls back to the default when missing or not a number. */
+  numAttr(name) {
+    const v = Number(this.getAttribute(name));
+    return this.hasAttribute(name) && Number.isFinite(v) ? v : Number(this.constructor.attrs[name]);
+  }
+  /** Boolean attribute: present (and not "false") means true. */
+  boolAttr(name) {
+    if (!this.hasAttribute(name)) return Boolean(this.constructor.attrs[name]);
+    return this.getAttribute(name) !== 'false';
+  }
+
+  /** The shared runtime (a Web Worker behind client.js). */
+  runtime() {
+    return connect();
+  }
+
+  /** Dispatches `blockscope-<name>` (bubbles, crosses the shadow boundary). */
+  emit(name, detail) {
+    this.dispatchEvent(new CustomEvent(`blockscope-${name}`, { detail, bubbles: true, composed: true }));
+  }
+
+  /** Shows a message in the widget's status line; errors are announced politely and styled. */
+  status(message, { error = false } = {}) {
+    const el = this.shadowRoot.querySelector('.status');
+    if (!el) return;
+    el.textContent = message;
+    el.classList.toggle('error', error);
+  }
+
+  /** Builds the DOM once (override). */
+  setup() {}
+  /** Async start after setup (override): typically fetch data from the runtime and render. */
+  async start() {}
+  /** Called when an observed attribute changes after connection (override). */
+  attributeChanged() {
+    this.start();
+  }
+}
+
+/** Defines a custom element once (bundles may be loaded twice on a page). */
+export function define(tag, cls) {
+  if (!customElements.get(tag)) customElements.define(tag, cls);
+}
+
+/** Creates an element with attributes and children: h('button', {type: 'button'}, 'Go'). */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v == null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k in el && typeof v !== 'string') el[k] = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  el.append(...children.flat().filter((c) => c != null && c !== false));
+  return el;
+}
+
+/**
+ * A responsive SVG chart: viewBox-based so it scales down to narrow screens; returns the d3 selection of the
+ * plot group, the scales and a redraw of the axes with labels (units in the label text).
+ */
+export function createChart(container, { width = 560, height = 300, margin = { top: 12, right: 16, bottom: 44, left: 56 },
+  xLabel, yLabel, title, description } = {}) {
+  const svg = select(container).append('svg')
+    .attr('viewBox', `0 0 ${width} ${height}`)
+    .attr('role', 'img')
+    .attr('preserveAspectRatio', 'xMidYMid meet');
+  if (title) svg.append('title').text(title);
+  if (description) svg.append('desc').text(description);
+  const innerW = width - margin.left - margin.right;
+  const innerH = height - margin.top - margin.bottom;
+  const root = svg.append('g').attr('transform', `translate(${margin.left},${margin.top})`);
+  const x = scaleLinear().range([0, innerW]);
+  const y = scaleLinear().range([innerH, 0]);
+  const gx = root.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${innerH})`);
+  const gy = root.append('g').attr('class', 'axis y-axis');
+  root.append('text').attr('class', 'axis-label').attr('x', innerW / 2).attr('y', innerH + 36)
+    .attr('text-anchor', 'middle').text(xLabel ?? '');
+  root.append('text').attr('class', 'axis-label').attr('transform', 'rotate(-90)')
+    .attr('x', -innerH / 2).attr('y', -42).attr('text-anchor', 'middle').text(yLabel ?? '');
+  const plot = root.append('g').attr('class', 'plot');
+  const drawAxes = ({ xTicks = 7, yTicks = 6 } = {}) => {
+    gx.call(axisBottom(x).ticks(xTicks));
+    gy.call(axisLeft(y).ticks(yTicks));
+  };
+  return { svg, root, plot, x, y, innerW, innerH, drawAxes, margin };
+}
