@@ -98,6 +98,16 @@ val norm_stats(const bs::LayerNormInspection& n) {
 
 val block_inspection(const bs::BlockInspection& b) {
   val o = val::object();
+  val steps = val::array();
+  for (const auto& st : b.steps) {
+    val step = val::object();
+    step.set("op", st.op);
+    step.set("mean", view(st.mean));
+    step.set("var", view(st.var));
+    step.set("norm", view(st.norm));
+    steps.call<void>("push", step);
+  }
+  o.set("steps", steps);
   o.set("norm1", norm_stats(b.norm1));
   o.set("norm2", norm_stats(b.norm2));
   o.set("ffnHiddenPre", view(b.ffn_hidden_pre));
@@ -430,6 +440,36 @@ double countParameters(val config) {
   return guarded([&] { return static_cast<double>(bs::GPTModel::count_parameters(bs::GPTConfig::from_json(json_from(config)))); });
 }
 
+// Sizes and costs of a feed-forward network (the FFN explorer's numbers): parameters, FLOPs per token and
+// hidden activations for a (B, n) batch.
+val feedForwardCosts(double emb_dim, double hidden_dim, double B, double n) {
+  return guarded([&] {
+    const bs::FeedForwardConfig cfg{static_cast<int64_t>(emb_dim), static_cast<int64_t>(hidden_dim),
+                                    bs::Activation::GeluTanh, true};
+    val o = val::object();
+    o.set("parameters", static_cast<double>(bs::FeedForward::num_params(cfg)));
+    o.set("flopsPerToken", static_cast<double>(bs::FeedForward::flops_per_token(cfg)));
+    o.set("hiddenEntries", static_cast<double>(bs::FeedForward::hidden_entries(cfg, static_cast<int64_t>(B),
+                                                                               static_cast<int64_t>(n))));
+    return o;
+  });
+}
+
+// Parameter counts of one transformer block by part: attention, feedForward, norms, total.
+val blockParameters(val config) {
+  return guarded([&] {
+    const bs::BlockConfig b = block_config_from(config);
+    val o = val::object();
+    const auto att = bs::MultiHeadAttention::num_params(b.attention());
+    const auto ff = bs::FeedForward::num_params(b.feed_forward());
+    o.set("attention", static_cast<double>(att));
+    o.set("feedForward", static_cast<double>(ff));
+    o.set("norms", static_cast<double>(2 * bs::LayerNorm::num_params(b.emb_dim)));
+    o.set("total", static_cast<double>(bs::TransformerBlock::num_params(b)));
+    return o;
+  });
+}
+
 // Heap diagnostics for leak tests: bytes currently allocated by malloc, and the wasm memory size.
 val memoryStats() {
   const struct mallinfo mi = mallinfo();
@@ -497,5 +537,7 @@ EMSCRIPTEN_BINDINGS(blockscope) {
   function("activationDerivative", &activationDerivative);
   function("countParameters", &countParameters);
   function("memoryStats", &memoryStats);
+  function("feedForwardCosts", &feedForwardCosts);
+  function("blockParameters", &blockParameters);
   function("buildInfo", &buildInfo);
 }

@@ -115,6 +115,7 @@ function copyNorm(n) {
 
 function copyBlockInspection(b) {
   return {
+    steps: b.steps.map((st) => ({ op: st.op, mean: st.mean.slice(), var: st.var.slice(), norm: st.norm.slice() })),
     norm1: copyNorm(b.norm1),
     norm2: copyNorm(b.norm2),
     ffnHiddenPre: b.ffnHiddenPre.slice(),
@@ -335,6 +336,14 @@ export class Blockscope {
   /** @returns {FeedForward} hiddenDim defaults to expansion (4) x embDim */
   createFeedForward({ embDim, hiddenDim, expansion = 4, activation = 'gelu_tanh', seed = 123 }) {
     return new FeedForward(new this.#m.FeedForward(embDim, hiddenDim ?? expansion * embDim, activation, seed));
+  }
+  /** FFN sizes from the core: {parameters, flopsPerToken, hiddenEntries} for a (B, n) batch. */
+  feedForwardCosts({ embDim, hiddenDim, expansion = 4, batch = 1, tokens = 1 }) {
+    return this.#m.feedForwardCosts(embDim, hiddenDim ?? expansion * embDim, batch, tokens);
+  }
+  /** Parameters of one block by part: {attention, feedForward, norms, total}. */
+  blockParameters(config) {
+    return this.#m.blockParameters(config);
   }
   /** {allocatedBytes, heapBytes}: malloc'd bytes in use and the wasm memory size. */
   memoryStats() {

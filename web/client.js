@@ -104,6 +104,10 @@ export class RuntimeClient {
   activationDerivative(kind, x) { return this.#call('activationDerivative', kind, x); }
   countParameters(config) { return this.#call('countParameters', config); }
   memoryStats() { return this.#call('memoryStats'); }
+  /** {parameters, flopsPerToken, hiddenEntries} */
+  feedForwardCosts(options) { return this.#call('feedForwardCosts', options); }
+  /** {attention, feedForward, norms, total} */
+  blockParameters(config) { return this.#call('blockParameters', config); }
 
   async #create(Kind, method, ...args) {
     const info = await this.#t.send({ op: 'create', method, args }).promise;

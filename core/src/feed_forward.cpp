@@ -16,6 +16,17 @@ int64_t FeedForward::num_params(const FeedForwardConfig& cfg) {
          Linear::num_params(cfg.hidden_dim, cfg.emb_dim, cfg.bias);
 }
 
+int64_t FeedForward::flops_per_token(const FeedForwardConfig& cfg) {
+  cfg.validate();
+  return 2 * (cfg.emb_dim * cfg.hidden_dim + cfg.hidden_dim * cfg.emb_dim);
+}
+
+int64_t FeedForward::hidden_entries(const FeedForwardConfig& cfg, int64_t B, int64_t n) {
+  cfg.validate();
+  require(B > 0 && n > 0, "batch size and sequence length must be positive, got B=", B, " n=", n);
+  return B * n * cfg.hidden_dim;
+}
+
 namespace {
 FeedForwardConfig make_config(int64_t emb_dim, int64_t expansion, bool bias, Activation activation) {
   require(emb_dim > 0, "FeedForward emb_dim must be positive, got ", emb_dim);

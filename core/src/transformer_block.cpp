@@ -97,6 +97,17 @@ void record_stats(RowStats& s, const float* x, int64_t N, int64_t C) {
   row_mean_var(s.mean.data(), s.var.data(), x, N, C);
 }
 
+void record_step(BlockInspection* inspect, const char* op, const float* x, int64_t N, int64_t C) {
+  if (!inspect) return;
+  StepStats& s = inspect->steps.emplace_back();
+  s.op = op;
+  s.mean.resize(static_cast<size_t>(N));
+  s.var.resize(static_cast<size_t>(N));
+  s.norm.resize(static_cast<size_t>(N));
+  row_mean_var(s.mean.data(), s.var.data(), x, N, C);
+  row_l2_norm(s.norm.data(), x, N, C);
+}
+
 void add(float* out, const float* a, const float* b, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
@@ -104,6 +115,8 @@ void add(float* out, const float* a, const float* b, int64_t n) {
 
 void TransformerBlock::forward(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect) {
   ensure_workspace(B, T);
+  if (inspect) inspect->steps.clear();
+  record_step(inspect, "x (input)", inp, B * T, cfg_.emb_dim);
   attention_half(mid_.data(), inp, B, T, inspect);
   ffn_half(out, mid_.data(), B, T, inspect);
   if (inspect) {
@@ -137,6 +150,10 @@ void TransformerBlock::attention_half(float* out, const float* inp, int64_t B, i
     norm1_.forward(normed_.data(), nullptr, nullptr, inp, N);  // x = norm1(x)
     attend(sub_.data(), att_w, normed_.data(), B, T, kv);     // x = att(x); drop_shortcut = identity
     add(out, inp, sub_.data(), N * C);                         // x = x + shortcut
+    record_step(inspect, "norm1", normed_.data(), N, C);
+    record_step(inspect, "att", sub_.data(), N, C);
+    record_step(inspect, "drop_shortcut", sub_.data(), N, C);
+    record_step(inspect, "x + shortcut", out, N, C);
     if (inspect) {
       record_stats(inspect->norm1.in, inp, N, C);
       record_stats(inspect->norm1.out, normed_.data(), N, C);
@@ -145,6 +162,10 @@ void TransformerBlock::attention_half(float* out, const float* inp, int64_t B, i
     attend(sub_.data(), att_w, inp, B, T, kv);                 // att(x)
     add(normed_.data(), inp, sub_.data(), N * C);              // x + drop(att(x))
     norm1_.forward(out, nullptr, nullptr, normed_.data(), N);  // norm1(...)
+    record_step(inspect, "att", sub_.data(), N, C);
+    record_step(inspect, "drop_shortcut", sub_.data(), N, C);
+    record_step(inspect, "x + shortcut", normed_.data(), N, C);
+    record_step(inspect, "norm1", out, N, C);
     if (inspect) {
       record_stats(inspect->norm1.in, normed_.data(), N, C);
       record_stats(inspect->norm1.out, out, N, C);
@@ -166,6 +187,10 @@ void TransformerBlock::ffn_half(float* out, const float* inp, int64_t B, int64_t
     norm2_.forward(normed_.data(), nullptr, nullptr, inp, N);  // x = norm2(x)
     ff_.forward(sub_.data(), pre, post, normed_.data(), N);    // x = ff(x); drop_shortcut = identity
     add(out, inp, sub_.data(), N * C);                         // x = x + shortcut
+    record_step(inspect, "norm2", normed_.data(), N, C);
+    record_step(inspect, "ff", sub_.data(), N, C);
+    record_step(inspect, "drop_shortcut", sub_.data(), N, C);
+    record_step(inspect, "x + shortcut", out, N, C);
     if (inspect) {
       record_stats(inspect->norm2.in, inp, N, C);
       record_stats(inspect->norm2.out, normed_.data(), N, C);
@@ -174,6 +199,10 @@ void TransformerBlock::ffn_half(float* out, const float* inp, int64_t B, int64_t
     ff_.forward(sub_.data(), pre, post, inp, N);               // ff(x)
     add(normed_.data(), inp, sub_.data(), N * C);              // x + drop(ff(x))
     norm2_.forward(out, nullptr, nullptr, normed_.data(), N);  // norm2(...)
+    record_step(inspect, "ff", sub_.data(), N, C);
+    record_step(inspect, "drop_shortcut", sub_.data(), N, C);
+    record_step(inspect, "x + shortcut", normed_.data(), N, C);
+    record_step(inspect, "norm2", out, N, C);
     if (inspect) {
       record_stats(inspect->norm2.in, normed_.data(), N, C);
       record_stats(inspect->norm2.out, out, N, C);

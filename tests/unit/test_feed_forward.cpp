@@ -41,6 +41,16 @@ TEST_CASE("FFN parameter counts: 148 for FFN(4,16) and 8d^2+5d = 4,722,432 at d 
   CHECK(FeedForward::num_params({768, 3072, Activation::GeluTanh, true}) == 8 * 768 * 768 + 5 * 768);
 }
 
+TEST_CASE("FFN cost formulas: 16d^2 FLOPs per token and B n 4d hidden entries", "[feed_forward][lesson]") {
+  const FeedForwardConfig gpt2{768, 3072, Activation::GeluTanh, true};
+  CHECK(FeedForward::flops_per_token(gpt2) == 16 * 768 * 768);
+  CHECK(FeedForward::hidden_entries(gpt2, 8, 1024) == 25165824);  // the lesson's 25.2M
+  // The FFN's share of a block's two sublayers (attention 4d^2 + 4d with biases): 66.7%.
+  const double attention = 4.0 * 768 * 768 + 4 * 768;
+  CHECK(FeedForward::num_params(gpt2) / (FeedForward::num_params(gpt2) + attention) == Approx(0.667).margin(5e-4));
+  CHECK_THROWS_WITH(FeedForward::hidden_entries(gpt2, 0, 5), Catch::Contains("got B=0 n=5"));
+}
+
 TEST_CASE("feed-forward matches the PyTorch nn.Sequential on every golden case", "[feed_forward][golden]") {
   for (const auto& c : golden::cases("feed_forward.json")) {
     SECTION(c.name) {

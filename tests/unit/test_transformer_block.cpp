@@ -44,6 +44,14 @@ TEST_CASE("transformer block matches PyTorch in pre- and post-norm, with inspect
       const Tensor y = block.forward(c.input("x"), &insp);
       golden::check_close("TransformerBlock", y, c.output("y"));
       check_block_inspection(c, insp, "");
+      // The step list ends with the block output and names the book's operations in order.
+      REQUIRE(insp.steps.size() == 9);
+      const bool pre = c.config().at("norm") == "pre";
+      CHECK(insp.steps[1].op == (pre ? "norm1" : "att"));
+      CHECK(insp.steps[8].op == (pre ? "x + shortcut" : "norm2"));
+      golden::check_close("inspection residual norm", insp.steps[8].norm, c.output("residual_norm"));
+      // Pre-norm: norm1 reads the block input; post-norm: norm1 reads x + att(x) (step 3).
+      golden::check_close("inspection LayerNorm stats", insp.steps[pre ? 0 : 3].mean, c.output("norm1_in_mean"));
     }
   }
 }

@@ -30,6 +30,10 @@ class FeedForward {
   explicit FeedForward(const FeedForwardConfig& cfg, uint64_t seed = 123);
   FeedForward(ParamArena& arena, const std::string& prefix, const FeedForwardConfig& cfg);
   static int64_t num_params(const FeedForwardConfig& cfg);  // 2 d H + H + d with bias: 8d^2 + 5d at H = 4d
+  // Multiply-add FLOPs per token of the two matrix products: 2 (d H + H d) = 16 d^2 at H = 4d.
+  static int64_t flops_per_token(const FeedForwardConfig& cfg);
+  // Hidden activations held for a batch (B, n): B n H entries (25.2M for B 8, n 1024, d 768).
+  static int64_t hidden_entries(const FeedForwardConfig& cfg, int64_t B, int64_t n);
 
   void init(Rng& rng);
   // x (..., emb_dim) -> same shape; keeps the hidden values (last_hidden_pre / _post).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace blockscope {
@@ -18,7 +19,15 @@ struct LayerNormInspection {
   RowStats in, out;
 };
 
+// Statistics of the tensor after one operation of a block, per token: mean, biased variance and L2 norm over
+// the channels, each (B, T). `op` names the operation as the book's TransformerBlock.forward writes it.
+struct StepStats {
+  std::string op;  // "x (input)", "norm1", "att", "drop_shortcut", "x + shortcut", "norm2", "ff", ...
+  std::vector<float> mean, var, norm;
+};
+
 struct BlockInspection {
+  std::vector<StepStats> steps;        // the block's dataflow in execution order (depends on norm placement)
   LayerNormInspection norm1, norm2;
   std::vector<float> ffn_hidden_pre;   // (B, T, H) after the first Linear
   std::vector<float> ffn_hidden_post;  // (B, T, H) after the activation
