@@ -92,7 +92,7 @@ nlohmann::json GPTConfig::to_json() const {
   return {{"vocab_size", vocab_size}, {"context_length", context_length}, {"emb_dim", emb_dim},
           {"n_heads", n_heads},       {"n_layers", n_layers},             {"drop_rate", drop_rate},
           {"qkv_bias", qkv_bias},     {"tie_weights", tie_weights},       {"norm", norm_placement_name(norm)},
-          {"layer_norm_epsilon", layer_norm_epsilon}};
+          {"layer_norm_epsilon", std::stod(detail::concat(layer_norm_epsilon))}};  // 1e-05, not 9.99999974e-06
 }
 
 int64_t GPTModel::count_parameters(const GPTConfig& cfg) {
