@@ -1,4 +1,5 @@
 // The widget bundle's entry: importing it defines every Blockscope custom element. Lesson authors load the
 // built file (dist/blockscope-widgets.js) with one <script type="module"> and then use the tags.
 export { GeluExplorer } from './gelu-explorer.js';
+export { LayerNormExplorer } from './layernorm-explorer.js';
 export { connect } from '../client.js';
