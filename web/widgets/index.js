@@ -2,4 +2,5 @@
 // built file (dist/blockscope-widgets.js) with one <script type="module"> and then use the tags.
 export { GeluExplorer } from './gelu-explorer.js';
 export { LayerNormExplorer } from './layernorm-explorer.js';
+export { FeedForwardExplorer } from './ffn-explorer.js';
 export { connect } from '../client.js';
