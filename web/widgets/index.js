@@ -3,4 +3,5 @@
 export { GeluExplorer } from './gelu-explorer.js';
 export { LayerNormExplorer } from './layernorm-explorer.js';
 export { FeedForwardExplorer } from './ffn-explorer.js';
+export { BlockExplorer } from './block-explorer.js';
 export { connect } from '../client.js';

@@ -1,0 +1,165 @@
+// <block-explorer> in real Chromium: the statistics it shows are the core's (checked against a second, independent
+// forward pass made in the page through the client), stepping by button and by keyboard moves the highlight and
+// the numbers, the pre/post toggle rewires the same weights, post-norm keeps the residual stream at √emb_dim while
+// pre-norm lets it grow, deep links work, and the page stays clean and narrow-screen friendly.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  ({ server, url } = await startServer());
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const PRE_OPS = ['x (input)', 'norm1', 'att', 'drop_shortcut', 'x + shortcut', 'norm2', 'ff', 'drop_shortcut', 'x + shortcut'];
+const POST_OPS = ['x (input)', 'att', 'drop_shortcut', 'x + shortcut', 'norm1', 'ff', 'drop_shortcut', 'x + shortcut', 'norm2'];
+const fmt4 = (v) => {
+  const s = v.toFixed(4);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
+};
+const num = (text) => Number(text.replace('−', '-'));
+
+/** Opens the example page, recording the widget's events from the start. */
+async function open(options, hash = '') {
+  const { page, context, problems } = await openPage(browser, options);
+  await page.addInitScript(() => {
+    window.__forward = [];
+    window.__steps = [];
+    document.addEventListener('blockscope-forward', (e) => window.__forward.push(e.detail));
+    document.addEventListener('blockscope-step', (e) => window.__steps.push(e.detail));
+  });
+  await page.goto(`${url}examples/block-explorer.html${hash}`);
+  await page.waitForFunction(() => window.__forward.length > 0 && window.__steps.length > 0, null, { timeout: 30000 });
+  return { page, context, problems };
+}
+
+/** A second forward pass of the same seeded model, made in the page through the client (not through the widget). */
+async function coreRun(page, placement) {
+  return page.evaluate(async (p) => {
+    const { connect } = await import('/dist/blockscope-widgets.js');
+    const { config, seed, ids } = window.__forward.at(-1);
+    const client = await connect();
+    const gpt = await client.createGPT({ ...config, norm: 'pre' }, { seed });
+    await gpt.setNormPlacement(p);
+    const { inspection } = await gpt.forward(ids, { inspect: true });
+    await gpt.dispose();
+    const mean = (a) => Array.from(a).reduce((s, v) => s + v, 0) / a.length;
+    return {
+      steps: inspection.layers.map((l) => l.steps.map((s) => ({ op: s.op, mean: Array.from(s.mean), var: Array.from(s.var), norm: Array.from(s.norm) }))),
+      residual: [mean(inspection.layers[0].steps[0].norm), ...inspection.layers.map((l) => mean(l.residualNorm))],
+      C: inspection.C,
+    };
+  }, placement);
+}
+
+const currentOp = (page) => page.locator('block-explorer .node.current').getAttribute('data-op');
+const nodeOps = (page) => page.locator('block-explorer .node').evaluateAll((els) => els.map((e) => e.dataset.op));
+const tokenColumn = (page, stat) => page.locator(`block-explorer table.tokens td[data-stat="${stat}"]`).allTextContents();
+
+test('steps through a pre-norm block showing the core\'s statistics; keyboard and toggle work', async () => {
+  const { page, context, problems } = await open({ width: 1280 });
+  const core = await coreRun(page, 'pre');
+  assert.deepEqual(core.steps[0].map((s) => s.op), PRE_OPS);
+  assert.deepEqual(await nodeOps(page), PRE_OPS);
+  assert.equal(await currentOp(page), 'x (input)');
+  assert.match(await page.textContent('block-explorer .step-label'), /step 1 of 9/);
+
+  // Next: norm1 — the shown per-token numbers are the core's, and a LayerNorm output has variance ≈ 1, norm ≈ √64.
+  await page.click('block-explorer button.next');
+  await page.waitForFunction(() => window.__steps.at(-1).op === 'norm1');
+  assert.equal(await currentOp(page), 'norm1');
+  assert.deepEqual(await tokenColumn(page, 'norm'), core.steps[0][1].norm.map(fmt4));
+  assert.deepEqual(await tokenColumn(page, 'var'), core.steps[0][1].var.map(fmt4));
+  assert.ok(Math.abs(num(await page.textContent('block-explorer table.summary td[data-stat="norm"]')) - 8) < 1e-3);
+  assert.ok(Math.abs(num(await page.textContent('block-explorer table.summary td[data-stat="var"]')) - 1) < 1e-3);
+  assert.match(await page.textContent('block-explorer .step-code'), /x = self\.norm1\(x\)/);
+
+  // Arrow keys on the diagram: → → lands on dropout, whose statistics equal attention's (identity at inference).
+  await page.focus('block-explorer .diagram');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.__steps.at(-1).index === 3);
+  assert.equal(await currentOp(page), 'drop_shortcut');
+  assert.deepEqual(await tokenColumn(page, 'norm'), core.steps[0][2].norm.map(fmt4));
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => window.__steps.at(-1).index === 2);
+  assert.equal(await currentOp(page), 'att');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => window.__steps.at(-1).index === 8);
+  assert.equal(await page.locator('block-explorer button.next').isDisabled(), true);
+  assert.deepEqual(await tokenColumn(page, 'mean'), core.steps[0][8].mean.map(fmt4));
+
+  // Block 3 of the same run.
+  await page.selectOption('block-explorer select#block', '3');
+  await page.waitForFunction(() => window.__steps.at(-1).block === 3);
+  assert.deepEqual(await tokenColumn(page, 'norm'), core.steps[2][8].norm.map(fmt4));
+
+  // Post-norm: same weights, other wiring — the step list and the numbers change; the block output is renormalized.
+  const preShown = await tokenColumn(page, 'norm');
+  await page.check('block-explorer input[name="placement"][value="post"]');
+  await page.waitForFunction(() => window.__steps.at(-1).placement === 'post');
+  const post = await coreRun(page, 'post');
+  assert.deepEqual(await nodeOps(page), POST_OPS);
+  assert.equal(await currentOp(page), 'norm2');
+  const postShown = await tokenColumn(page, 'norm');
+  assert.notDeepEqual(postShown, preShown);
+  assert.deepEqual(postShown, post.steps[2][8].norm.map(fmt4));
+  for (const v of postShown) assert.ok(Math.abs(num(v) - Math.sqrt(64)) < 1e-3, `post-norm block output norm ${v}`);
+  assert.match(await page.textContent('block-explorer .step-code'), /norm2/);
+
+  // Depth plot: the table is the core's residual norms; post-norm sits at √emb_dim, pre-norm grows with depth.
+  const preCol = (await page.locator('block-explorer .depth-table td[data-placement="pre"]').allTextContents()).map(num);
+  const postCol = (await page.locator('block-explorer .depth-table td[data-placement="post"]').allTextContents()).map(num);
+  assert.equal(preCol.length, 9);
+  preCol.forEach((v, k) => assert.ok(Math.abs(v - core.residual[k]) < 1e-4, `pre block ${k}: ${v} vs ${core.residual[k]}`));
+  postCol.forEach((v, k) => assert.ok(Math.abs(v - post.residual[k]) < 1e-4, `post block ${k}: ${v} vs ${post.residual[k]}`));
+  for (const v of postCol.slice(1)) assert.ok(Math.abs(v - 8) < 1e-3, `post-norm residual ${v} ≈ √64`);
+  assert.ok(preCol.at(-1) > preCol[1] && preCol[1] > 8.5, `pre-norm grows: ${preCol.join(', ')}`);
+  assert.equal(await page.locator('block-explorer .depth svg .axis-label').first().textContent(), 'block (0 = token + position embeddings)');
+  assert.equal(await page.locator('block-explorer .depth svg .axis-label').nth(1).textContent(), 'residual-stream L2 norm');
+  assert.equal(await page.locator('block-explorer .depth svg path.line-pre').count(), 1);
+
+  // A new prompt re-runs the block.
+  await page.fill('block-explorer input#prompt', 'Hi');
+  await page.waitForFunction(() => window.__forward.at(-1).ids.length === 2);
+  assert.equal(await page.locator('block-explorer table.tokens tbody tr').count(), 2);
+
+  await page.check('block-explorer input[name="placement"][value="pre"]');
+  await page.click('block-explorer button.prev');
+  await page.waitForFunction(() => window.__steps.at(-1).placement === 'pre' && window.__steps.at(-1).index === 7);
+  await screenshot(page, 'block-explorer-desktop-light');
+  assertClean(problems);
+  await context.close();
+});
+
+test('deep link sets placement, block and step; fits 360 px in light and dark', async () => {
+  for (const colorScheme of ['dark', 'light']) {
+    const { page, context, problems } = await open({ width: 360, height: 800, colorScheme },
+      '#block.norm=post&block.step=5&block.block=2&block.layers=10');
+    await page.waitForFunction(() => window.__steps.at(-1)?.block === 2 && window.__steps.at(-1).placement === 'post');
+    assert.equal(await page.isChecked('block-explorer input[name="placement"][value="post"]'), true);
+    assert.equal(await page.inputValue('block-explorer select#block'), '2');
+    assert.match(await page.textContent('block-explorer .step-label'), /step 5 of 9/);
+    assert.equal(await currentOp(page), 'norm1');
+    assert.equal(await page.locator('block-explorer .depth-table tbody tr').count(), 11); // embeddings + 10 blocks
+    const [scrollW, innerW] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+    assert.ok(scrollW <= innerW, `page scrolls horizontally: ${scrollW} > ${innerW}`);
+    await screenshot(page, `block-explorer-360-${colorScheme}`);
+    assertClean(problems);
+    await context.close();
+  }
+  const { page, context, problems } = await open({ width: 1280, colorScheme: 'dark', reducedMotion: 'reduce' }, '#block.step=3');
+  assert.equal(await currentOp(page), 'att');
+  await screenshot(page, 'block-explorer-desktop-dark');
+  assertClean(problems);
+  await context.close();
+});
