@@ -7,7 +7,7 @@ import { select } from 'd3-selection';
 
 import { connect } from '../client.js';
 
-/** Theme and shared component styles, adopted by every widget's shadow root. */
+/** Theme and shared component styles, placed first in every widget's shadow root. */
 export const BASE_CSS = `
 :host {
   --bs-fg: #1b1f24; --bs-bg: #ffffff; --bs-muted: #57606a; --bs-border: #d0d7de; --bs-panel: #f6f8fa;
@@ -58,15 +58,6 @@ svg .axis-label { fill: var(--bs-fg); font-size: 12px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (prefers-reduced-motion: no-preference) { .animate { transition: all 150ms ease-out; } }
 `;
-
-let sharedSheet = null;
-function baseSheet() {
-  if (!sharedSheet && typeof CSSStyleSheet !== 'undefined' && 'replaceSync' in CSSStyleSheet.prototype) {
-    sharedSheet = new CSSStyleSheet();
-    sharedSheet.replaceSync(BASE_CSS);
-  }
-  return sharedSheet;
-}
 
 /** Formats a core value for display with fixed decimals (−0 shown as 0). */
 export function fmt(value, digits = 4) {
@@ -119,12 +110,11 @@ export class BlockscopeElement extends HTMLElement {
 
   connectedCallback() {
     if (!this._connected) {
-      this._connected = true;
-      const sheet = baseSheet();
-      if (sheet) this.shadowRoot.adoptedStyleSheets = [sheet];
-      else this.shadowRoot.append(Object.assign(document.createElement('style'), { textContent: BASE_CSS }));
-      this.applyHash();
+      // The base styles come first, so a widget's own <style> rules win at equal specificity.
+      this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS }));
       this.setup();
+      this.applyHash(); // before _connected: deep-linked attributes are read by start(), not re-dispatched
+      this._connected = true;
       this.start();
     }
     window.addEventListener('hashchange', this._onHash);
