@@ -4,4 +4,5 @@ export { GeluExplorer } from './gelu-explorer.js';
 export { LayerNormExplorer } from './layernorm-explorer.js';
 export { FeedForwardExplorer } from './ffn-explorer.js';
 export { BlockExplorer } from './block-explorer.js';
+export { GPTExplorer } from './gpt-explorer.js';
 export { connect } from '../client.js';
