@@ -13,4 +13,5 @@
 #include "blockscope/param_arena.hpp"
 #include "blockscope/rng.hpp"
 #include "blockscope/tensor.hpp"
+#include "blockscope/tokenizer.hpp"
 #include "blockscope/transformer_block.hpp"

@@ -1,0 +1,227 @@
+// Builds a Gpt2Tokenizer from GPT-2's vocabulary (vocab.json / encoder.json) and merge list (merges.txt /
+// vocab.bpe), validating both before trusting them; from_directory (native only) reads the files.
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <utility>
+
+#include "blockscope/error.hpp"
+#include "blockscope/tokenizer.hpp"
+
+namespace blockscope {
+namespace {
+
+// OpenAI encoder.py bytes_to_unicode(): printable Latin-1 bytes stand for themselves; the other 68 bytes
+// (controls, space, 0x7F-0xA0, 0xAD) become U+0100.. in byte order, so every token is printable text.
+std::array<char32_t, 256> bytes_to_unicode() {
+  std::array<char32_t, 256> map{};
+  char32_t next = 256;
+  for (int b = 0; b < 256; ++b) {
+    const bool printable = (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+    map[b] = printable ? static_cast<char32_t>(b) : next++;
+  }
+  return map;
+}
+
+// The inverse: code point (< 0x144) -> byte, or -1.
+std::array<int16_t, 0x144> unicode_to_bytes() {
+  std::array<int16_t, 0x144> inverse;
+  inverse.fill(-1);
+  const std::array<char32_t, 256> map = bytes_to_unicode();
+  for (int b = 0; b < 256; ++b) inverse[map[b]] = static_cast<int16_t>(b);
+  return inverse;
+}
+
+// A token as written in the files (UTF-8 of bytes_to_unicode characters) -> its raw bytes; nullopt if it has
+// a character that is not one of the 256 (all such characters are 1- or 2-byte UTF-8).
+std::optional<std::string> token_bytes_of(std::string_view written) {
+  static const std::array<int16_t, 0x144> inverse = unicode_to_bytes();
+  std::string bytes;
+  for (size_t i = 0; i < written.size(); ++i) {
+    const auto b0 = static_cast<unsigned char>(written[i]);
+    char32_t cp = b0;
+    if (b0 >= 0x80) {
+      if ((b0 & 0xE0) != 0xC0 || i + 1 == written.size()) return std::nullopt;
+      cp = (char32_t(b0 & 0x1F) << 6) | (static_cast<unsigned char>(written[++i]) & 0x3F);
+    }
+    if (cp >= inverse.size() || inverse[cp] < 0) return std::nullopt;
+    bytes += static_cast<char>(inverse[cp]);
+  }
+  return bytes;
+}
+
+// Raw bytes -> the token as written in the files (for error messages).
+std::string written_form(std::string_view bytes) {
+  static const std::array<char32_t, 256> map = bytes_to_unicode();
+  std::string written;
+  for (const char c : bytes) {
+    const char32_t cp = map[static_cast<unsigned char>(c)];  // < 0x800: one or two UTF-8 bytes
+    if (cp < 0x80) {
+      written += static_cast<char>(cp);
+    } else {
+      written += static_cast<char>(0xC0 | (cp >> 6));
+      written += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+  return written;
+}
+
+// The vocabulary: each id's raw bytes, and the id of each byte string.
+struct Vocab {
+  std::vector<std::string> tokens;
+  std::unordered_map<std::string, int32_t> ids;
+};
+
+nlohmann::json parse_json(std::string_view text) {
+  try {
+    return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(detail::concat("GPT-2 vocabulary (vocab.json / encoder.json) is not valid JSON: ", e.what()));
+  }
+}
+
+// Adds one "token": id entry, requiring an integer id in [0, n) that no other token has.
+void add_vocab_entry(Vocab& vocab, const std::string& written, const nlohmann::json& value) {
+  const size_t n = vocab.tokens.size();
+  // (if-throw rather than require() where building the message costs: this runs for all 50257 tokens.)
+  if (!value.is_number_integer()) {
+    throw Error(detail::concat("GPT-2 vocabulary: token '", written, "' has id ", value.dump(),
+                               ", which is not an integer"));
+  }
+  // nlohmann stores non-negative integers as unsigned, so a signed one is negative.
+  if (!value.is_number_unsigned() || value.get<uint64_t>() >= n) {
+    throw Error(detail::concat("GPT-2 vocabulary: token '", written, "' has id ", value.dump(), ", outside [0, ", n,
+                               ") (the ", n, " tokens must have ids 0..", n - 1, ")"));
+  }
+  const auto id = static_cast<int32_t>(value.get<uint64_t>());
+  std::optional<std::string> bytes = token_bytes_of(written);
+  require(bytes.has_value() && !bytes->empty(), "GPT-2 vocabulary: token '", written, "' (id ", id,
+          ") is empty or has a character outside GPT-2's 256 byte characters (bytes_to_unicode)");
+  if (!vocab.tokens[id].empty()) {
+    throw Error(detail::concat("GPT-2 vocabulary: id ", id, " is given to two tokens, '",
+                               written_form(vocab.tokens[id]), "' and '", written, "'"));
+  }
+  vocab.ids.emplace(*bytes, id);
+  vocab.tokens[id] = std::move(*bytes);
+}
+
+Vocab parse_vocab(std::string_view vocab_json) {
+  const nlohmann::json json = parse_json(vocab_json);
+  require(json.is_object(), "GPT-2 vocabulary must be a JSON object {\"token\": id, ...}, got ", json.type_name());
+  require(!json.empty(), "GPT-2 vocabulary has no tokens");
+  Vocab vocab;
+  vocab.tokens.resize(json.size());
+  vocab.ids.reserve(json.size());
+  for (const auto& [written, value] : json.items()) add_vocab_entry(vocab, written, value);
+  return vocab;
+}
+
+std::string_view strip_cr(std::string_view line) {
+  return line.ends_with('\r') ? line.substr(0, line.size() - 1) : line;
+}
+
+// The id of one token of a merge line, which must be in the vocabulary.
+int32_t merge_token_id(const Vocab& vocab, std::string_view written, size_t line_no) {
+  const std::optional<std::string> bytes = token_bytes_of(written);
+  const auto it = bytes ? vocab.ids.find(*bytes) : vocab.ids.end();
+  require(it != vocab.ids.end(), "GPT-2 merges line ", line_no, ": token '", written,
+          "' is not in the vocabulary");
+  return it->second;
+}
+
+// Adds the merge on one line, "first second", with the next rank.
+void add_merge(std::unordered_map<uint64_t, Gpt2Tokenizer::Merge>& merges, const Vocab& vocab,
+               std::string_view line, size_t line_no) {
+  const size_t space = line.find(' ');
+  require(space != std::string_view::npos && space > 0 && space + 1 < line.size() &&
+              line.find(' ', space + 1) == std::string_view::npos,
+          "GPT-2 merges line ", line_no, ": expected two tokens separated by one space, got '", line, "'");
+  const std::string_view first = line.substr(0, space), second = line.substr(space + 1);
+  const int32_t a = merge_token_id(vocab, first, line_no), b = merge_token_id(vocab, second, line_no);
+  const auto merged = vocab.ids.find(vocab.tokens[a] + vocab.tokens[b]);
+  require(merged != vocab.ids.end(), "GPT-2 merges line ", line_no, ": the merge of '", first, "' and '", second,
+          "' is not in the vocabulary");
+  const Gpt2Tokenizer::Merge merge{static_cast<int32_t>(merges.size()), merged->second};
+  require(merges.emplace(Gpt2Tokenizer::merge_key(a, b), merge).second, "GPT-2 merges line ", line_no,
+          ": the merge '", line, "' repeats an earlier line");
+}
+
+// merges.txt / vocab.bpe: an optional "#version" first line, then one merge per line in rank order.
+// CRLF line ends and blank lines (e.g. the trailing newline) are tolerated.
+std::unordered_map<uint64_t, Gpt2Tokenizer::Merge> parse_merges(std::string_view text, const Vocab& vocab) {
+  std::unordered_map<uint64_t, Gpt2Tokenizer::Merge> merges;
+  size_t line_no = 0;
+  while (!text.empty()) {
+    const size_t eol = text.find('\n');
+    const std::string_view line = strip_cr(text.substr(0, eol));
+    text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+    ++line_no;
+    if (line.empty() || (line_no == 1 && line.starts_with("#version"))) continue;
+    add_merge(merges, vocab, line, line_no);
+  }
+  return merges;
+}
+
+}  // namespace
+
+Gpt2Tokenizer Gpt2Tokenizer::from_strings(std::string_view vocab_json, std::string_view merges_txt) {
+  const Vocab vocab = parse_vocab(vocab_json);
+  Gpt2Tokenizer tokenizer;
+  tokenizer.token_offsets_.reserve(vocab.tokens.size() + 1);
+  tokenizer.token_offsets_.push_back(0);
+  for (const std::string& token : vocab.tokens) {
+    tokenizer.token_data_ += token;
+    tokenizer.token_offsets_.push_back(static_cast<uint32_t>(tokenizer.token_data_.size()));
+  }
+  for (int b = 0; b < 256; ++b) {
+    const auto it = vocab.ids.find(std::string(1, static_cast<char>(b)));
+    require(it != vocab.ids.end(), "GPT-2 vocabulary has no token for byte ", b,
+            "; a byte-level BPE vocabulary needs all 256");
+    tokenizer.byte_ids_[b] = it->second;
+  }
+  tokenizer.merges_ = parse_merges(merges_txt, vocab);
+  if (const auto eot = vocab.ids.find("<|endoftext|>"); eot != vocab.ids.end()) tokenizer.eot_id_ = eot->second;
+  return tokenizer;
+}
+
+#ifndef __EMSCRIPTEN__
+namespace {
+
+// The whole file, or nullopt if it cannot be opened. (stdio, not iostreams: see error.hpp.)
+std::optional<std::string> read_file(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return std::nullopt;
+  std::string data;
+  char buffer[1 << 16];
+  size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) data.append(buffer, n);
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  require(!failed, "could not read ", path);
+  return data;
+}
+
+}  // namespace
+
+Gpt2Tokenizer Gpt2Tokenizer::from_directory(const std::string& dir) {
+  const std::pair<const char*, const char*> layouts[] = {{"vocab.json", "merges.txt"},  // Hugging Face
+                                                         {"encoder.json", "vocab.bpe"}};  // OpenAI
+  for (const auto& [vocab_name, merges_name] : layouts) {
+    const std::string vocab_path = dir + "/" + vocab_name, merges_path = dir + "/" + merges_name;
+    const std::optional<std::string> vocab = read_file(vocab_path);
+    if (!vocab) continue;
+    const std::optional<std::string> merges = read_file(merges_path);
+    require(merges.has_value(), "found ", vocab_path, " but not ", merges_path);
+    try {
+      return from_strings(*vocab, *merges);
+    } catch (const Error& e) {
+      throw Error(detail::concat(vocab_path, " + ", merges_name, ": ", e.what()));
+    }
+  }
+  throw Error(detail::concat("no GPT-2 tokenizer files in '", dir,
+                             "': expected vocab.json + merges.txt or encoder.json + vocab.bpe"));
+}
+#endif
+
+}  // namespace blockscope
