@@ -1,5 +1,6 @@
 // Portable implementations of the numeric kernels in ops.hpp. Matrix products go through Eigen maps over
-// the caller's buffers (no copies); everything else is plain loops the compiler vectorizes.
+// the caller's buffers (no copies), except linear_forward in SIMD128 wasm builds, which uses kernels/;
+// everything else is plain loops the compiler vectorizes.
 #include "blockscope/ops.hpp"
 
 #include <Eigen/Core>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "blockscope/error.hpp"
+#include "kernels/kernels.hpp"
 
 namespace blockscope {
 
@@ -138,11 +140,17 @@ void activation_derivative(Activation kind, float* out, const float* inp, int64_
 
 void linear_forward(float* out, const float* inp, const float* weight, const float* bias, int64_t N,
                     int64_t C, int64_t OC) {
+#ifdef __wasm_simd128__
+  // Eigen has no SIMD128 path and its auto-vectorized scalar code reaches about half of the hand-written
+  // kernels' speed in wasm (GEMM) and a quarter (GEMV); see bench/bench_kernels.cpp.
+  kernels::f32_linear(kernels::kLinearSimd128, out, inp, weight, bias, N, C, OC);
+#else
   MatMap y(out, N, OC);
   const ConstMatMap x(inp, N, C);
   const ConstMatMap w(weight, OC, C);
   y.noalias() = x * w.transpose();
   if (bias) y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, OC);
+#endif
 }
 
 void softmax_rows(float* x, int64_t N, int64_t n) {
