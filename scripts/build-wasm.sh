@@ -14,6 +14,8 @@ for flavour in simd baseline; do
     emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DBLOCKSCOPE_WASM_SIMD=$simd >/dev/null
   fi
   cmake --build "$dir" -j "$JOBS" --target blockscope_wasm
+  # The SIMD128 kernels' own test (tests/wasm_kernels/), run in Node by scripts/test.sh.
+  if [[ $flavour == simd ]]; then cmake --build "$dir" -j "$JOBS" --target blockscope_kernel_tests; fi
   for ext in js wasm; do
     cmp -s "$dir/wasm/blockscope-$flavour.$ext" "web/dist/blockscope-$flavour.$ext" 2>/dev/null ||
       cp "$dir/wasm/blockscope-$flavour.$ext" "web/dist/blockscope-$flavour.$ext"

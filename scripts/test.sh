@@ -2,7 +2,7 @@
 # `npm test`: installs what is missing, builds, and runs every test suite. Fails on the first failing suite.
 #   1. native unit tests (Catch2 via ctest), Release build
 #   2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   3. wasm tests in Node (both flavours, node:test)   [when present]
+#   3. wasm tests in Node (both flavours, node:test)   [when present], after the SIMD128 kernel test
 #   4. browser tests in Chromium (playwright-core)     [when present]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +27,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 if [[ -x scripts/build-wasm.sh ]]; then
   step "wasm build (simd128 + baseline)"
   bash scripts/build.sh wasm
+  step "wasm SIMD128 kernels vs their generic twins (Node)"
+  node build/wasm-simd/wasm_kernels/blockscope_kernel_tests.js
   step "wasm tests in Node"
   node --test --test-reporter=spec tests/wasm/
 fi
