@@ -1,0 +1,87 @@
+// Hugging Face safetensors: a validating reader over a byte span (wasm passes fetched bytes) and an F32
+// writer. It knows nothing of models; checkpoint.hpp maps tensor names onto a GPTModel.
+// Format (github.com/huggingface/safetensors): u64 little-endian header length N, N bytes of JSON
+// {name: {"dtype", "shape", "data_offsets": [begin, end]}, "__metadata__": {str: str}}, then the data buffer.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "blockscope/tensor.hpp"
+
+namespace blockscope {
+
+// The spec's fixed-size dtypes, in its order. F8_* are parsed (for sizes) but not converted.
+enum class Dtype : uint8_t { Bool, U8, I8, F8_E5M2, F8_E4M3, I16, U16, F16, BF16, I32, U32, F32, F64, I64, U64 };
+const char* dtype_name(Dtype d);  // "F32", as written in headers
+int64_t dtype_size(Dtype d);      // bytes per element
+// True for the dtypes SafetensorsFile::read_float32 converts: F32, F16, BF16, F64.
+bool dtype_is_float(Dtype d);
+
+// IEEE 754 binary16 / bfloat16 bit patterns -> float32, exactly (subnormals, +-inf and NaN included).
+float half_to_float(uint16_t bits);
+float bfloat16_to_float(uint16_t bits);
+
+// The reference implementation's guard against huge JSON headers (100 MB).
+inline constexpr uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;
+
+struct SafetensorsEntry {
+  std::string name;
+  Dtype dtype = Dtype::F32;
+  Shape shape;
+  int64_t numel = 0;
+  uint64_t begin = 0, end = 0;  // byte range in the data buffer, [begin, end)
+};
+
+// A parsed, fully validated file. It views the caller's bytes, which must outlive it.
+// Validation (each failure throws Error naming the tensor): at least 8 bytes; header length <= 100 MB and
+// within the file; the header is one JSON object (duplicate keys anywhere rejected, nesting deeper than a
+// header needs rejected); every entry has exactly "dtype" (a known name), "shape" (non-negative integers,
+// element count without int64 overflow) and "data_offsets" ([begin, end], begin <= end <= buffer size,
+// end - begin == numel * dtype size); "__metadata__", if present, maps strings to strings. The ranges must
+// tile the data buffer exactly, as in the reference implementation: no overlap, no hole, no trailing byte.
+// Alignment is NOT required (the reference writer does not guarantee it for mixed dtypes): values are
+// read with memcpy, never through a cast pointer.
+class SafetensorsFile {
+ public:
+  static SafetensorsFile parse(std::span<const uint8_t> bytes);
+  // The result views the bytes: parsing a temporary buffer would leave it dangling.
+  static SafetensorsFile parse(std::vector<uint8_t>&& bytes) = delete;
+
+  const std::vector<SafetensorsEntry>& entries() const { return entries_; }  // sorted by name
+  const std::map<std::string, std::string>& metadata() const { return metadata_; }
+  const SafetensorsEntry* find(std::string_view name) const;
+  // The entry called `name`; throws Error naming it if absent.
+  const SafetensorsEntry& at(std::string_view name) const;
+  // The entry's raw little-endian bytes.
+  std::span<const uint8_t> raw(const SafetensorsEntry& e) const;
+
+  // Converts the entry to float32 into `out` (size numel). Throws Error naming the tensor if its dtype is
+  // not F32/F16/BF16/F64 or `out` has the wrong size. F64 values outside float range become +-inf.
+  void read_float32(const SafetensorsEntry& e, std::span<float> out) const;
+  Tensor tensor(std::string_view name) const;
+
+ private:
+  std::span<const uint8_t> data_;  // the data buffer (after the header)
+  std::vector<SafetensorsEntry> entries_;
+  std::map<std::string, std::string> metadata_;
+};
+
+// A named float32 tensor to write; `data` is viewed, not copied, until write_safetensors returns.
+struct SafetensorsTensorRef {
+  std::string name;
+  Shape shape;
+  std::span<const float> data;
+};
+
+// Serializes F32 tensors, sorted by name and packed back to back, after a header padded with spaces to a
+// multiple of 8 bytes (so every tensor starts 8-byte aligned in the file, like the reference writer).
+// Throws Error on a duplicate or reserved ("__metadata__") name or a shape that does not match the data size.
+std::vector<uint8_t> write_safetensors(std::span<const SafetensorsTensorRef> tensors,
+                                       const std::map<std::string, std::string>& metadata = {});
+
+}  // namespace blockscope
