@@ -1,0 +1,69 @@
+// Model checkpoints: config.json + model.safetensors in the book's state_dict layout or Hugging Face GPT-2's,
+// loaded into / saved from a GPTModel. Byte-level API for wasm; directory helpers exist only in native builds.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "blockscope/gpt_model.hpp"
+#include "blockscope/safetensors.hpp"
+
+namespace blockscope {
+
+// Book: GPTModel.state_dict() names, the arena's own (`tok_emb.weight`, `trf_blocks.0.att.W_query.weight`, ...;
+//   `trf_blocks.{i}.att.mask` buffers are ignored; tied models have no `out_head.weight`, or one equal to
+//   `tok_emb.weight`). Config: GPTConfig's keys.
+// HuggingFace: GPT2LMHeadModel / GPT2Model names, with or without the `transformer.` prefix (`wte.weight`,
+//   `h.0.attn.c_attn.weight`, ...). Conv1D weights are stored (in, out) and c_attn fuses Q|K|V along `out`;
+//   the loader transposes and splits them once. `h.{i}.attn.bias` / `.masked_bias` buffers are ignored.
+//   Tied per the config's `tie_word_embeddings` (default true): `lm_head.weight` is then optional and must
+//   equal `wte.weight`; untied files must have it. Always pre-norm with attention biases.
+enum class CheckpointLayout { Book, HuggingFace };
+const char* layout_name(CheckpointLayout layout);  // "book" / "huggingface"
+
+struct LoadOptions {
+  // The most float32 weight bytes a loader may allocate; checked against the config before anything is built.
+  int64_t max_parameter_bytes = int64_t{2} << 30;
+};
+
+// Parses config.json. Hugging Face keys (`n_embd`, `n_layer`, `n_head`, `n_positions` or `n_ctx`,
+// `vocab_size`, `layer_norm_epsilon`, `tie_word_embeddings`; `model_type` must be "gpt2" and
+// `activation_function` "gelu_new"/"gelu_pytorch_tanh" if present; other keys are ignored) or the book's keys
+// (GPTConfig::from_json, strict). Throws Error naming the offending key.
+GPTConfig read_config(std::string_view config_json);
+
+// Book if the file has `tok_emb.weight`, HuggingFace if it has `wte.weight` or `transformer.wte.weight`.
+CheckpointLayout detect_layout(const SafetensorsFile& file);
+
+// Throws Error ("the model needs 652 MB of float32 weights ...; the limit is 512 MB") if the config's
+// parameters (GPTModel::count_parameters x 4 bytes) exceed opts.max_parameter_bytes.
+void check_parameter_budget(const GPTConfig& cfg, const LoadOptions& opts);
+
+// Reads config.json and model.safetensors bytes into a model, checking in this order: config, parameter
+// budget (before allocating anything), safetensors structure, layout, then every expected tensor present
+// with the shape the config implies and a float dtype, no unexpected tensor, tied copies equal; values are
+// converted to float32 and rejected by tensor name if NaN or +-inf.
+GPTModel load_model(std::string_view config_json, std::span<const uint8_t> safetensors_bytes,
+                    const LoadOptions& opts = {});
+GPTModel load_model(const GPTConfig& cfg, const SafetensorsFile& file, const LoadOptions& opts = {});
+
+// Writes the model's weights as F32 in `layout` (metadata {"format": "pt"}, as transformers expects).
+// HuggingFace: names carry the `transformer.` prefix (what save_pretrained writes for GPT2LMHeadModel);
+// untied models also get `lm_head.weight` (and config_json says tie_word_embeddings: false); a model without
+// qkv_bias gets zero c_attn biases (the same function). Post-norm models cannot be saved as GPT-2: Error.
+std::vector<uint8_t> save_safetensors(const GPTModel& model, CheckpointLayout layout);
+// The config.json matching save_safetensors(model, layout); read_config reads it back to the same config
+// (HuggingFace layout: with qkv_bias true).
+std::string config_json(const GPTModel& model, CheckpointLayout layout);
+
+#ifndef __EMSCRIPTEN__
+// Native only: a model directory holds config.json and model.safetensors.
+GPTModel load_model_dir(const std::string& dir, const LoadOptions& opts = {});
+// Creates `dir` if needed; each file is written to a temporary name and renamed into place.
+void save_model_dir(const GPTModel& model, const std::string& dir, CheckpointLayout layout);
+#endif
+
+}  // namespace blockscope

@@ -1,0 +1,505 @@
+// Checkpoints: config.json parsing and the table mapping either layout's tensors onto the GPTModel arena,
+// used in both directions (load and save). No filesystem code: that is checkpoint_files.cpp, native only.
+#include "blockscope/checkpoint.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "blockscope/error.hpp"
+
+namespace blockscope {
+
+namespace {
+using json = nlohmann::json;
+constexpr CheckpointLayout kBook = CheckpointLayout::Book;
+constexpr CheckpointLayout kHF = CheckpointLayout::HuggingFace;
+}  // namespace
+
+const char* layout_name(CheckpointLayout layout) { return layout == kBook ? "book" : "huggingface"; }
+
+// ---------------------------------------------------------------------------------------------------------
+// config.json
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+int64_t hf_int(const json& j, const char* key) {
+  require(j.contains(key), "Hugging Face config is missing '", key, "'");
+  require(j[key].is_number_integer(), "config key '", key, "' must be an integer, got ", j[key].dump());
+  return j[key].get<int64_t>();
+}
+
+// A key that, if present, must hold one of the values our forward pass computes.
+void require_value(const json& j, const char* key, std::initializer_list<json> allowed, const char* why) {
+  if (!j.contains(key)) return;
+  for (const auto& a : allowed)
+    if (j[key] == a) return;
+  throw Error(detail::concat("config key '", key, "' is ", j[key].dump(), "; ", why));
+}
+
+int64_t hf_context_length(const json& j) {
+  const bool pos = j.contains("n_positions"), ctx = j.contains("n_ctx");
+  require(pos || ctx, "Hugging Face config is missing 'n_positions' (or 'n_ctx')");
+  const int64_t n = hf_int(j, pos ? "n_positions" : "n_ctx");
+  if (pos && ctx)
+    require(hf_int(j, "n_ctx") == n, "config keys 'n_positions' (", n, ") and 'n_ctx' (", hf_int(j, "n_ctx"),
+            ") disagree");
+  return n;
+}
+
+void check_hf_semantics(const json& j) {
+  require_value(j, "model_type", {"gpt2"}, "only GPT-2 checkpoints are supported");
+  require_value(j, "activation_function", {"gelu_new", "gelu_pytorch_tanh"},
+                "the GPT block uses the tanh-approximated GELU (\"gelu_new\")");
+  require_value(j, "scale_attn_weights", {true}, "attention scores are always scaled by 1/sqrt(head_dim)");
+  require_value(j, "scale_attn_by_inverse_layer_idx", {false}, "per-layer attention scaling is not supported");
+  require_value(j, "add_cross_attention", {false}, "cross-attention is not supported");
+}
+
+GPTConfig hf_config(const json& j) {
+  check_hf_semantics(j);
+  GPTConfig c;
+  c.vocab_size = hf_int(j, "vocab_size");
+  c.context_length = hf_context_length(j);
+  c.emb_dim = hf_int(j, "n_embd");
+  c.n_heads = hf_int(j, "n_head");
+  c.n_layers = hf_int(j, "n_layer");
+  if (j.contains("n_inner") && !j["n_inner"].is_null())
+    require(hf_int(j, "n_inner") == 4 * c.emb_dim, "config key 'n_inner' is ", j["n_inner"].dump(),
+            "; the GPT block's hidden size is 4 * n_embd = ", 4 * c.emb_dim);
+  if (j.contains("layer_norm_epsilon")) {
+    require(j["layer_norm_epsilon"].is_number(), "config key 'layer_norm_epsilon' must be a number, got ",
+            j["layer_norm_epsilon"].dump());
+    c.layer_norm_epsilon = j["layer_norm_epsilon"].get<float>();
+  }
+  if (j.contains("resid_pdrop")) {
+    const auto& p = j["resid_pdrop"];
+    require(p.is_number() && p.get<double>() >= 0.0 && p.get<double>() < 1.0,
+            "config key 'resid_pdrop' must be a number in [0, 1), got ", p.dump());
+    c.drop_rate = p.get<double>();
+  }
+  if (j.contains("tie_word_embeddings")) {
+    require(j["tie_word_embeddings"].is_boolean(), "config key 'tie_word_embeddings' must be true or false, got ",
+            j["tie_word_embeddings"].dump());
+    c.tie_weights = j["tie_word_embeddings"].get<bool>();
+  } else {
+    c.tie_weights = true;  // transformers' PretrainedConfig default
+  }
+  c.qkv_bias = true;  // GPT-2's c_attn always has a bias
+  c.norm = NormPlacement::Pre;
+  c.validate();
+  return c;
+}
+}  // namespace
+
+GPTConfig read_config(std::string_view config_json) {
+  json j;
+  try {
+    j = json::parse(config_json.begin(), config_json.end());
+  } catch (const json::exception& e) {
+    throw Error(detail::concat("config.json is not valid JSON: ", e.what()));
+  }
+  require(j.is_object(), "config.json must be a JSON object, got ", j.type_name());
+  const bool hf = j.contains("n_embd"), book = j.contains("emb_dim");
+  require(!(hf && book), "config.json has both 'n_embd' (Hugging Face) and 'emb_dim' (book) keys");
+  require(hf || book, "config.json has neither 'n_embd' (Hugging Face GPT-2) nor 'emb_dim' (book GPTModel)");
+  return hf ? hf_config(j) : GPTConfig::from_json(j);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Parameter budget
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+std::string format_bytes(double bytes) {
+  char buf[48];
+  if (bytes >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.0f MB", bytes / 1e6);
+  else if (bytes >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.0f KB", bytes / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
+  return buf;
+}
+
+// count_parameters in double: a guard against int64 overflow for absurd configs (vocab 10^12, ...).
+double approx_parameters(const GPTConfig& cfg) {
+  const double C = static_cast<double>(cfg.emb_dim), V = static_cast<double>(cfg.vocab_size);
+  const double block = 12.0 * C * C + 16.0 * C;
+  return V * C * (cfg.tie_weights ? 1.0 : 2.0) + static_cast<double>(cfg.context_length) * C +
+         static_cast<double>(cfg.n_layers) * block + 2.0 * C;
+}
+}  // namespace
+
+void check_parameter_budget(const GPTConfig& cfg, const LoadOptions& opts) {
+  cfg.validate();
+  require(opts.max_parameter_bytes >= 0, "LoadOptions::max_parameter_bytes must be >= 0, got ",
+          opts.max_parameter_bytes);
+  const double limit = static_cast<double>(opts.max_parameter_bytes);
+  const double approx_bytes = approx_parameters(cfg) * 4.0;
+  require(approx_bytes <= 1e18, "the model needs about ", format_bytes(approx_bytes),
+          " of float32 weights, more than any loader could allocate; the limit is ", format_bytes(limit));
+  const int64_t params = GPTModel::count_parameters(cfg);
+  require(params * 4 <= opts.max_parameter_bytes, "the model needs ", format_bytes(params * 4.0),
+          " of float32 weights (", params, " parameters); the limit is ", format_bytes(limit),
+          " (LoadOptions::max_parameter_bytes)");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The plan: every tensor of a layout's file, and where its values live in the arena.
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+enum class Op {
+  Copy,       // same shape
+  Transpose,  // Conv1D (in, out) in the file <-> Linear (out, in) in the arena
+  QkvWeight,  // c_attn.weight (C, 3C), column block `part` <-> W_query/W_key/W_value.weight (C, C) transposed
+  QkvBias,    // c_attn.bias (3C), block `part` <-> W_*.bias (C)
+};
+
+struct Dest {
+  std::string param;
+  Shape shape;
+  Op op = Op::Copy;
+  int64_t part = 0;
+};
+
+struct FileTensor {
+  std::string name;
+  Shape shape;
+  std::vector<Dest> dests;  // empty only for zero c_attn biases of a model without qkv_bias
+};
+
+struct Plan {
+  CheckpointLayout layout = kBook;
+  std::vector<FileTensor> tensors;
+  std::set<std::string> ignored;  // non-parameter buffers (causal masks)
+  std::string tied_copy;          // optional duplicate of the embedding matrix in tied models ("" if untied)
+  std::string tied_source;        // the file name of that embedding
+};
+
+// One parameter in both layouts. Shapes are spelled with the dimension letters C = emb_dim, H = 4C (the
+// feed-forward width), V = vocab_size, T = context_length, 3 = 3C; "HC" is (H, C).
+struct Row {
+  const char* book;        // book / arena name (after "trf_blocks.{i}." in block rows)
+  const char* book_shape;
+  const char* hf;          // GPT-2 name (after "[transformer.]h.{i}." in block rows)
+  const char* hf_shape;
+  Op op = Op::Copy;        // how the GPT-2 tensor maps onto the parameter
+  int8_t part = 0;
+  bool qkv_bias = false;   // exists in the book layout only when the config has qkv_bias
+};
+
+// transformers' GPT2Block: ln_1, attn.c_attn (fused Q|K|V, Conv1D), attn.c_proj, ln_2, mlp.c_fc, mlp.c_proj.
+// Rows sharing a GPT-2 tensor are adjacent (they merge into one file tensor).
+constexpr Row kBlockRows[] = {
+    {"att.W_query.weight", "CC", "attn.c_attn.weight", "C3", Op::QkvWeight, 0},
+    {"att.W_key.weight", "CC", "attn.c_attn.weight", "C3", Op::QkvWeight, 1},
+    {"att.W_value.weight", "CC", "attn.c_attn.weight", "C3", Op::QkvWeight, 2},
+    {"att.W_query.bias", "C", "attn.c_attn.bias", "3", Op::QkvBias, 0, true},
+    {"att.W_key.bias", "C", "attn.c_attn.bias", "3", Op::QkvBias, 1, true},
+    {"att.W_value.bias", "C", "attn.c_attn.bias", "3", Op::QkvBias, 2, true},
+    {"att.out_proj.weight", "CC", "attn.c_proj.weight", "CC", Op::Transpose},
+    {"att.out_proj.bias", "C", "attn.c_proj.bias", "C"},
+    {"ff.layers.0.weight", "HC", "mlp.c_fc.weight", "CH", Op::Transpose},
+    {"ff.layers.0.bias", "H", "mlp.c_fc.bias", "H"},
+    {"ff.layers.2.weight", "CH", "mlp.c_proj.weight", "HC", Op::Transpose},
+    {"ff.layers.2.bias", "C", "mlp.c_proj.bias", "C"},
+    {"norm1.scale", "C", "ln_1.weight", "C"},
+    {"norm1.shift", "C", "ln_1.bias", "C"},
+    {"norm2.scale", "C", "ln_2.weight", "C"},
+    {"norm2.shift", "C", "ln_2.bias", "C"},
+};
+constexpr Row kEmbeddingRows[] = {
+    {"tok_emb.weight", "VC", "wte.weight", "VC"},
+    {"pos_emb.weight", "TC", "wpe.weight", "TC"},
+};
+constexpr Row kFinalNormRows[] = {
+    {"final_norm.scale", "C", "ln_f.weight", "C"},
+    {"final_norm.shift", "C", "ln_f.bias", "C"},
+};
+
+Shape dims(const char* spec, const GPTConfig& cfg) {
+  Shape s;
+  for (const char* c = spec; *c; ++c)
+    s.push_back(*c == 'C' ? cfg.emb_dim : *c == 'H' ? cfg.block().hidden_dim() : *c == 'V' ? cfg.vocab_size
+                : *c == 'T' ? cfg.context_length : 3 * cfg.emb_dim);
+  return s;
+}
+
+void add_row(Plan& p, const Row& r, const GPTConfig& cfg, const std::string& book_prefix,
+             const std::string& file_prefix) {
+  const bool hf = p.layout == kHF;
+  const std::string file = file_prefix + (hf ? r.hf : r.book);
+  if (p.tensors.empty() || p.tensors.back().name != file)
+    p.tensors.push_back({file, dims(hf ? r.hf_shape : r.book_shape, cfg), {}});
+  if (!r.qkv_bias || cfg.qkv_bias)
+    p.tensors.back().dests.push_back({book_prefix + r.book, dims(r.book_shape, cfg), hf ? r.op : Op::Copy, r.part});
+  // A GPT-2 c_attn.bias exists even without qkv_bias (saved as zeros); the book file then has no bias at all.
+  if (!hf && p.tensors.back().dests.empty()) p.tensors.pop_back();
+}
+
+// `prefix` is "transformer." or "" for GPT-2 names, ignored for the book layout.
+Plan make_plan(const GPTConfig& cfg, CheckpointLayout layout, const std::string& prefix) {
+  Plan p;
+  p.layout = layout;
+  const bool hf = layout == kHF;
+  const std::string top = hf ? prefix : "";
+  for (const Row& r : kEmbeddingRows) add_row(p, r, cfg, "", top);
+  for (int64_t l = 0; l < cfg.n_layers; ++l) {
+    const std::string book = "trf_blocks." + std::to_string(l) + ".";
+    const std::string file = hf ? prefix + "h." + std::to_string(l) + "." : book;
+    for (const Row& r : kBlockRows) add_row(p, r, cfg, book, file);
+    // Causal-mask buffers: the book's registered `mask` (in state_dict()), GPT-2's `bias` / older `masked_bias`.
+    if (hf) {
+      p.ignored.insert(file + "attn.bias");
+      p.ignored.insert(file + "attn.masked_bias");
+    } else {
+      p.ignored.insert(file + "att.mask");
+    }
+  }
+  for (const Row& r : kFinalNormRows) add_row(p, r, cfg, "", top);
+  const std::string head = hf ? "lm_head.weight" : "out_head.weight";  // GPT-2's head is never prefixed
+  const Shape vc{cfg.vocab_size, cfg.emb_dim};
+  if (cfg.tie_weights) {
+    p.tied_copy = head;  // optional; state_dict() of a tied model lists the shared matrix twice
+    p.tied_source = p.tensors.front().name;
+  } else {
+    p.tensors.push_back({head, vc, {{"out_head.weight", vc, Op::Copy, 0}}});
+  }
+  return p;
+}
+
+void require_hf_compatible(const GPTConfig& cfg, const char* action) {
+  require(cfg.norm == NormPlacement::Pre, "cannot ", action,
+          " a post-norm model in the Hugging Face GPT-2 layout, which is pre-norm only; use the book layout");
+}
+}  // namespace
+
+CheckpointLayout detect_layout(const SafetensorsFile& file) {
+  if (file.find("tok_emb.weight")) return kBook;
+  if (file.find("wte.weight") || file.find("transformer.wte.weight")) return kHF;
+  std::string some;
+  for (size_t i = 0; i < file.entries().size() && i < 3; ++i) some += (i ? ", '" : "'") + file.entries()[i].name + "'";
+  throw Error(detail::concat("cannot tell the checkpoint layout: no 'tok_emb.weight' (book) and no 'wte.weight' or "
+                             "'transformer.wte.weight' (Hugging Face GPT-2); the file has ",
+                             file.entries().size(), " tensors", some.empty() ? "" : ", e.g. ", some));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Moving values between file layout and arena layout
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+// dst[c * dst_stride + r] = src[r * src_stride + c] for r < rows, c < cols (pointers pre-offset to a block).
+void transpose_copy(float* dst, int64_t dst_stride, const float* src, int64_t src_stride, int64_t rows,
+                    int64_t cols) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) dst[c * dst_stride + r] = src[r * src_stride + c];
+}
+
+// File values (shape ft.shape) -> one arena parameter.
+void to_param(const FileTensor& ft, const Dest& d, const float* file, float* param) {
+  const int64_t n = shape_numel(d.shape);
+  switch (d.op) {
+    case Op::Copy: std::copy(file, file + n, param); return;
+    case Op::Transpose: transpose_copy(param, ft.shape[0], file, ft.shape[1], ft.shape[0], ft.shape[1]); return;
+    case Op::QkvWeight: {
+      const int64_t C = d.shape[0];
+      transpose_copy(param, C, file + d.part * C, 3 * C, C, C);
+      return;
+    }
+    case Op::QkvBias: std::copy(file + d.part * n, file + (d.part + 1) * n, param); return;
+  }
+}
+
+// One arena parameter -> file values (the inverse of to_param).
+void from_param(const FileTensor& ft, const Dest& d, const float* param, float* file) {
+  const int64_t n = shape_numel(d.shape);
+  switch (d.op) {
+    case Op::Copy: std::copy(param, param + n, file); return;
+    case Op::Transpose: transpose_copy(file, ft.shape[1], param, ft.shape[0], ft.shape[1], ft.shape[0]); return;
+    case Op::QkvWeight: {
+      const int64_t C = d.shape[0];
+      transpose_copy(file + d.part * C, 3 * C, param, C, C, C);
+      return;
+    }
+    case Op::QkvBias: std::copy(param, param + n, file + d.part * n); return;
+  }
+}
+
+std::span<const float> param_values(const ParamArena& arena, const std::string& name) {
+  const ParamInfo* p = arena.find(name);
+  require(p != nullptr, "internal: no parameter named '", name, "'");
+  return {arena.data() + p->offset, static_cast<size_t>(p->numel)};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------------------------------------
+void check_present(const SafetensorsFile& file, const Plan& plan) {
+  for (const auto& ft : plan.tensors) {
+    const SafetensorsEntry* e = file.find(ft.name);
+    require(e != nullptr, "the ", layout_name(plan.layout), "-layout checkpoint is missing tensor '", ft.name,
+            "' (expected shape ", shape_str(ft.shape), ")");
+    require(e->shape == ft.shape, "tensor '", ft.name, "' has shape ", shape_str(e->shape),
+            " but the config implies ", shape_str(ft.shape));
+    require(dtype_is_float(e->dtype), "tensor '", ft.name, "' has dtype ", dtype_name(e->dtype),
+            "; weights must be F32, F16, BF16 or F64");
+  }
+}
+
+void check_no_unexpected(const SafetensorsFile& file, const Plan& plan, const GPTConfig& cfg) {
+  std::set<std::string> known(plan.ignored);
+  for (const auto& ft : plan.tensors) known.insert(ft.name);
+  for (const auto& e : file.entries()) {
+    if (known.count(e.name)) continue;
+    if (e.name == plan.tied_copy) {
+      const Shape emb{cfg.vocab_size, cfg.emb_dim};
+      require(e.shape == emb && dtype_is_float(e.dtype), "tensor '", e.name, "' (tied to '", plan.tied_source,
+              "') has dtype ", dtype_name(e.dtype), " and shape ", shape_str(e.shape), "; expected a float ",
+              shape_str(emb));
+      continue;
+    }
+    throw Error(detail::concat("unexpected tensor '", e.name, "' ", shape_str(e.shape), " in a ",
+                               layout_name(plan.layout), "-layout checkpoint for this config (", cfg.n_layers,
+                               " layers, qkv_bias ", cfg.qkv_bias, ", tie_weights ", cfg.tie_weights, ")"));
+  }
+}
+
+// The plan must name every arena parameter exactly once with its shape; guards against layout drift.
+void check_plan_covers(const Plan& plan, const ParamArena& arena) {
+  std::map<std::string, Shape> dests;
+  for (const auto& ft : plan.tensors)
+    for (const auto& d : ft.dests) dests.emplace(d.param, d.shape);
+  require(dests.size() == arena.params().size(), "internal: checkpoint plan has ", dests.size(),
+          " parameters, the model ", arena.params().size());
+  for (const auto& p : arena.params()) {
+    const auto it = dests.find(p.name);
+    require(it != dests.end() && it->second == p.shape, "internal: checkpoint plan lacks parameter '", p.name,
+            "' ", shape_str(p.shape));
+  }
+}
+
+void fill_tensor(const SafetensorsFile& file, const FileTensor& ft, ParamArena& arena) {
+  const SafetensorsEntry& e = file.at(ft.name);
+  const std::string what = "tensor '" + ft.name + "'";
+  if (ft.dests.size() == 1 && ft.dests[0].op == Op::Copy) {  // straight into the arena, no temporary
+    const std::span<float> dst = arena.get(ft.dests[0].param);
+    file.read_float32(e, dst);
+    require_finite(dst.data(), e.numel, what.c_str());
+    return;
+  }
+  std::vector<float> values(static_cast<size_t>(e.numel));
+  file.read_float32(e, values);
+  require_finite(values.data(), e.numel, what.c_str());
+  for (const auto& d : ft.dests) to_param(ft, d, values.data(), arena.get(d.param).data());
+}
+
+void check_tied_copy(const SafetensorsFile& file, const Plan& plan, const ParamArena& arena) {
+  const SafetensorsEntry* e = plan.tied_copy.empty() ? nullptr : file.find(plan.tied_copy);
+  if (!e) return;
+  std::vector<float> copy(static_cast<size_t>(e->numel));
+  file.read_float32(*e, copy);
+  const auto emb = param_values(arena, "tok_emb.weight");
+  for (size_t i = 0; i < copy.size(); ++i)
+    require(copy[i] == emb[i], "tensor '", plan.tied_copy, "' differs from '", plan.tied_source,
+            "' at flat index ", i, " (", copy[i], " vs ", emb[i], ") but the config ties them (",
+            plan.layout == kBook ? "tie_weights is true" : "tie_word_embeddings is true or absent", ")");
+}
+
+Plan load_plan(const GPTConfig& cfg, const SafetensorsFile& file) {
+  const CheckpointLayout layout = detect_layout(file);
+  if (layout == kBook) return make_plan(cfg, kBook, "");
+  require_hf_compatible(cfg, "load");
+  require(cfg.qkv_bias, "the Hugging Face GPT-2 layout has attention biases (c_attn.bias) but the config says "
+          "qkv_bias is false");
+  return make_plan(cfg, kHF, file.find("transformer.wte.weight") ? "transformer." : "");
+}
+}  // namespace
+
+GPTModel load_model(const GPTConfig& cfg, const SafetensorsFile& file, const LoadOptions& opts) {
+  check_parameter_budget(cfg, opts);
+  const Plan plan = load_plan(cfg, file);
+  check_present(file, plan);
+  check_no_unexpected(file, plan, cfg);
+  GPTModel model(cfg);  // the only allocation of weights, after every check that needs no values
+  check_plan_covers(plan, model.params());
+  for (const auto& ft : plan.tensors) fill_tensor(file, ft, model.params());
+  check_tied_copy(file, plan, model.params());
+  return model;
+}
+
+GPTModel load_model(std::string_view config_json, std::span<const uint8_t> safetensors_bytes,
+                    const LoadOptions& opts) {
+  const GPTConfig cfg = read_config(config_json);
+  check_parameter_budget(cfg, opts);  // before even parsing the tensors
+  return load_model(cfg, SafetensorsFile::parse(safetensors_bytes), opts);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Saving
+// ---------------------------------------------------------------------------------------------------------
+std::vector<uint8_t> save_safetensors(const GPTModel& model, CheckpointLayout layout) {
+  const GPTConfig& cfg = model.config();
+  if (layout == kHF) require_hf_compatible(cfg, "save");
+  const Plan plan = make_plan(cfg, layout, "transformer.");
+  const ParamArena& arena = model.params();
+  std::deque<std::vector<float>> owned;  // transposed / fused tensors; deque keeps them in place
+  std::vector<SafetensorsTensorRef> refs;
+  for (const auto& ft : plan.tensors) {
+    if (ft.dests.size() == 1 && ft.dests[0].op == Op::Copy) {
+      refs.push_back({ft.name, ft.shape, param_values(arena, ft.dests[0].param)});
+      continue;
+    }
+    auto& values = owned.emplace_back(static_cast<size_t>(shape_numel(ft.shape)), 0.0f);  // zero c_attn bias
+    for (const auto& d : ft.dests) from_param(ft, d, param_values(arena, d.param).data(), values.data());
+    refs.push_back({ft.name, ft.shape, values});
+  }
+  return write_safetensors(refs, {{"format", "pt"}});
+}
+
+namespace {
+// The shortest decimal that reads back as the same float, as a double: 1e-5f is written "1e-05", not
+// "9.999999747378752e-06".
+double short_float(float f) {
+  char buf[32];
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(f));
+    if (std::strtof(buf, nullptr) == f) break;
+  }
+  return std::strtod(buf, nullptr);
+}
+
+json hf_config_json(const GPTConfig& cfg) {
+  return {{"architectures", {"GPT2LMHeadModel"}},
+          {"model_type", "gpt2"},
+          {"activation_function", "gelu_new"},
+          {"vocab_size", cfg.vocab_size},
+          {"n_positions", cfg.context_length},
+          {"n_embd", cfg.emb_dim},
+          {"n_layer", cfg.n_layers},
+          {"n_head", cfg.n_heads},
+          {"n_inner", nullptr},
+          {"layer_norm_epsilon", short_float(cfg.layer_norm_epsilon)},
+          {"resid_pdrop", cfg.drop_rate},
+          {"embd_pdrop", cfg.drop_rate},
+          {"attn_pdrop", cfg.drop_rate},
+          {"scale_attn_weights", true},
+          {"tie_word_embeddings", cfg.tie_weights}};
+}
+}  // namespace
+
+std::string config_json(const GPTModel& model, CheckpointLayout layout) {
+  const GPTConfig& cfg = model.config();
+  if (layout == kHF) {
+    require_hf_compatible(cfg, "save");
+    return hf_config_json(cfg).dump(2) + "\n";
+  }
+  json j = cfg.to_json();
+  j["layer_norm_epsilon"] = short_float(cfg.layer_norm_epsilon);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace blockscope
