@@ -424,7 +424,7 @@ GPTModel load_model(const GPTConfig& cfg, const SafetensorsFile& file, const Loa
   const Plan plan = load_plan(cfg, file);
   check_present(file, plan);
   check_no_unexpected(file, plan, cfg);
-  GPTModel model(cfg);  // the only allocation of weights, after every check that needs no values
+  GPTModel model(cfg, GPTModel::Uninitialized{});  // the only allocation of weights, after every check
   check_plan_covers(plan, model.params());
   for (const auto& ft : plan.tensors) fill_tensor(file, ft, model.params());
   check_tied_copy(file, plan, model.params());

@@ -122,7 +122,9 @@ std::vector<TransformerBlock> make_blocks(ParamArena& arena, const GPTConfig& cf
 
 // Members are built in declaration order, so the arena holds the parameters in state_dict order:
 // tok_emb, pos_emb, trf_blocks.*, final_norm, out_head.
-GPTModel::GPTModel(const GPTConfig& cfg, uint64_t seed)
+GPTModel::GPTModel(const GPTConfig& cfg, uint64_t seed) : GPTModel(cfg, Uninitialized{}) { init(seed); }
+
+GPTModel::GPTModel(const GPTConfig& cfg, Uninitialized)
     : cfg_(validated(cfg)),
       params_(count_parameters(cfg)),
       tok_emb_(params_.take("tok_emb.weight", {cfg.vocab_size, cfg.emb_dim})),
@@ -133,7 +135,6 @@ GPTModel::GPTModel(const GPTConfig& cfg, uint64_t seed)
   if (!cfg.tie_weights) out_head_ = Linear(params_, "out_head.", cfg.emb_dim, cfg.vocab_size, false);
   require(params_.used() == params_.capacity(), "internal: parameter layout mismatch (", params_.used(), " vs ",
           params_.capacity(), ")");
-  init(seed);
 }
 
 void GPTModel::init(uint64_t seed) {

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "blockscope/activation.hpp"
+#include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/feed_forward.hpp"
+#include "blockscope/generation.hpp"
 #include "blockscope/gpt_model.hpp"
 #include "blockscope/inspection.hpp"
 #include "blockscope/layer_norm.hpp"
@@ -12,6 +14,7 @@
 #include "blockscope/ops.hpp"
 #include "blockscope/param_arena.hpp"
 #include "blockscope/rng.hpp"
+#include "blockscope/safetensors.hpp"
 #include "blockscope/tensor.hpp"
 #include "blockscope/tokenizer.hpp"
 #include "blockscope/transformer_block.hpp"

@@ -55,6 +55,10 @@ class GPTModel {
   // Builds the model and initializes it deterministically from `seed` like the book's PyTorch modules:
   // embeddings ~ N(0, 1), Linear ~ U(+-1/sqrt(fan_in)), LayerNorm scale 1 / shift 0.
   explicit GPTModel(const GPTConfig& cfg, uint64_t seed = 123);
+  // Builds the model without the random initialisation (LayerNorm scale 1, everything else 0), for loaders
+  // that overwrite every parameter: a 124M-parameter random init costs seconds in wasm.
+  struct Uninitialized {};
+  GPTModel(const GPTConfig& cfg, Uninitialized);
   GPTModel(GPTModel&&) = default;
 
   // Parameter count without building the model (GPT_CONFIG_124M: 163,009,536 untied, 124,412,160 tied).
