@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "blockscope/blockscope.hpp"
+#include "blockscope/checkpoint.hpp"
 #include "blockscope/generation.hpp"
+#include "blockscope/tokenizer.hpp"
 
 namespace bs = blockscope;
 using emscripten::val;
@@ -74,7 +76,7 @@ std::vector<int32_t> ids_from(const val& arr) {
 nlohmann::json json_from(const val& obj) {
   const std::string text = val::global("JSON").call<std::string>("stringify", obj);
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text.data(), text.data() + text.size());  // the core's (const char*) parser instantiation
   } catch (const nlohmann::json::exception& e) {
     throw bs::Error(std::string("configuration is not valid JSON: ") + e.what());
   }
@@ -147,10 +149,35 @@ bs::Activation activation_from(const std::string& kind) { return bs::parse_activ
 
 // --- handles ------------------------------------------------------------------------------------------
 
+// Bytes in wasm memory that JS fills in place (e.g. a model file streamed from fetch), so a large file is
+// never held twice on the JS side. view() is valid until the next allocation in the module.
+class ByteBuffer {
+ public:
+  explicit ByteBuffer(double size) : bytes_(guarded([&] {
+    bs::require(size >= 0 && size <= 4.0e9 && size == static_cast<double>(static_cast<size_t>(size)),
+                "buffer size must be a whole number of bytes below 4 GB, got ", size);
+    return std::vector<uint8_t>(static_cast<size_t>(size));
+  })) {}
+  val view() { return val(emscripten::typed_memory_view(bytes_.size(), bytes_.data())); }
+  double size() const { return static_cast<double>(bytes_.size()); }
+  std::span<const uint8_t> bytes() const { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
 class GPTHandle {
  public:
   GPTHandle(val config, double seed)
       : model_(guarded([&] { return bs::GPTModel(bs::GPTConfig::from_json(json_from(config)), seed_of(seed)); })) {}
+  // A checkpoint: config.json text and model.safetensors bytes (book or Hugging Face GPT-2 layout), refused
+  // before allocating if its float32 weights would exceed max_parameter_bytes.
+  GPTHandle(std::string config_json, const ByteBuffer& weights, double max_parameter_bytes)
+      : model_(guarded([&] {
+          bs::LoadOptions opts;
+          opts.max_parameter_bytes = static_cast<int64_t>(max_parameter_bytes);
+          return bs::load_model(config_json, weights.bytes(), opts);
+        })) {}
 
   static uint64_t seed_of(double seed) {
     if (!(seed >= 0 && seed <= 9007199254740991.0) || seed != static_cast<double>(static_cast<uint64_t>(seed)))
@@ -197,6 +224,45 @@ class GPTHandle {
  private:
   bs::GPTModel model_;
   bs::Tensor logits_;
+};
+
+// A tokenizer: kind "gpt2" (vocab.json/encoder.json text + merges.txt/vocab.bpe text), "bytes" or "bytes+eot".
+class TokenizerHandle {
+ public:
+  TokenizerHandle(const std::string& kind, const std::string& vocab, const std::string& merges)
+      : tok_(guarded([&]() -> std::unique_ptr<bs::Tokenizer> {
+          if (kind == "gpt2") return std::make_unique<bs::Gpt2Tokenizer>(bs::Gpt2Tokenizer::from_strings(vocab, merges));
+          if (kind == "bytes" || kind == "bytes+eot") return std::make_unique<bs::ByteTokenizer>(kind == "bytes+eot");
+          throw bs::Error("unknown tokenizer kind '" + kind + "' (expected gpt2, bytes or bytes+eot)");
+        })) {}
+  val encode(const std::string& text) {
+    return guarded([&] {
+      ids_ = tok_->encode(text);
+      return val(emscripten::typed_memory_view(ids_.size(), ids_.data()));
+    });
+  }
+  // The bytes of the ids (a partial UTF-8 sequence stays as bytes: decode them with a streaming TextDecoder).
+  val decodeBytes(val ids) {
+    return guarded([&] {
+      bytes_ = tok_->decode(ids_from(ids));
+      return val(emscripten::typed_memory_view(bytes_.size(), reinterpret_cast<const uint8_t*>(bytes_.data())));
+    });
+  }
+  // Each token's own bytes, for display.
+  val tokenBytes(int id) {
+    return guarded([&] {
+      bytes_ = tok_->token_text(id);
+      return val(emscripten::typed_memory_view(bytes_.size(), reinterpret_cast<const uint8_t*>(bytes_.data())));
+    });
+  }
+  int vocabSize() const { return tok_->vocab_size(); }
+  val eotId() const { return tok_->eot_id() ? val(*tok_->eot_id()) : val::null(); }
+  std::string name() const { return tok_->name(); }
+
+ private:
+  std::unique_ptr<bs::Tokenizer> tok_;
+  std::vector<int32_t> ids_;
+  std::string bytes_;
 };
 
 // Generation options from JS: {maxNewTokens, temperature, topK, topP, seed, stopToken, overflow}.
@@ -470,6 +536,23 @@ val blockParameters(val config) {
   });
 }
 
+// Reads a config.json (book or Hugging Face keys) and checks its float32 weights against the byte limit
+// before anything is allocated: {config (book keys), parameters, weightBytes}.
+val checkModelConfig(const std::string& config_json, double max_parameter_bytes) {
+  return guarded([&] {
+    const bs::GPTConfig cfg = bs::read_config(config_json);
+    bs::LoadOptions opts;
+    opts.max_parameter_bytes = static_cast<int64_t>(max_parameter_bytes);
+    bs::check_parameter_budget(cfg, opts);
+    const auto n = bs::GPTModel::count_parameters(cfg);
+    val o = val::object();
+    o.set("config", json_to_js(cfg.to_json()));
+    o.set("parameters", static_cast<double>(n));
+    o.set("weightBytes", 4.0 * static_cast<double>(n));
+    return o;
+  });
+}
+
 // Heap diagnostics for leak tests: bytes currently allocated by malloc, and the wasm memory size.
 val memoryStats() {
   const struct mallinfo mi = mallinfo();
@@ -494,8 +577,21 @@ val buildInfo() {
 
 EMSCRIPTEN_BINDINGS(blockscope) {
   using namespace emscripten;
+  class_<ByteBuffer>("ByteBuffer")
+      .constructor<double>()
+      .function("view", &ByteBuffer::view)
+      .function("size", &ByteBuffer::size);
+  class_<TokenizerHandle>("Tokenizer")
+      .constructor<std::string, std::string, std::string>()
+      .function("encode", &TokenizerHandle::encode)
+      .function("decodeBytes", &TokenizerHandle::decodeBytes)
+      .function("tokenBytes", &TokenizerHandle::tokenBytes)
+      .function("vocabSize", &TokenizerHandle::vocabSize)
+      .function("eotId", &TokenizerHandle::eotId)
+      .function("name", &TokenizerHandle::name);
   class_<GPTHandle>("GPT")
       .constructor<val, double>()
+      .constructor<std::string, const ByteBuffer&, double>()
       .function("forward", &GPTHandle::forward)
       .function("inspection", &GPTHandle::inspection)
       .function("config", &GPTHandle::config)
@@ -538,6 +634,7 @@ EMSCRIPTEN_BINDINGS(blockscope) {
   function("countParameters", &countParameters);
   function("memoryStats", &memoryStats);
   function("feedForwardCosts", &feedForwardCosts);
+  function("checkModelConfig", &checkModelConfig);
   function("blockParameters", &blockParameters);
   function("buildInfo", &buildInfo);
 }

@@ -65,7 +65,7 @@ async function instantiate(flavour, base) {
     moduleArgs.wasmBinary = await readFile(wasmUrl);
   }
   const module = await createModule(moduleArgs);
-  return new Blockscope(module, flavour);
+  return new Blockscope(module, flavour, base);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -113,16 +113,19 @@ function copyNorm(n) {
   return { in: copyStats(n.in), out: copyStats(n.out) };
 }
 
-function copyBlockInspection(b) {
-  return {
+function copyBlockInspection(b, { ffnHidden = true, attention = true } = {}) {
+  const out = {
     steps: b.steps.map((st) => ({ op: st.op, mean: st.mean.slice(), var: st.var.slice(), norm: st.norm.slice() })),
     norm1: copyNorm(b.norm1),
     norm2: copyNorm(b.norm2),
-    ffnHiddenPre: b.ffnHiddenPre.slice(),
-    ffnHiddenPost: b.ffnHiddenPost.slice(),
-    attnWeights: b.attnWeights.slice(),
     residualNorm: b.residualNorm.slice(),
   };
+  if (ffnHidden) {
+    out.ffnHiddenPre = b.ffnHiddenPre.slice();
+    out.ffnHiddenPost = b.ffnHiddenPost.slice();
+  }
+  if (attention) out.attnWeights = b.attnWeights.slice();
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -136,7 +139,7 @@ const registry = new FinalizationRegistry((raw) => {
 });
 
 /** Base of every class wrapping a wasm object: explicit dispose(), `using` support, GC safety net. */
-class Handle {
+class BaseHandle {
   #raw;
   constructor(raw) {
     this.#raw = raw;
@@ -160,6 +163,10 @@ class Handle {
   [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
     this.dispose();
   }
+}
+
+/** A wasm object with named parameters (a model or one of its components). */
+class Handle extends BaseHandle {
   /** [{name, shape}] in state_dict order. */
   parameters() {
     return this.raw.parameters();
@@ -190,21 +197,30 @@ export class GPT extends Handle {
   /**
    * Forward pass.
    * @param {number[]|Int32Array|number[][]} ids one sequence or a batch of equal-length sequences
-   * @param {{inspect?: boolean}} [options] inspect: also return the inspection recorded in the same pass
+   * @param {{inspect?: boolean|{ffnHidden?: boolean, attention?: boolean}, lastOnly?: boolean}} [options]
+   *   inspect: also return the inspection recorded in the same pass (an object leaves out the large FFN
+   *   hidden values or attention weights when false); lastOnly: return only each sequence's last-position
+   *   logits (B, 1, vocab_size), all a next-token display needs.
    * @returns {{logits: Float32Array, shape: number[], inspection?: object}} logits (B, T, vocab_size)
    */
-  forward(ids, { inspect = false } = {}) {
+  forward(ids, { inspect = false, lastOnly = false } = {}) {
     const { ids: flat, B, T } = toIds(ids);
-    const logits = this.raw.forward(flat, B, T, inspect).slice();
-    const result = { logits, shape: [B, T, this.config.vocab_size] };
-    if (inspect) result.inspection = this.#inspection();
+    const V = this.config.vocab_size;
+    const view = this.raw.forward(flat, B, T, !!inspect);
+    let logits;
+    if (lastOnly) {
+      logits = new Float32Array(B * V);
+      for (let b = 0; b < B; b++) logits.set(view.subarray(((b + 1) * T - 1) * V, (b + 1) * T * V), b * V);
+    } else logits = view.slice();
+    const result = { logits, shape: [B, lastOnly ? 1 : T, V] };
+    if (inspect) result.inspection = this.#inspection(inspect === true ? {} : inspect);
     return result;
   }
-  #inspection() {
+  #inspection({ ffnHidden = true, attention = true }) {
     const i = this.raw.inspection();
     return {
       B: i.B, T: i.T, C: i.C, H: i.H, NH: i.NH,
-      layers: i.layers.map(copyBlockInspection),
+      layers: i.layers.map((b) => copyBlockInspection(b, { ffnHidden, attention })),
       finalNorm: copyNorm(i.finalNorm),
     };
   }
@@ -280,11 +296,99 @@ export class FeedForward extends Handle {
   }
 }
 
+/** Text <-> token ids: GPT-2's byte-level BPE, or one id per byte. */
+export class Tokenizer extends BaseHandle {
+  /** 'gpt2' | 'bytes' | 'bytes+eot' */
+  get kind() {
+    return this.raw.name();
+  }
+  get vocabSize() {
+    return this.raw.vocabSize();
+  }
+  /** The id of <|endoftext|>, or null. */
+  get eotId() {
+    return this.raw.eotId();
+  }
+  /** Int32Array of token ids; "<|endoftext|>" in the text is the single eot id. */
+  encode(text) {
+    if (typeof text !== 'string') throw new Error('text to encode must be a string');
+    return this.raw.encode(text).slice();
+  }
+  /** The bytes the ids stand for. */
+  decodeBytes(ids) {
+    return this.raw.decodeBytes(toIds(ids).ids).slice();
+  }
+  /** The text the ids stand for (invalid UTF-8, e.g. half a character, becomes U+FFFD). */
+  decode(ids) {
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(this.decodeBytes(ids));
+  }
+  /** Each token's own text, for display (byte tokens that are not valid UTF-8 on their own shown as <0xNN>). */
+  tokenTexts(ids) {
+    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    return Array.from(toIds(ids).ids, (id) => {
+      const bytes = this.raw.tokenBytes(id).slice();
+      try {
+        return strict.decode(bytes);
+      } catch {
+        return Array.from(bytes, (b) => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`).join('');
+      }
+    });
+  }
+}
+
+/** Reads a URL's bytes (file: URLs through fs in Node), reporting progress; `sink(total)` may supply the buffer. */
+async function fetchBytes(url, { onProgress, into } = {}) {
+  if (isNode && url.protocol === 'file:') {
+    const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
+    const bytes = new Uint8Array(await readFile(url));
+    onProgress?.({ loaded: bytes.length, total: bytes.length });
+    return into ? into(bytes.length, [bytes]) : bytes;
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
+  const total = Number(response.headers.get('content-length')) || 0;
+  return readStream(response.body, total, { onProgress, into });
+}
+
+/** Reads a stream into memory (or, with `into(total)`, straight into a caller's buffer when total is known). */
+async function readStream(stream, total, { onProgress, into } = {}) {
+  const chunks = [];
+  let loaded = 0;
+  let target = into && total ? into(total, null) : null;
+  for (const reader = stream.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (target) {
+      if (loaded + value.length > total) throw new Error(`received more than the announced ${total} bytes`);
+      target.write(value, loaded);
+    } else chunks.push(value);
+    loaded += value.length;
+    onProgress?.({ loaded, total: total || loaded });
+  }
+  if (target) {
+    if (loaded !== total) throw new Error(`received ${loaded} of ${total} bytes`);
+    return target.result();
+  }
+  return into ? into(loaded, chunks) : concatChunks(chunks, loaded);
+}
+
+function concatChunks(chunks, n) {
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
 /** The loaded runtime. Obtain it with loadBlockscope(). */
 export class Blockscope {
   #m;
-  constructor(module, flavour) {
+  #base;
+  constructor(module, flavour, base) {
     this.#m = module;
+    this.#base = base;
     /** 'simd' or 'baseline' */
     this.flavour = flavour;
   }
@@ -345,6 +449,89 @@ export class Blockscope {
   blockParameters(config) {
     return this.#m.blockParameters(config);
   }
+  /**
+   * A tokenizer. kind 'gpt2' takes the file contents (vocab: vocab.json/encoder.json text, merges:
+   * merges.txt/vocab.bpe text) or fetches encoder.json + vocab.bpe from `baseUrl` (default: the GPT-2 files
+   * shipped next to the wasm build, tokenizers/gpt2/). kind 'bytes' / 'bytes+eot' needs nothing.
+   * @returns {Promise<Tokenizer>}
+   */
+  async createTokenizer({ kind = 'gpt2', vocab, merges, baseUrl } = {}) {
+    if (kind === 'gpt2' && (vocab == null || merges == null)) {
+      const base = new URL(baseUrl ?? new URL('tokenizers/gpt2/', this.#base), this.#base);
+      const text = async (name) => new TextDecoder().decode(await fetchBytes(new URL(name, base)));
+      [vocab, merges] = await Promise.all([text('encoder.json'), text('vocab.bpe')]);
+    }
+    return new Tokenizer(new this.#m.Tokenizer(String(kind), String(vocab ?? ''), String(merges ?? '')));
+  }
+
+  /**
+   * Loads a checkpoint (config.json + model.safetensors, the book's or Hugging Face GPT-2's layout).
+   * source: {url} (a directory URL), {files} (File objects, e.g. from <input type=file multiple> or a drop),
+   * or {config, weights} (text/object and bytes). The config is checked first: a model whose float32 weights
+   * exceed maxParameterBytes is refused before anything large is allocated or downloaded.
+   * @returns {Promise<GPT>}
+   */
+  async loadModel(source, { onProgress, maxParameterBytes = 1024 * 1024 * 1024 } = {}) {
+    const { configText, openWeights } = await this.#resolveModelSource(source);
+    const info = this.#m.checkModelConfig(configText, maxParameterBytes);
+    const buffer = { raw: null };
+    const into = (total, chunks) => {
+      if (total > info.weightBytes * 1.1 + (64 << 20)) {
+        throw new Error(`the weights file is ${(total / 1e6).toFixed(1)} MB, more than a model of ` +
+          `${info.parameters.toLocaleString('en')} parameters needs`);
+      }
+      buffer.raw = new this.#m.ByteBuffer(total);
+      const write = (chunk, offset) => buffer.raw.view().set(chunk, offset); // re-fetch: memory may grow
+      if (chunks) {
+        let off = 0;
+        for (const c of chunks) {
+          write(c, off);
+          off += c.length;
+        }
+        return buffer.raw;
+      }
+      return { write, result: () => buffer.raw };
+    };
+    try {
+      await openWeights({ onProgress, into });
+      return GPT._create(this.#m, new this.#m.GPT(configText, buffer.raw, maxParameterBytes));
+    } finally {
+      buffer.raw?.delete();
+    }
+  }
+
+  async #resolveModelSource(source) {
+    if (source?.url != null) {
+      const base = new URL(String(source.url).replace(/\/?$/, '/'), isNode ? `file://${process.cwd()}/` : location.href);
+      const configText = new TextDecoder().decode(await fetchBytes(new URL('config.json', base)));
+      return { configText, openWeights: (opts) => fetchBytes(new URL('model.safetensors', base), opts) };
+    }
+    if (source?.files != null) {
+      const files = Array.from(source.files);
+      const config = files.find((f) => f.name === 'config.json');
+      const weights = files.find((f) => f.name.endsWith('.safetensors'));
+      if (!config || !weights) {
+        throw new Error(`choose both config.json and a .safetensors file (got ${files.map((f) => f.name).join(', ') || 'nothing'})`);
+      }
+      return {
+        configText: await config.text(),
+        openWeights: (opts) => readStream(weights.stream(), weights.size, opts),
+      };
+    }
+    if (source?.config != null && source?.weights != null) {
+      const configText = typeof source.config === 'string' ? source.config : JSON.stringify(source.config);
+      const bytes = source.weights instanceof Uint8Array ? source.weights : new Uint8Array(source.weights);
+      return {
+        configText,
+        openWeights: async ({ onProgress, into }) => {
+          onProgress?.({ loaded: bytes.length, total: bytes.length });
+          return into(bytes.length, [bytes]);
+        },
+      };
+    }
+    throw new Error('loadModel needs {url}, {files} or {config, weights}');
+  }
+
   /** {allocatedBytes, heapBytes}: malloc'd bytes in use and the wasm memory size. */
   memoryStats() {
     return this.#m.memoryStats();

@@ -119,6 +119,35 @@ export class RuntimeClient {
   createBlock(config, options) { return this.#create(RemoteBlock, 'createBlock', config, options); }
   /** @returns {Promise<RemoteObject>} with forward(x) -> {output, hiddenPre, hiddenPost} */
   createFeedForward(options) { return this.#create(RemoteFeedForward, 'createFeedForward', options); }
+  /**
+   * A tokenizer: {kind: 'gpt2'} loads GPT-2's files shipped with the build (or {vocab, merges} text, or
+   * {baseUrl}); {kind: 'bytes'} is one id per byte.
+   * @returns {Promise<RemoteTokenizer>}
+   */
+  createTokenizer(options = {}) {
+    const opts = { ...options };
+    if (opts.baseUrl != null) opts.baseUrl = absolute(opts.baseUrl);
+    return this.#create(RemoteTokenizer, 'createTokenizer', opts);
+  }
+  /**
+   * Loads a checkpoint directory: source {url} or {files: File[]} (config.json + model.safetensors), or
+   * {config, weights}. onProgress({loaded, total}) reports the download; models whose float32 weights exceed
+   * maxParameterBytes (default 1 GiB) are refused before they are downloaded.
+   * @returns {Promise<RemoteGPT>}
+   */
+  async loadModel(source, { onProgress, maxParameterBytes } = {}) {
+    const src = source?.url != null ? { url: absolute(source.url) } : source;
+    const { promise } = this.#t.send(
+      { op: 'loadModel', source: src, options: maxParameterBytes ? { maxParameterBytes } : {} },
+      { onEvent: (event, data) => event === 'progress' && onProgress?.(data) },
+    );
+    return new RemoteGPT(this, await promise);
+  }
+}
+
+/** Resolves a URL against the page (the worker would resolve it against its own script). */
+function absolute(url) {
+  return typeof location === 'undefined' ? String(url) : new URL(String(url), location.href).href;
 }
 
 /** A wasm object living in the worker. dispose() frees it. */
@@ -171,6 +200,25 @@ export class RemoteGPT extends RemoteObject {
     signal?.addEventListener('abort', () => this.send({ op: 'cancel', target: id }), { once: true });
     return promise;
   }
+}
+
+export class RemoteTokenizer extends RemoteObject {
+  constructor(client, info) {
+    super(client, info);
+    /** 'gpt2' | 'bytes' | 'bytes+eot' */
+    this.kind = info.kind;
+    this.vocabSize = info.vocabSize;
+    /** id of <|endoftext|> or null */
+    this.eotId = info.eotId;
+  }
+  /** text -> Int32Array of ids */
+  encode(text) { return this.call('encode', text); }
+  /** ids -> text */
+  decode(ids) { return this.call('decode', ids); }
+  /** ids -> bytes (for streaming decode with a TextDecoder) */
+  decodeBytes(ids) { return this.call('decodeBytes', ids); }
+  /** ids -> display text of each token */
+  tokenTexts(ids) { return this.call('tokenTexts', ids); }
 }
 
 export class RemoteBlock extends RemoteObject {

@@ -1,6 +1,6 @@
 // runtime-host.js — serves Blockscope's runtime over messages: the body of the Web Worker (web/worker.js), and
 // of the in-thread fallback when a page cannot start workers. The protocol, spoken with web/client.js:
-//   page -> worker  {id, op: 'init'|'call'|'create'|'generate'|'cancel'|'dispose', ...}
+//   page -> worker  {id, op: 'init'|'call'|'create'|'loadModel'|'generate'|'cancel'|'dispose', ...}
 //   worker -> page  {id, ok: true, result} | {id, ok: false, error} | {id, event, data}
 // Objects created here (GPT, Block, FeedForward, ...) stay here and are addressed by handle number.
 import { loadBlockscope } from './blockscope.js';
@@ -26,9 +26,20 @@ export function createHost(post) {
   }
 
   function describe(handle, obj) {
-    const info = { handle, numParameters: obj.numParameters, parameters: obj.parameters() };
+    const info = { handle };
+    if (typeof obj.parameters === 'function') {
+      info.numParameters = obj.numParameters;
+      info.parameters = obj.parameters();
+    }
     if ('config' in obj) info.config = obj.config;
+    if ('vocabSize' in obj) Object.assign(info, { kind: obj.kind, vocabSize: obj.vocabSize, eotId: obj.eotId });
     return info;
+  }
+
+  function store(obj) {
+    const handle = nextHandle++;
+    handles.set(handle, obj);
+    return describe(handle, obj);
   }
 
   function target(handle) {
@@ -70,11 +81,12 @@ export function createHost(post) {
     call(msg) {
       return target(msg.handle)[msg.method](...(msg.args ?? []));
     },
-    create(msg) {
-      const obj = runtime[msg.method](...(msg.args ?? []));
-      const handle = nextHandle++;
-      handles.set(handle, obj);
-      return describe(handle, obj);
+    async create(msg) {
+      return store(await runtime[msg.method](...(msg.args ?? [])));
+    },
+    async loadModel(msg) {
+      const onProgress = (p) => post({ id: msg.id, event: 'progress', data: p });
+      return store(await runtime.loadModel(msg.source, { ...msg.options, onProgress }));
     },
     generate,
     cancel(msg) {

@@ -142,6 +142,15 @@ test('both flavours build bit-identical seeded weights and nearly identical logi
   for (const { name } of a.parameters()) assert.deepEqual(a.getParameter(name), b.getParameter(name), name);
   const ids = [1, 5, 9, 33, 63, 0, 2];
   assertClose(a.forward(ids).logits, b.forward(ids).logits, 'simd vs baseline logits', { atol: 1e-4, rtol: 1e-5 });
+  // lastOnly returns exactly the last position's row; an inspection subset leaves the big arrays out.
+  const full = a.forward([ids, ids.map((x) => 63 - x)]);
+  const last = a.forward([ids, ids.map((x) => 63 - x)], { lastOnly: true, inspect: { ffnHidden: false, attention: false } });
+  assert.deepEqual(last.shape, [2, 1, 64]);
+  assert.deepEqual(last.logits.subarray(0, 64), full.logits.subarray(6 * 64, 7 * 64));
+  assert.deepEqual(last.logits.subarray(64), full.logits.subarray(13 * 64, 14 * 64));
+  assert.equal(last.inspection.layers[0].ffnHiddenPre, undefined);
+  assert.equal(last.inspection.layers[0].attnWeights, undefined);
+  assert.equal(last.inspection.layers[1].residualNorm.length, 14);
   a.dispose();
   b.dispose();
 });
