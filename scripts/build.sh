@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds Blockscope: the native Release build (library, CLI, tests) and, when wasm/ is present, the two
 # WebAssembly flavours. Incremental: re-running only rebuilds what changed.
-#   scripts/build.sh            native + wasm
+#   scripts/build.sh            native + wasm + web bundle
 #   scripts/build.sh native     native Release only
 #   scripts/build.sh asan       native ASan+UBSan build
 #   scripts/build.sh wasm       wasm flavours only
+#   scripts/build.sh web        wasm flavours + the widget/worker bundle (what a lesson page needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -19,9 +20,10 @@ build_preset() {
 }
 
 case "$what" in
-  all)    build_preset release; [[ -x scripts/build-wasm.sh ]] && scripts/build-wasm.sh || true ;;
+  all)    build_preset release; bash scripts/build-wasm.sh; bash scripts/build-web.sh ;;
   native) build_preset release ;;
   asan)   build_preset asan ;;
-  wasm)   scripts/build-wasm.sh ;;
-  *) echo "usage: scripts/build.sh [all|native|asan|wasm]" >&2; exit 2 ;;
+  wasm)   bash scripts/build-wasm.sh ;;
+  web)    bash scripts/build-wasm.sh; bash scripts/build-web.sh ;;
+  *) echo "usage: scripts/build.sh [all|native|asan|wasm|web]" >&2; exit 2 ;;
 esac

@@ -5,6 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "Building (incremental)..."
-bash scripts/build.sh wasm >/dev/null
-[[ -x scripts/build-web.sh ]] && bash scripts/build-web.sh >/dev/null
+bash scripts/build.sh web >/dev/null
 exec node scripts/serve.mjs "$@"

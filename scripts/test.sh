@@ -3,7 +3,8 @@
 #   1. native unit tests (Catch2 via ctest), Release build
 #   2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   3. wasm tests in Node (both flavours, node:test)   [when present], after the SIMD128 kernel test
-#   4. browser tests in Chromium (playwright-core)     [when present]
+#   4. the blockscope command line (against PyTorch goldens, gpt-tokenizer and the wasm build)
+#   5. browser tests in Chromium (playwright-core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -33,7 +34,14 @@ if [[ -x scripts/build-wasm.sh ]]; then
   node --test --test-reporter=spec tests/wasm/
 fi
 
+if [[ -d tests/cli ]]; then
+  step "command-line tests (blockscope CLI, native vs wasm)"
+  node --test --test-reporter=spec tests/cli/
+fi
+
 if [[ -d tests/browser ]]; then
+  step "web bundle (esbuild)"
+  bash scripts/build-web.sh
   step "browser tests in Chromium"
   node --test --test-reporter=spec --test-concurrency=1 tests/browser/
 fi
