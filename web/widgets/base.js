@@ -13,7 +13,7 @@ export const BASE_CSS = `
   --bs-fg: #1b1f24; --bs-bg: #ffffff; --bs-muted: #57606a; --bs-border: #d0d7de; --bs-panel: #f6f8fa;
   --bs-accent: #0b5cad; --bs-c1: #0b5cad; --bs-c2: #b3261e; --bs-c3: #1a7f37; --bs-c4: #8250df; --bs-c5: #9a6700;
   --bs-focus: #d1242f;
-  display: block; box-sizing: border-box; max-width: 100%; color: var(--bs-fg); background: var(--bs-bg);
+  display: block; position: relative; box-sizing: border-box; max-width: 100%; color: var(--bs-fg); background: var(--bs-bg);
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; border: 1px solid var(--bs-border);
   border-radius: 8px; padding: 0.75rem; container-type: inline-size;
 }
@@ -45,7 +45,7 @@ button:disabled { cursor: not-allowed; opacity: 0.6; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
 th, td { padding: 0.15rem 0.5rem; text-align: right; border-bottom: 1px solid var(--bs-border); }
 th:first-child, td:first-child { text-align: left; }
-.scroll { overflow-x: auto; max-width: 100%; }
+.scroll { overflow-x: auto; max-width: 100%; position: relative; }
 .num { font-variant-numeric: tabular-nums; font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; }
 .error { color: var(--bs-c2); font-weight: 600; }
 .status { min-height: 1.45em; }
@@ -55,7 +55,7 @@ svg .axis path, svg .axis line { stroke: var(--bs-muted); }
 svg .axis text { fill: var(--bs-muted); }
 svg .grid line { stroke: var(--bs-border); stroke-opacity: 0.7; }
 svg .axis-label { fill: var(--bs-fg); font-size: 12px; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 @media (prefers-reduced-motion: no-preference) { .animate { transition: all 150ms ease-out; } }
 `;
 
