@@ -6,6 +6,7 @@
 import { line } from 'd3-shape';
 
 import { BlockscopeElement, createChart, define, fmt, h } from './base.js';
+import { chartWidth, KIT_CSS, legend, naturalSize, watchWidth } from './chart-kit.js';
 
 const CURVES = [
   { kind: 'gelu_tanh', label: 'GELU (tanh approx.)', color: 'var(--bs-c1)', dash: null },
@@ -20,6 +21,7 @@ export class GeluExplorer extends BlockscopeElement {
   setup() {
     const s = this.shadowRoot;
     this.chartBox = h('div', { class: 'chart', tabindex: '0', role: 'slider', 'aria-label': 'x position of the readout' });
+    this.legendBox = h('div', { class: 'legend-box' });
     this.readout = h('table', { class: 'readout' },
       h('caption', { class: 'visually-hidden' }, 'Activation values at the readout position, computed by the core'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'function'), h('th', { scope: 'col' }, 'f(x)'),
@@ -29,9 +31,11 @@ export class GeluExplorer extends BlockscopeElement {
     this.diffBox = h('input', { type: 'checkbox', id: 'diff' });
     this.diffText = h('p', { class: 'diff-text muted', 'aria-live': 'polite' });
     s.append(
+      h('style', {}, KIT_CSS),
       h('h3', {}, 'GELU vs ReLU'),
       h('p', { class: 'muted' }, 'Hover the plot, or focus it and use ←/→ (Shift for bigger steps, Home/End). ' +
         'Every number comes from the Blockscope core.'),
+      this.legendBox,
       this.chartBox,
       h('div', { class: 'row' },
         h('label', {}, this.derivBox, ' show derivatives'),
@@ -44,6 +48,12 @@ export class GeluExplorer extends BlockscopeElement {
     this.diffBox.addEventListener('change', () => this.toggle('difference', this.diffBox.checked));
     this.chartBox.addEventListener('keydown', (e) => this.onKey(e));
     this.chartBox.addEventListener('pointermove', (e) => this.onPointer(e));
+    // Redraw at the box's real width so axis text stays legible on phones.
+    watchWidth(this, () => {
+      if (!this.data) return;
+      this.draw();
+      if (this.current != null) this.setX(this.current);
+    });
   }
 
   toggle(name, on) {
@@ -91,15 +101,19 @@ export class GeluExplorer extends BlockscopeElement {
     this.chartBox.replaceChildren();
     const showD = this.derivBox.checked;
     const all = CURVES.flatMap(({ kind }) => [...ys[kind], ...(showD ? ds[kind] : [])]);
+    const width = chartWidth(this.chartBox, { min: 280, max: 720 });
+    const height = Math.round(Math.min(340, Math.max(230, width * 0.55)));
     const chart = createChart(this.chartBox, {
+      width, height,
       xLabel: 'input x', yLabel: showD ? 'f(x) and f′(x)' : 'activation f(x)',
       title: 'GELU and ReLU activation curves',
       description: `GELU (tanh and erf forms) and ReLU from ${lo} to ${hi}. GELU is smooth, slightly negative for ` +
         'negative inputs with a minimum near x = −0.75, and approaches ReLU for large |x|.',
     });
+    naturalSize(chart, width, height);
     chart.x.domain([lo, hi]);
     chart.y.domain([Math.min(...all, -0.5), Math.max(...all, 1)]).nice();
-    chart.drawAxes();
+    chart.drawAxes({ xTicks: Math.max(4, Math.round(width / 80)) });
     chart.plot.append('line').attr('class', 'zero').attr('x1', 0).attr('x2', chart.innerW)
       .attr('y1', chart.y(0)).attr('y2', chart.y(0)).attr('stroke', 'var(--bs-border)');
     const path = line().x((_, i) => chart.x(xs[i])).y((d) => chart.y(d));
@@ -113,7 +127,10 @@ export class GeluExplorer extends BlockscopeElement {
       }
     }
     this.drawDip(chart);
-    this.drawLegend(chart, showD);
+    this.legendBox.replaceChildren(legend([
+      ...CURVES.map((c) => ({ label: c.label, color: c.color })),
+      ...(showD ? [{ label: 'thin, dotted: derivatives f′(x)', color: 'var(--bs-muted)', outline: true }] : []),
+    ]));
     this.cursor = chart.plot.append('g').attr('class', 'cursor');
     this.cursor.append('line').attr('y1', 0).attr('y2', chart.innerH).attr('stroke', 'var(--bs-muted)')
       .attr('stroke-dasharray', '3 3');
@@ -135,22 +152,10 @@ export class GeluExplorer extends BlockscopeElement {
     const mark = chart.plot.append('g').attr('class', 'dip')
       .attr('transform', `translate(${chart.x(xs[k])},${chart.y(g[k])})`);
     mark.append('circle').attr('r', 5).attr('fill', 'none').attr('stroke', 'var(--bs-c4)').attr('stroke-width', 2);
-    mark.append('text').attr('x', -8).attr('y', 20).attr('text-anchor', 'end')
+    // A halo in the background colour keeps the label readable where it crosses the curves.
+    mark.append('text').attr('x', -8).attr('y', -10).attr('text-anchor', 'end')
+      .attr('paint-order', 'stroke').attr('stroke', 'var(--bs-bg)').attr('stroke-width', 4)
       .text(`dip ${fmt(g[k], 2)} at x ≈ ${fmt(xs[k], 2)}`);
-  }
-
-  drawLegend(chart, showD) {
-    const legend = chart.root.append('g').attr('class', 'legend').attr('transform', 'translate(8,4)');
-    CURVES.forEach((c, i) => {
-      const row = legend.append('g').attr('transform', `translate(0,${i * 16})`);
-      row.append('line').attr('x1', 0).attr('x2', 22).attr('y1', 6).attr('y2', 6).attr('stroke', c.color)
-        .attr('stroke-width', 2).attr('stroke-dasharray', c.dash);
-      row.append('text').attr('x', 28).attr('y', 10).text(c.label);
-    });
-    if (showD) {
-      legend.append('text').attr('x', 0).attr('y', CURVES.length * 16 + 10).attr('class', 'muted')
-        .text('dotted, thin: derivatives f′(x)');
-    }
   }
 
   async updateDifference() {
