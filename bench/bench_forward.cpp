@@ -1,5 +1,5 @@
 // Native forward-pass benchmark: a GPT_CONFIG_124M-shaped model with seeded random weights, timed at 1 and
-// 64 tokens. Prints one JSON object (read by bench/run.mjs) — a benchmark, not a test.
+// 64 tokens, and KV-cache generation speed. Prints one JSON object (read by bench/run.mjs); not a test.
 //   blockscope_bench_forward [--tokens 1,64] [--repeat N] [--tied]
 #include <algorithm>
 #include <chrono>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "blockscope/generation.hpp"
 #include "blockscope/gpt_model.hpp"
 
 using namespace blockscope;
@@ -31,6 +32,19 @@ double time_forward(GPTModel& model, int64_t T, int repeat) {
     ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
   return median(ms);
+}
+// Tokens per second of KV-cache generation: a 16-token prompt, then `n` sampled tokens (after a warm-up run).
+double generation_tokens_per_second(GPTModel& model, int64_t n) {
+  const std::vector<int32_t> prompt = {464, 3290, 318, 257, 1332, 286, 262, 3726, 11, 290, 340, 318, 1049, 13, 383, 2068};
+  GenerateOptions opts;
+  opts.max_new_tokens = n;
+  opts.sampling.top_k = 40;
+  opts.seed = 1;
+  generate(model, prompt, opts);
+  const auto t0 = Clock::now();
+  const auto tokens = generate(model, prompt, opts);
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return static_cast<double>(tokens.size()) / s;
 }
 }  // namespace
 
@@ -61,6 +75,6 @@ int main(int argc, char** argv) {
               static_cast<long long>(model.num_parameters()), init_ms);
   for (size_t i = 0; i < tokens.size(); ++i)
     std::printf("%s\"%lld\": %.3f", i ? ", " : "", static_cast<long long>(tokens[i]), time_forward(model, tokens[i], repeat));
-  std::printf("}}\n");
+  std::printf("}, \"generate_tokens_per_s\": %.2f}\n", generation_tokens_per_second(model, 32));
   return 0;
 }

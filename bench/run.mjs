@@ -53,9 +53,19 @@ async function wasmRun(flavour) {
     }
     forwardMs[T] = median(ms);
   }
+  // KV-cache generation: 16-token prompt, 32 sampled tokens (after a warm-up run), as the native bench does.
+  const prompt = [464, 3290, 318, 257, 1332, 286, 262, 3726, 11, 290, 340, 318, 1049, 13, 383, 2068];
+  const opts = { maxNewTokens: 32, topK: 40, seed: 1 };
+  [...gpt.generate(prompt, opts)];
+  const g0 = performance.now();
+  const n = [...gpt.generate(prompt, opts)].length;
+  const tokensPerS = n / ((performance.now() - g0) / 1000);
   const parameters = gpt.numParameters;
   gpt.dispose();
-  return { runtime: `wasm ${flavour} (Node ${process.versions.node})`, parameters, init_ms: initMs, forward_ms: forwardMs };
+  return {
+    runtime: `wasm ${flavour} (Node ${process.versions.node})`, parameters, init_ms: initMs, forward_ms: forwardMs,
+    generate_tokens_per_s: tokensPerS,
+  };
 }
 
 function nativeRun(preset) {
@@ -76,11 +86,11 @@ console.log(`| **both flavours together** | | **${s.gzipTotal.toLocaleString('en
 const runs = [nativeRun('release'), nativeRun('native'), await wasmRun('simd'), await wasmRun('baseline')].filter(Boolean);
 const ref = runs[0];
 console.log(`## Forward pass, GPT_CONFIG_124M shape (${(ref.parameters / 1e6).toFixed(1)}M parameters), median of ${repeat}\n`);
-console.log(`| runtime | init ms | ${tokens.map((t) => `${t} token${t > 1 ? 's' : ''} ms | ×native`).join(' | ')} |`);
-console.log(`|---|---:|${tokens.map(() => '---:|---:').join('|')}|`);
+console.log(`| runtime | init ms | ${tokens.map((t) => `${t} token${t > 1 ? 's' : ''} ms | ×native`).join(' | ')} | generate tokens/s |`);
+console.log(`|---|---:|${tokens.map(() => '---:|---:').join('|')}|---:|`);
 for (const r of runs) {
   const cells = tokens.map((t) => `${r.forward_ms[t].toFixed(1)} | ${(r.forward_ms[t] / ref.forward_ms[t]).toFixed(2)}`);
-  console.log(`| ${r.runtime} | ${r.init_ms.toFixed(0)} | ${cells.join(' | ')} |`);
+  console.log(`| ${r.runtime} | ${r.init_ms.toFixed(0)} | ${cells.join(' | ')} | ${r.generate_tokens_per_s.toFixed(1)} |`);
 }
 // Matrix-product FLOPs per token: 2 per weight of every Linear (the untied out_head included); the two
 // embedding tables are lookups. Attention's T x T products are small at these lengths and left out.

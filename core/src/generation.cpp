@@ -20,11 +20,24 @@ int32_t argmax(std::span<const float> logits) {
   return static_cast<int32_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
 }
 
-// Token ids ordered by decreasing logit, ties by increasing id (a deterministic order on every platform).
-std::vector<int32_t> ranked_ids(std::span<const float> logits) {
+// Decreasing logit, ties by increasing id: a strict order, so the result is the same on every platform.
+struct ByLogit {
+  std::span<const float> logits;
+  bool operator()(int32_t a, int32_t b) const { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); }
+};
+
+// The candidate ids to sample from: the top_k best (sorted), all ids sorted when top_p needs a ranking, or all
+// ids in id order when neither filter is on (no sort: sampling over 50k ids stays cheap per token).
+std::vector<int32_t> candidates(std::span<const float> logits, const SamplingOptions& opts) {
   std::vector<int32_t> ids(logits.size());
   std::iota(ids.begin(), ids.end(), 0);
-  std::stable_sort(ids.begin(), ids.end(), [&](int32_t a, int32_t b) { return logits[a] > logits[b]; });
+  const ByLogit order{logits};
+  if (opts.top_k > 0 && static_cast<size_t>(opts.top_k) < ids.size()) {
+    std::partial_sort(ids.begin(), ids.begin() + opts.top_k, ids.end(), order);
+    ids.resize(static_cast<size_t>(opts.top_k));
+  } else if (opts.top_p < 1.0f) {
+    std::sort(ids.begin(), ids.end(), order);
+  }
   return ids;
 }
 }  // namespace
@@ -36,10 +49,11 @@ int32_t sample_token(std::span<const float> logits, const SamplingOptions& opts,
     require(!std::isnan(logits[i]), "logit ", i, " is NaN: cannot sample");
   if (opts.temperature == 0.0f) return argmax(logits);
 
-  std::vector<int32_t> ids = ranked_ids(logits);
-  if (opts.top_k > 0 && static_cast<size_t>(opts.top_k) < ids.size()) ids.resize(static_cast<size_t>(opts.top_k));
+  const std::vector<int32_t> ids = candidates(logits, opts);
   // Softmax of logits / temperature over the kept ids, in double for a platform-stable cumulative sum.
-  const double inv_t = 1.0 / opts.temperature, top = logits[ids[0]];
+  const double inv_t = 1.0 / opts.temperature;
+  double top = logits[ids[0]];
+  for (const int32_t id : ids) top = std::max(top, static_cast<double>(logits[id]));
   std::vector<double> p(ids.size());
   double sum = 0.0;
   for (size_t i = 0; i < ids.size(); ++i) sum += p[i] = std::exp((logits[ids[i]] - top) * inv_t);
