@@ -3,41 +3,26 @@
 // the numbers, the pre/post toggle rewires the same weights, post-norm keeps the residual stream at √emb_dim while
 // pre-norm lets it grow, deep links work, and the page stays clean and narrow-screen friendly.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = browserSuite();
 
 const PRE_OPS = ['x (input)', 'norm1', 'att', 'drop_shortcut', 'x + shortcut', 'norm2', 'ff', 'drop_shortcut', 'x + shortcut'];
 const POST_OPS = ['x (input)', 'att', 'drop_shortcut', 'x + shortcut', 'norm1', 'ff', 'drop_shortcut', 'x + shortcut', 'norm2'];
-const fmt4 = (v) => {
-  const s = v.toFixed(4);
-  return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
-};
 const num = (text) => Number(text.replace('−', '-'));
 
 /** Opens the example page, recording the widget's events from the start. */
 async function open(options, hash = '') {
-  const { page, context, problems } = await openPage(browser, options);
+  const { page, context, problems } = await openPage(env.browser, options);
   await page.addInitScript(() => {
     window.__forward = [];
     window.__steps = [];
     document.addEventListener('blockscope-forward', (e) => window.__forward.push(e.detail));
     document.addEventListener('blockscope-step', (e) => window.__steps.push(e.detail));
   });
-  await page.goto(`${url}examples/block-explorer.html${hash}`);
+  await page.goto(`${env.url}examples/block-explorer.html${hash}`);
   await page.waitForFunction(() => window.__forward.length > 0 && window.__steps.length > 0, null, { timeout: 30000 });
   return { page, context, problems };
 }

@@ -3,29 +3,18 @@
 // of a seeded GPT's real FFN hidden values before/after GELU; the position-wise check (one edited token moves one
 // output row, bit for bit); invalid input, URL-hash deep links and the 360 px layout.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
 
 const TAG = 'ffn-explorer';
 const GPT_CONFIG = { vocab_size: 256, context_length: 256, emb_dim: 32, n_heads: 4, n_layers: 2, drop_rate: 0, qkv_bias: false };
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = browserSuite();
 
 /** Opens the example page and waits until all three parts show the core's numbers. */
 async function open(options = {}, hash = '') {
-  const session = await openPage(browser, options);
-  await session.page.goto(`${url}examples/${TAG}.html${hash}`);
+  const session = await openPage(env.browser, options);
+  await session.page.goto(`${env.url}examples/${TAG}.html${hash}`);
   const { page } = session;
   await page.locator(`${TAG} .status`).filter({ hasText: 'Computed by the core' }).waitFor({ timeout: 20000 });
   await page.locator(`${TAG} [data-hidden="post-min"]`).waitFor({ timeout: 20000 });
@@ -35,10 +24,6 @@ async function open(options = {}, hash = '') {
 
 const cost = (page, key) => page.locator(`${TAG} [data-cost="${key}"]`).textContent();
 const int = (n) => new Intl.NumberFormat('en-US').format(n);
-const fmt4 = (v) => {
-  const s = v.toFixed(4);
-  return /^-0\.0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
-};
 
 /** Calls the runtime client in the page (the same worker the widget uses). */
 function core(page, fn, arg) {

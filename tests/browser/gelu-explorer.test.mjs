@@ -2,25 +2,15 @@
 // GELU(−1) = −0.1588) equal the core's, the dip near −0.75 is marked, keyboard steps and hover move the readout,
 // derivatives and the tanh-vs-erf difference appear on demand, and deep links configure it.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
 
-let server;
-let url;
-let browser;
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = browserSuite();
 
 async function open(options = {}, hash = '') {
-  const session = await openPage(browser, options);
-  await session.page.goto(`${url}embed.html${hash}`);
+  const session = await openPage(env.browser, options);
+  await session.page.goto(`${env.url}embed.html${hash}`);
   await session.page.locator('gelu-explorer .status').filter({ hasText: 'points from the core' }).waitFor({ timeout: 20000 });
   return session;
 }

@@ -4,27 +4,12 @@
 // the core's, long prompts are cropped or rejected with a message, the checkpoint loader reports failures, deep
 // links work, and the page stays clean and narrow-screen friendly in light and dark.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
 
-let server;
-let url;
-let browser;
+const env = browserSuite();
 
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-const fmt4 = (v) => {
-  const s = v.toFixed(4);
-  return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
-};
 
 /** A safetensors file (8-byte header length, JSON header, float32 data) from [{name, shape, data}]. */
 function safetensors(params) {
@@ -49,14 +34,14 @@ function safetensors(params) {
 }
 
 async function open(options, hash = '') {
-  const { page, context, problems } = await openPage(browser, options);
+  const { page, context, problems } = await openPage(env.browser, options);
   await page.addInitScript(() => {
     window.__ev = { forward: [], token: [], generated: [], model: [] };
     for (const name of Object.keys(window.__ev)) {
       document.addEventListener(`blockscope-${name}`, (e) => window.__ev[name].push(e.detail));
     }
   });
-  await page.goto(`${url}examples/gpt-explorer.html${hash}`);
+  await page.goto(`${env.url}examples/gpt-explorer.html${hash}`);
   await page.waitForFunction(() => window.__ev.forward.length > 0, null, { timeout: 30000 });
   await page.waitForSelector('gpt-explorer .att-heat svg');
   return { page, context, problems };

@@ -2,28 +2,17 @@
 // book's toy layer output equal the core's; typing, the γ/β sliders (keyboard), the wrong-axis switch (editing
 // one token moves the others only there), invalid input, URL-hash deep links and the 360 px layout.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
 
 const TAG = 'layernorm-explorer';
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = browserSuite();
 
 /** Opens the example page and waits until the widget has drawn the core's numbers. */
 async function open(options = {}, hash = '') {
-  const session = await openPage(browser, options);
-  await session.page.goto(`${url}examples/${TAG}.html${hash}`);
+  const session = await openPage(env.browser, options);
+  await session.page.goto(`${env.url}examples/${TAG}.html${hash}`);
   await session.page.locator(`${TAG} .status`).filter({ hasText: 'Computed by the core' }).waitFor({ timeout: 20000 });
   return session;
 }
@@ -32,11 +21,6 @@ const text = (page, selector) => page.locator(`${TAG} ${selector}`).allTextConte
 const detail = (page, col) => text(page, `table.detail td[data-col="${col}"]`);
 const seqRow = (page, t) => page.locator(`${TAG} table.sequence tr[data-token="${t}"] td[data-col="output"]`).textContent();
 
-/** Formats like the widget (4 decimals, U+2212 minus) so displayed text can be compared with core values. */
-const fmt4 = (v) => {
-  const s = v.toFixed(4);
-  return /^-0\.0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
-};
 
 /** Runs LayerNorm in the page through the same runtime client the widget uses. */
 function coreLayerNorm(page, x, options) {

@@ -2,33 +2,23 @@
 // the core's numbers, the page states the PyTorch tolerance, nothing leaves localhost, no console errors, and
 // it fits a 360 px phone in light and dark mode.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
 
 const WIDGETS = ['layernorm-explorer', 'gelu-explorer', 'ffn-explorer', 'block-explorer', 'gpt-explorer'];
-let server;
-let url;
-let browser;
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = browserSuite();
 
 /** Opens the lesson and waits until every widget has reported its first result (a blockscope-* event). */
 async function openLesson(options) {
-  const session = await openPage(browser, options);
+  const session = await openPage(env.browser, options);
   await session.page.addInitScript(() => {
     window.__alive = new Set();
     for (const name of ['ready', 'change', 'forward', 'readout']) {
       document.addEventListener(`blockscope-${name}`, (e) => window.__alive.add(e.target.localName));
     }
   });
-  await session.page.goto(url);
+  await session.page.goto(env.url);
   await session.page.waitForFunction((n) => window.__alive.size >= n, WIDGETS.length, { timeout: 60000 });
   return session;
 }
@@ -66,8 +56,8 @@ for (const colorScheme of ['light', 'dark']) {
 }
 
 test('the embedding guide and the runtime demo are served and link back', async () => {
-  const { page, context, problems } = await openPage(browser);
-  await page.goto(`${url}docs/embedding.html`);
+  const { page, context, problems } = await openPage(env.browser);
+  await page.goto(`${env.url}docs/embedding.html`);
   assert.match(await page.textContent('pre'), /<script type="module" src="dist\/blockscope-widgets\.js"><\/script>/);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
   assertClean(problems);

@@ -1,27 +1,16 @@
 // The runtime demo page in real Chromium: both wasm flavours load from the local server and run a tiny GPT
 // forward pass; logits and LayerNorm statistics appear and follow the prompt.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = browserSuite();
 
 for (const flavour of ['simd', 'baseline']) {
   test(`runtime demo runs a GPT forward pass in Chromium (${flavour})`, async () => {
-    const { page, context, problems } = await openPage(browser);
-    await page.goto(`${url}runtime.html?flavour=${flavour}`);
+    const { page, context, problems } = await openPage(env.browser);
+    await page.goto(`${env.url}runtime.html?flavour=${flavour}`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
     assert.match(await page.textContent('#status'), new RegExp(`wasm ${flavour}`));
     assert.equal(await page.locator('#logits tbody tr').count(), 5);

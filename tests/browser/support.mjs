@@ -4,12 +4,36 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 import { serve } from '../../scripts/serve.mjs';
 
 export const ARTIFACTS = fileURLToPath(new URL('../../artifacts/screenshots/', import.meta.url));
 const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
+
+/**
+ * Registers before/after hooks that start the local server and Chromium once for a test file; the returned
+ * object's `url` and `browser` are set by the time tests run.
+ */
+export function browserSuite() {
+  const env = { url: null, browser: null, server: null };
+  before(async () => {
+    ({ server: env.server, url: env.url } = await startServer());
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.close();
+  });
+  return env;
+}
+
+/** Formats a number as the widgets display it: 4 decimals, U+2212 minus, no "−0.0000". */
+export function fmt4(v) {
+  const s = v.toFixed(4);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
+}
 
 export async function startServer() {
   return serve({ root: WEB_ROOT, port: 0 });

@@ -168,6 +168,35 @@ export class BlockscopeElement extends HTMLElement {
     el.classList.toggle('error', error);
   }
 
+  /**
+   * Schedules an update of at least `level` (higher levels include the lower ones' work, e.g. 1 = redraw,
+   * 2 = recompute + redraw, 3 = rebuild + recompute + redraw). Requests made while an update runs coalesce into
+   * one more run at the highest level asked for; updates never overlap. Errors are shown in the status line.
+   */
+  invalidate(level = 1) {
+    this._pending = Math.max(this._pending ?? 0, level);
+    this._draining ??= this._drain().finally(() => {
+      this._draining = null;
+    });
+    return this._draining;
+  }
+
+  async _drain() {
+    await Promise.resolve();
+    while (this._pending) {
+      const level = this._pending;
+      this._pending = 0;
+      try {
+        await this.update(level);
+      } catch (err) {
+        this.status(err.message, { error: true });
+      }
+    }
+  }
+
+  /** The work behind invalidate(level) (override). */
+  async update() {}
+
   /** Builds the DOM once (override). */
   setup() {}
   /** Async start after setup (override): typically fetch data from the runtime and render. */

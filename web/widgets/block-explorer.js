@@ -129,7 +129,6 @@ export class BlockExplorer extends BlockscopeElement {
 
   setup() {
     this.ready = false;
-    this.pending = 0;
     const s = this.shadowRoot;
     s.append(h('style', {}, CSS));
     const radio = (value) => h('label', {},
@@ -261,26 +260,12 @@ export class BlockExplorer extends BlockscopeElement {
     else if (name !== 'theme') this.invalidate(1);
   }
 
-  /** Schedules work: 1 = redraw, 2 = forward passes + redraw, 3 = new model + forward + redraw; coalesced, serial. */
-  invalidate(level) {
-    this.pending = Math.max(this.pending, level);
-    this.draining ??= this.drain().finally(() => { this.draining = null; });
-  }
-
-  async drain() {
-    await Promise.resolve();
-    while (this.pending) {
-      const level = this.pending;
-      this.pending = 0;
-      try {
-        this.syncControls();
-        if (level >= 3) await this.buildModel();
-        if (level >= 2) await this.runForward();
-        if (this.runs) this.renderView();
-      } catch (err) {
-        this.status(`${err.message}`, { error: true });
-      }
-    }
+  /** invalidate() levels: 1 = redraw, 2 = forward passes + redraw, 3 = new model + forward + redraw. */
+  async update(level) {
+    this.syncControls();
+    if (level >= 3) await this.buildModel();
+    if (level >= 2) await this.runForward();
+    if (this.runs) this.renderView();
   }
 
   syncControls() {

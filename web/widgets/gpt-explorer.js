@@ -161,7 +161,6 @@ export class GPTExplorer extends BlockscopeElement {
 
   setup() {
     this.ready = false;
-    this.pending = 0;
     this.lock = Promise.resolve();
     const s = this.shadowRoot;
     s.append(h('style', {}, CSS));
@@ -386,26 +385,12 @@ export class GPTExplorer extends BlockscopeElement {
     else if (name !== 'theme') this.invalidate(1);
   }
 
-  /** 1 = redraw, 2 = forward pass + redraw, 3 = (re)build the model + forward + redraw; coalesced and serial. */
-  invalidate(level) {
-    this.pending = Math.max(this.pending, level);
-    this.draining ??= this.drain().finally(() => { this.draining = null; });
-  }
-
-  async drain() {
-    await Promise.resolve();
-    while (this.pending) {
-      const level = this.pending;
-      this.pending = 0;
-      try {
-        this.syncControls();
-        if (level >= 3) await this.exclusive(() => this.buildModel());
-        if (level >= 2 && this.model) await this.exclusive(() => this.runForward());
-        if (this.result) this.renderView();
-      } catch (err) {
-        this.status(err.message, { error: true });
-      }
-    }
+  /** invalidate() levels: 1 = redraw, 2 = forward pass + redraw, 3 = (re)build the model + forward + redraw. */
+  async update(level) {
+    this.syncControls();
+    if (level >= 3) await this.exclusive(() => this.buildModel());
+    if (level >= 2 && this.model) await this.exclusive(() => this.runForward());
+    if (this.result) this.renderView();
   }
 
   /** Runs model work one job at a time (a generation holds the model until it ends). */

@@ -1,17 +1,6 @@
-// tokens.js — the tokenizer the widgets use: the runtime's (GPT-2 BPE or bytes) when the client offers
-// createTokenizer(), else UTF-8 bytes encoded in the page (vocabulary 256), with a note saying which is in use.
+// tokens.js — the tokenizer the widgets use: the core's (GPT-2 BPE or bytes) through the runtime client, with a
+// note for the UI saying which is in use, and helpers that make token text displayable.
 // Not a custom element: a helper shared by <block-explorer> and <gpt-explorer>.
-
-const encoder = new TextEncoder();
-
-/** Display text of one byte token: printable ASCII as itself, space/newline/tab as symbols, others in hex. */
-export function byteTokenText(b) {
-  if (b === 0x20) return '␣';
-  if (b === 0x0a) return '↵';
-  if (b === 0x09) return '⇥';
-  if (b > 0x20 && b < 0x7f) return String.fromCharCode(b);
-  return hexByte(b); // control bytes, and bytes that are not a character on their own
-}
 
 /** The runtime tokenizer's notation for a byte that is not displayable text: <0xNN>. */
 function hexByte(b) {
@@ -29,29 +18,8 @@ export function printable(text) {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => hexByte(c.charCodeAt(0)));
 }
 
-/** UTF-8 bytes as tokens, computed in the page: the stand-in until the runtime's tokenizer is available. */
-class ByteTokenizer {
-  kind = 'byte';
-  vocabSize = 256;
-  eotId = null;
-  native = false;
-  constructor(note) {
-    this.note = note;
-  }
-  encode(text) {
-    return Int32Array.from(encoder.encode(text));
-  }
-  decode(ids) {
-    return new TextDecoder('utf-8').decode(Uint8Array.from(ids));
-  }
-  tokenTexts(ids) {
-    return Array.from(ids, byteTokenText);
-  }
-}
-
 /** Wraps the runtime's RemoteTokenizer so callers can await every method alike. */
 class RuntimeTokenizer {
-  native = true;
   #t;
   constructor(remote, note) {
     this.#t = remote;
@@ -77,19 +45,15 @@ const NOTES = {
 };
 
 /**
- * Opens a tokenizer of `kind` ('byte' or 'gpt2') on `client`. Falls back to in-page UTF-8 bytes when the runtime
- * has no tokenizer yet (or it fails), with a note for the UI saying so.
+ * Opens the core's tokenizer of `kind` ('byte' or 'gpt2') on `client`. If GPT-2's files cannot be loaded, falls
+ * back to the core's byte tokenizer, with a note for the UI saying so.
  */
 export async function openTokenizer(client, kind = 'byte') {
-  if (typeof client?.createTokenizer !== 'function') {
-    const why = kind === 'gpt2' ? 'The GPT-2 tokenizer is not available in this runtime yet, so tokens are' : 'Tokens are';
-    return new ByteTokenizer(`${why} UTF-8 bytes (vocabulary 256), encoded in the page.`);
-  }
+  const open = async (k, note) => new RuntimeTokenizer(await client.createTokenizer({ kind: k === 'byte' ? 'bytes' : k }), note);
   try {
-    // The runtime names the byte tokenizer 'bytes'.
-    const remote = await client.createTokenizer({ kind: kind === 'byte' ? 'bytes' : kind });
-    return new RuntimeTokenizer(remote, NOTES[kind] ?? `Tokens come from the core's ${kind} tokenizer.`);
+    return await open(kind, NOTES[kind] ?? `Tokens come from the core's ${kind} tokenizer.`);
   } catch (err) {
-    return new ByteTokenizer(`The ${kind} tokenizer could not be opened (${err.message}); tokens are UTF-8 bytes (vocabulary 256), encoded in the page.`);
+    if (kind === 'byte') throw err;
+    return open('byte', `The ${kind} tokenizer could not be opened (${err.message}); tokens are UTF-8 bytes (vocabulary 256) from the core.`);
   }
 }
