@@ -247,3 +247,25 @@ test('deep link configures the view; 360 px and dark mode fit without horizontal
     await context.close();
   }
 });
+
+test('removing the widget frees its model in the worker; putting it back rebuilds it', async () => {
+  const { page, context, problems } = await open();
+  const allocated = () => page.evaluate(async () => {
+    const { connect } = await import('/dist/blockscope-widgets.js');
+    return (await (await connect()).memoryStats()).allocatedBytes;
+  });
+  const withModel = await allocated();
+  await page.evaluate(() => { window.__parked = document.querySelector('gpt-explorer'); window.__parked.remove(); });
+  let without = await allocated();
+  for (let i = 0; i < 50 && without >= withModel; i++) { // the disposal runs on a timer after removal
+    await page.waitForTimeout(50);
+    without = await allocated();
+  }
+  assert.ok(without < withModel, `allocated bytes ${withModel} -> ${without} after removal`);
+  const before = await page.evaluate(() => window.__ev.forward.length);
+  await page.evaluate(() => document.body.append(window.__parked));
+  await page.waitForFunction((n) => window.__ev.forward.length > n, before, { timeout: 20000 });
+  assert.ok(await allocated() > without, 'the model was rebuilt');
+  assertClean(problems);
+  await context.close();
+});
