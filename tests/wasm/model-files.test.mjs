@@ -50,6 +50,19 @@ for (const flavour of FLAVOURS) {
       await assert.rejects(bs.loadModel({ config, weights }, { maxParameterBytes: 1000 }), /limit/);
     });
 
+    test('a checkpoint picked as File objects (the file picker / drop path) loads with progress', async () => {
+      const dir = new URL('hf_tiny/', modelsDir);
+      const files = ['config.json', 'model.safetensors'].map((name) => new File([readFileSync(new URL(name, dir))], name));
+      const progress = [];
+      const gpt = await bs.loadModel({ files }, { onProgress: (p) => progress.push(p) });
+      assertClose(gpt.forward(batch(golden.ids)).logits, golden.models.hf_tiny.logits, `${flavour} checkpoint from File`,
+        { atol: LOGITS_ATOL, rtol: 0 });
+      assert.equal(progress.at(-1).loaded, files[1].size);
+      assert.equal(progress.at(-1).total, files[1].size);
+      gpt.dispose();
+      await assert.rejects(bs.loadModel({ files: files.slice(0, 1) }), /choose both config\.json and a \.safetensors file \(got config\.json\)/);
+    });
+
     test('malformed model files give errors naming the problem, and the runtime keeps working', async () => {
       const dir = new URL('book_tiny/', modelsDir);
       const config = readFileSync(new URL('config.json', dir), 'utf8');
