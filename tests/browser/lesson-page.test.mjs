@@ -55,11 +55,28 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
-test('the embedding guide and the runtime demo are served and link back', async () => {
+test('the embedding guide is served and shows the one-script snippet', async () => {
   const { page, context, problems } = await openPage(env.browser);
   await page.goto(`${env.url}docs/embedding.html`);
   assert.match(await page.textContent('pre'), /<script type="module" src="dist\/blockscope-widgets\.js"><\/script>/);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  assertClean(problems);
+  await context.close();
+});
+
+test('after one visit the lesson page works offline (service worker)', async () => {
+  const { page, context, problems } = await openPage(env.browser);
+  await page.goto(env.url);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload(); // now controlled by the worker, which caches every file this load fetches
+  await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
+  await page.locator('ffn-explorer [data-cost="parameters"]').filter({ hasText: '4,722,432' }).waitFor({ timeout: 30000 });
+  await page.waitForLoadState('networkidle');
+  await context.setOffline(true);
+  problems.console.length = 0;
+  await page.reload();
+  await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('layernorm-explorer [data-stat="mean"]').first().textContent(), '4.0000');
   assertClean(problems);
   await context.close();
 });
