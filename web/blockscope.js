@@ -244,6 +244,8 @@ export class GPT extends Handle {
     let stopReason = 'cancelled';
     try {
       for (let index = 0; ; index++) {
+        // The wasm Generator refers to this GPT's weights: never step it once the GPT is gone.
+        if (this.disposed) throw new Error('the GPT was disposed during generation');
         const token = gen.next();
         if (token < 0) break;
         yield { token, index };

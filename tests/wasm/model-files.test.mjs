@@ -128,7 +128,10 @@ for (const flavour of FLAVOURS) {
       it.return(); // stopping early frees the generator
       const toks = [...gpt.generate([1, 2], { maxNewTokens: 5, seed: 77 })].map((s) => s.token);
       assert.equal(toks.length, 5);
+      const running = gpt.generate([1, 2], { maxNewTokens: 5 });
+      running.next();
       gpt.dispose();
+      assert.throws(() => running.next(), /the GPT was disposed during generation/);
     });
   });
 }
