@@ -1,4 +1,4 @@
-// chart-kit.js — small helpers shared by the bar-chart widgets (<layernorm-explorer>, <ffn-explorer>): charts sized
+// chart-kit.js — small helpers shared by the chart widgets (<layernorm-explorer>, <ffn-explorer>, <gelu-explorer>): charts sized
 // to their box so text stays legible on a phone, HTML legends, grouped bars on d3 band scales. No widget state.
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand } from 'd3-scale';
