@@ -57,15 +57,37 @@ async function instantiate(flavour, base) {
   }
   const glueUrl = new URL(`blockscope-${flavour}.js`, base);
   const wasmUrl = new URL(`blockscope-${flavour}.wasm`, base);
-  const { default: createModule } = await import(/* @vite-ignore */ glueUrl.href);
   const moduleArgs = { locateFile: (path) => new URL(path, base).href, print: () => {}, printErr: () => {} };
+  let failed = null;
   if (isNode) {
     // Node 18+ has fetch, but Emscripten's loader would fetch a file path; hand it the bytes instead.
     const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
     moduleArgs.wasmBinary = await readFile(wasmUrl);
+  } else {
+    // Download and compile the .wasm while the JS glue is still loading, instead of after it.
+    const response = fetch(wasmUrl, { credentials: 'same-origin' });
+    failed = new Promise((_, reject) => {
+      moduleArgs.instantiateWasm = (imports, receive) => {
+        instantiateStreaming(response, wasmUrl, imports).then(({ instance, module }) => receive(instance, module), reject);
+        return {}; // the exports arrive through receive()
+      };
+    });
   }
-  const module = await createModule(moduleArgs);
+  const { default: createModule } = await import(/* @vite-ignore */ glueUrl.href);
+  const module = await (failed ? Promise.race([createModule(moduleArgs), failed]) : createModule(moduleArgs));
   return new Blockscope(module, flavour, base);
+}
+
+/** Compiles while downloading; falls back to a plain download when the server's MIME type is not application/wasm. */
+async function instantiateStreaming(responsePromise, url, imports) {
+  const response = await responsePromise;
+  if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
+  try {
+    return await WebAssembly.instantiateStreaming(response, imports);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err; // a TypeError means the MIME type is wrong; retry without streaming
+    return WebAssembly.instantiate(await (await fetch(url, { credentials: 'same-origin' })).arrayBuffer(), imports);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -103,6 +103,8 @@ export class BlockscopeElement extends HTMLElement {
 
   constructor() {
     super();
+    // Start the worker and its wasm download now, in parallel with building the widget's DOM.
+    connect().catch(() => {}); // failures surface where the widget awaits runtime()
     this.attachShadow({ mode: 'open' });
     this._connected = false;
     this._onHash = () => this.applyHash();
