@@ -553,6 +553,25 @@ val checkModelConfig(const std::string& config_json, double max_parameter_bytes)
   });
 }
 
+// The k most likely next tokens of one row of logits: {ids, logits, probabilities} (softmax at `temperature`).
+val topCandidates(val logits, int k, double temperature) {
+  return guarded([&] {
+    const std::vector<float> l = floats_from(logits, "logits");
+    const auto c = bs::top_candidates(l, k, static_cast<float>(temperature));
+    val ids = val::array(), lg = val::array(), pr = val::array();
+    for (const auto& x : c) {
+      ids.call<void>("push", x.id);
+      lg.call<void>("push", x.logit);
+      pr.call<void>("push", x.probability);
+    }
+    val o = val::object();
+    o.set("ids", ids);
+    o.set("logits", lg);
+    o.set("probabilities", pr);
+    return o;
+  });
+}
+
 // Heap diagnostics for leak tests: bytes currently allocated by malloc, and the wasm memory size.
 val memoryStats() {
   const struct mallinfo mi = mallinfo();
@@ -635,6 +654,7 @@ EMSCRIPTEN_BINDINGS(blockscope) {
   function("memoryStats", &memoryStats);
   function("feedForwardCosts", &feedForwardCosts);
   function("checkModelConfig", &checkModelConfig);
+  function("topCandidates", &topCandidates);
   function("blockParameters", &blockParameters);
   function("buildInfo", &buildInfo);
 }

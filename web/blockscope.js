@@ -445,6 +445,14 @@ export class Blockscope {
     }
     return this.activation(approximate === 'tanh' ? 'gelu_tanh' : 'gelu_erf', x);
   }
+  /**
+   * The k most likely next tokens of one row of logits, ranked as the sampler ranks them, with their
+   * probabilities under softmax(logits / temperature) over the whole vocabulary: [{id, logit, probability}].
+   */
+  topCandidates(logits, { k = 10, temperature = 1 } = {}) {
+    const r = this.#m.topCandidates(toFloat32(logits, 'logits'), k, temperature);
+    return r.ids.map((id, i) => ({ id, logit: r.logits[i], probability: r.probabilities[i] }));
+  }
   /** Parameter count of a GPT config without building it. */
   countParameters(config) {
     return this.#m.countParameters(config);

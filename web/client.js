@@ -103,6 +103,8 @@ export class RuntimeClient {
   activation(kind, x) { return this.#call('activation', kind, x); }
   activationDerivative(kind, x) { return this.#call('activationDerivative', kind, x); }
   countParameters(config) { return this.#call('countParameters', config); }
+  /** [{id, logit, probability}] for the k most likely next tokens of one row of logits. */
+  topCandidates(logits, options) { return this.#call('topCandidates', logits, options); }
   memoryStats() { return this.#call('memoryStats'); }
   /** {parameters, flopsPerToken, hiddenEntries} */
   feedForwardCosts(options) { return this.#call('feedForwardCosts', options); }

@@ -75,6 +75,25 @@ int32_t sample_token(std::span<const float> logits, const SamplingOptions& opts,
   return ids[keep - 1];  // u within rounding of the total
 }
 
+std::vector<Candidate> top_candidates(std::span<const float> logits, int64_t k, float temperature) {
+  require(!logits.empty(), "cannot rank empty logits");
+  require(k >= 1, "the number of candidates must be at least 1, got ", k);
+  require(std::isfinite(temperature) && temperature > 0.0f, "temperature must be > 0, got ", temperature);
+  for (size_t i = 0; i < logits.size(); ++i) require(!std::isnan(logits[i]), "logit ", i, " is NaN");
+  SamplingOptions ranking;
+  ranking.top_k = std::min<int64_t>(k, static_cast<int64_t>(logits.size()));
+  const std::vector<int32_t> ids = candidates(logits, ranking);
+  // Softmax over the whole vocabulary in double, shifted by the maximum (the first ranked id).
+  const double inv_t = 1.0 / temperature, top = logits[ids[0]];
+  double z = 0.0;
+  for (const float l : logits) z += std::exp((l - top) * inv_t);
+  std::vector<Candidate> out;
+  out.reserve(ids.size());
+  for (const int32_t id : ids)
+    out.push_back({id, logits[id], static_cast<float>(std::exp((logits[id] - top) * inv_t) / z)});
+  return out;
+}
+
 Generator::Generator(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts)
     : model_(model), opts_(opts), rng_(opts.seed), cache_(model.config()) {
   opts.sampling.validate();

@@ -159,3 +159,24 @@ TEST_CASE("too-long prompts are rejected or cropped, as asked", "[generation][er
   opts.stop_token = 99;
   CHECK_THROWS_WITH(Generator(model, std::vector<int32_t>{1}, opts), Catch::Contains("stop token 99 is outside"));
 }
+
+TEST_CASE("top_candidates ranks like the sampler and gives softmax probabilities", "[generation]") {
+  const std::vector<float> logits = {1.0f, 3.0f, 2.0f, 3.0f, -1.0f};
+  const auto c = top_candidates(logits, 3);
+  REQUIRE(c.size() == 3);
+  CHECK(c[0].id == 1);  // tie with id 3: lower id first
+  CHECK(c[1].id == 3);
+  CHECK(c[2].id == 2);
+  double z = 0;
+  for (const float l : logits) z += std::exp(l - 3.0);
+  CHECK(c[0].probability == Approx(1.0 / z).epsilon(1e-6));
+  CHECK(c[2].logit == 2.0f);
+  const auto hot = top_candidates(logits, 10, 2.0f);  // k larger than the vocabulary: all of it
+  REQUIRE(hot.size() == 5);
+  double sum = 0;
+  for (const auto& x : hot) sum += x.probability;
+  CHECK(sum == Approx(1.0).epsilon(1e-6));
+  CHECK(hot[4].probability > 0.0f);
+  CHECK_THROWS_WITH(top_candidates(logits, 0), Catch::Contains("at least 1, got 0"));
+  CHECK_THROWS_WITH(top_candidates(logits, 2, 0.0f), Catch::Contains("temperature must be > 0"));
+}

@@ -117,6 +117,14 @@ for (const flavour of FLAVOURS) {
       gpt.dispose();
     });
 
+    test('topCandidates ranks like the sampler and returns softmax probabilities', () => {
+      const top = bs.topCandidates([1, 3, 2, 3, -1], { k: 3 });
+      assert.deepEqual(top.map((c) => c.id), [1, 3, 2]);
+      const z = [1, 3, 2, 3, -1].reduce((s, v) => s + Math.exp(v - 3), 0);
+      assert.ok(Math.abs(top[0].probability - 1 / z) < 1e-7);
+      assert.throws(() => bs.topCandidates([1, NaN], { k: 1 }), /logit 1 is NaN/);
+    });
+
     test('generation options are validated and stopping works', () => {
       const gpt = bs.createGPT({ vocab_size: 40, context_length: 10, emb_dim: 16, n_heads: 4, n_layers: 2 }, { seed: 4 });
       assert.throws(() => [...gpt.generate([1], { temperature: -1 })], /temperature must be >= 0/);

@@ -596,23 +596,13 @@ export class GPTExplorer extends BlockscopeElement {
     });
   }
 
-  /** The top candidates of the last position: logits from the core; probabilities = softmax in this page. */
+  /** The top candidates of the last position, ranked by the core with their softmax probabilities. */
   async candidates(logits) {
     const k = Math.max(1, Math.min(50, Math.round(this.numAttr('candidates'))));
-    let m = -Infinity;
-    for (const v of logits) if (v > m) m = v;
-    let z = 0;
-    for (const v of logits) z += Math.exp(v - m);
-    const top = [];
-    for (let id = 0; id < logits.length; id++) {
-      if (top.length < k || logits[id] > logits[top[top.length - 1]]) {
-        top.push(id);
-        top.sort((a, b) => logits[b] - logits[a] || a - b);
-        if (top.length > k) top.pop();
-      }
-    }
-    const texts = await this.tokenizer.tokenTexts(top);
-    return top.map((id, i) => ({ id, token: texts[i], logit: logits[id], probability: Math.exp(logits[id] - m) / z }));
+    const rt = await this.runtime();
+    const top = await rt.topCandidates(logits, { k });
+    const texts = await this.tokenizer.tokenTexts(top.map((c) => c.id));
+    return top.map((c, i) => ({ ...c, token: texts[i] }));
   }
 
   // ------------------------------------------------------------------ rendering
@@ -645,8 +635,8 @@ export class GPTExplorer extends BlockscopeElement {
     const { candidates, tokens } = this.result;
     const p = scaleLinear().domain([0, candidates[0].probability]).range([0, 100]);
     this.candidateCaption.textContent = `After “${tokens.at(-1)}”, the ${candidates.length} most likely next tokens. ` +
-      'Logits come from the core\'s forward pass; probabilities are their softmax over the whole vocabulary ' +
-      '(at temperature 1), computed in this page from those logits; bars are relative to the most likely token.';
+      'Logits come from the core\'s forward pass and probabilities from the core\'s softmax over the whole ' +
+      'vocabulary (at temperature 1); bars are relative to the most likely token.';
     this.candidateTable.setAttribute('aria-describedby', 'candidate-caption');
     this.candidateTable.replaceChildren(
       h('thead', {}, h('tr', {}, ...['#', 'token (id)', 'logit', 'probability'].map((c) => h('th', { scope: 'col' }, c)))),

@@ -27,6 +27,16 @@ struct SamplingOptions {
 // NaN logits or empty input.
 int32_t sample_token(std::span<const float> logits, const SamplingOptions& opts, Rng& rng);
 
+// The k most likely next tokens with their probabilities under softmax(logits / temperature) over the whole
+// vocabulary (what sampling at that temperature draws from, before top-k/top-p), ordered like sample_token's
+// ranking (decreasing logit, ties by id). Throws Error on empty or NaN logits, k < 1 or temperature <= 0.
+struct Candidate {
+  int32_t id = 0;
+  float logit = 0.0f;
+  float probability = 0.0f;
+};
+std::vector<Candidate> top_candidates(std::span<const float> logits, int64_t k, float temperature = 1.0f);
+
 // What to do when the prompt (or prompt + generated tokens) exceeds context_length.
 enum class ContextOverflow {
   Error,  // reject a too-long prompt; stop generating when the context is full
