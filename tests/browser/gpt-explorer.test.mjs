@@ -182,50 +182,48 @@ test('long prompts are cropped or rejected with a message; the loader reports fa
   await page.waitForFunction(() => window.__ev.forward.at(-1).ids.length === 11);
   assert.equal(await page.textContent('gpt-explorer .prompt-note'), '');
 
-  const hasLoader = await page.evaluate(async () => {
-    const { connect } = await import('/dist/blockscope-widgets.js');
-    return typeof (await connect()).loadModel === 'function';
-  });
   await page.click('gpt-explorer details.loader summary');
-  if (!hasLoader) {
-    assert.equal(await page.locator('gpt-explorer input#model-files').isDisabled(), true);
-    assert.match(await page.textContent('gpt-explorer .loader-note'), /coming with the model-file loader/);
-  } else {
-    // A broken checkpoint (invalid config, junk weights) is refused with a message; the random model stays.
-    await page.setInputFiles('gpt-explorer input#model-files', [
-      { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{"vocab_size": 256}') },
-      { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64) },
-    ]);
-    await page.waitForFunction(() => /Could not load the model: ./.test(document.querySelector('gpt-explorer').shadowRoot.querySelector('.loader-message').textContent));
-    const n = await page.evaluate(() => window.__ev.forward.length);
-    await page.fill('gpt-explorer textarea#prompt', 'still working');
-    await page.waitForFunction((k) => window.__ev.forward.length > k, n);
+  // A broken checkpoint (invalid config, junk weights) is refused with a message; the random model stays.
+  await page.setInputFiles('gpt-explorer input#model-files', [
+    { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{"vocab_size": 256}') },
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64) },
+  ]);
+  await page.waitForFunction(() => /Could not load the model: ./.test(document.querySelector('gpt-explorer').shadowRoot.querySelector('.loader-message').textContent));
+  // A model too large for the tab is refused from its config alone, with the sizes in the message.
+  const huge = { vocab_size: 100000000, context_length: 64, emb_dim: 64, n_heads: 4, n_layers: 2 };
+  await page.setInputFiles('gpt-explorer input#model-files', [
+    { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(huge)) },
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64) },
+  ]);
+  await page.waitForFunction(() => /needs \d+ MB of float32 weights.*the limit is \d+ MB/.test(document.querySelector('gpt-explorer').shadowRoot.querySelector('.loader-message').textContent));
+  const n = await page.evaluate(() => window.__ev.forward.length);
+  await page.fill('gpt-explorer textarea#prompt', 'still working');
+  await page.waitForFunction((k) => window.__ev.forward.length > k, n);
 
-    // A valid checkpoint (a seed-7 model's weights written as safetensors) loads, and its logits are that model's.
-    const { config, params, expected } = await page.evaluate(async () => {
-      const { connect } = await import('/dist/blockscope-widgets.js');
-      const cfg = { vocab_size: 256, context_length: 32, emb_dim: 32, n_heads: 2, n_layers: 2, drop_rate: 0, qkv_bias: false, tie_weights: false, norm: 'pre' };
-      const gpt = await (await connect()).createGPT(cfg, { seed: 7 });
-      const out = [];
-      for (const { name, shape } of gpt.parameters) out.push({ name, shape, data: Array.from(await gpt.getParameter(name)) });
-      const ids = Array.from(new TextEncoder().encode('still working'));
-      const { logits } = await gpt.forward(ids);
-      await gpt.dispose();
-      return { config: cfg, params: out, expected: Array.from(logits.slice((ids.length - 1) * 256)) };
-    });
-    await page.setInputFiles('gpt-explorer input#model-files', [
-      { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) },
-      { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: safetensors(params) },
-    ]);
-    await page.waitForFunction(() => window.__ev.model.at(-1).source === 'loaded' && window.__ev.forward.at(-1).config.emb_dim === 32);
-    const top = expected.reduce((best, v, i) => (v > expected[best] ? i : best), 0);
-    const first = page.locator('gpt-explorer table.candidates tbody tr').first();
-    assert.equal(await first.getAttribute('data-id'), String(top));
-    assert.equal(await first.locator('td.logit').textContent(), fmt4(expected[top]));
-    assert.match(await page.textContent('gpt-explorer .loader-message'), /^Loaded config\.json \+ model\.safetensors\.$/);
-    await page.click('gpt-explorer button.use-random');
-    await page.waitForFunction(() => window.__ev.model.at(-1).source === 'random' && window.__ev.forward.at(-1).config.emb_dim === 64);
-  }
+  // A valid checkpoint (a seed-7 model's weights written as safetensors) loads, and its logits are that model's.
+  const { config, params, expected } = await page.evaluate(async () => {
+    const { connect } = await import('/dist/blockscope-widgets.js');
+    const cfg = { vocab_size: 256, context_length: 32, emb_dim: 32, n_heads: 2, n_layers: 2, drop_rate: 0, qkv_bias: false, tie_weights: false, norm: 'pre' };
+    const gpt = await (await connect()).createGPT(cfg, { seed: 7 });
+    const out = [];
+    for (const { name, shape } of gpt.parameters) out.push({ name, shape, data: Array.from(await gpt.getParameter(name)) });
+    const ids = Array.from(new TextEncoder().encode('still working'));
+    const { logits } = await gpt.forward(ids);
+    await gpt.dispose();
+    return { config: cfg, params: out, expected: Array.from(logits.slice((ids.length - 1) * 256)) };
+  });
+  await page.setInputFiles('gpt-explorer input#model-files', [
+    { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) },
+    { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: safetensors(params) },
+  ]);
+  await page.waitForFunction(() => window.__ev.model.at(-1).source === 'loaded' && window.__ev.forward.at(-1).config.emb_dim === 32);
+  const top = expected.reduce((best, v, i) => (v > expected[best] ? i : best), 0);
+  const first = page.locator('gpt-explorer table.candidates tbody tr').first();
+  assert.equal(await first.getAttribute('data-id'), String(top));
+  assert.equal(await first.locator('td.logit').textContent(), fmt4(expected[top]));
+  assert.match(await page.textContent('gpt-explorer .loader-message'), /^Loaded config\.json \+ model\.safetensors\.$/);
+  await page.click('gpt-explorer button.use-random');
+  await page.waitForFunction(() => window.__ev.model.at(-1).source === 'random' && window.__ev.forward.at(-1).config.emb_dim === 64);
   assert.equal(await page.locator('gpt-explorer table.candidates tbody tr').count(), 10);
   assertClean(problems);
   await context.close();

@@ -24,7 +24,6 @@ const DIVERGING = scaleLinear().domain([0, 0.25, 0.5, 0.75, 1]).range(['#2166ac'
 const LN_LABELS = { norm1: 'norm1 (before attention)', norm2: 'norm2 (before the feed-forward network)', final: 'final_norm (before the output head)' };
 const LN_LABELS_POST = { norm1: 'norm1 (after attention + shortcut)', norm2: 'norm2 (after feed-forward + shortcut)', final: 'final_norm (before the output head)' };
 const STAT_LABELS = { mean: 'mean', var: 'variance' };
-const LOADER_NOTE = 'Loading checkpoints: coming with the model-file loader.';
 
 const CSS = `
 section { margin: 0.9rem 0 0; padding-top: 0.6rem; border-top: 1px solid var(--bs-border); }
@@ -250,7 +249,6 @@ export class GPTExplorer extends BlockscopeElement {
       h('label', { for: 'model-files' }, 'Choose config.json and model.safetensors '), this.fileInput,
       h('p', { class: 'muted' }, 'or drop both files here.'));
     this.dropZone.addEventListener('dragover', (e) => {
-      if (!this.canLoad) return;
       e.preventDefault();
       this.dropZone.classList.add('over');
     });
@@ -258,7 +256,7 @@ export class GPTExplorer extends BlockscopeElement {
     this.dropZone.addEventListener('drop', (e) => {
       e.preventDefault();
       this.dropZone.classList.remove('over');
-      if (this.canLoad && e.dataTransfer?.files?.length) this.loadFiles(e.dataTransfer.files);
+      if (e.dataTransfer?.files?.length) this.loadFiles(e.dataTransfer.files);
     });
     this.progress = h('progress', { class: 'load-progress', max: 1, value: 0, hidden: true, 'aria-label': 'checkpoint download' });
     this.progressText = h('span', { class: 'progress-text num' });
@@ -433,14 +431,12 @@ export class GPTExplorer extends BlockscopeElement {
   async buildModel() {
     const rt = await this.runtime();
     this.flavour = rt.flavour;
-    this.canLoad = typeof rt.loadModel === 'function';
     this.updateLoaderControls();
     const url = this.attr('model').trim();
-    if (url && this.canLoad) {
+    if (url) {
       await this.loadModel({ url }, url);
       return;
     }
-    if (url) this.loaderMessage.textContent = `Cannot load ${url} yet. ${LOADER_NOTE}`;
     this.status('Building the model…');
     const tokenizer = await openTokenizer(rt, this.attr('tokenizer'));
     const config = this.randomConfig(tokenizer.vocabSize);
@@ -510,10 +506,7 @@ export class GPTExplorer extends BlockscopeElement {
   }
 
   updateLoaderControls() {
-    const off = !this.canLoad;
-    for (const el of [this.urlInput, this.urlButton, this.fileInput]) el.disabled = off;
-    this.dropZone.setAttribute('aria-disabled', String(off));
-    this.loaderNote.textContent = off ? LOADER_NOTE :
+    this.loaderNote.textContent =
       'A directory with config.json and model.safetensors (the book\'s or Hugging Face GPT-2\'s layout). ' +
       'Models too large for this tab are refused before downloading.';
     if (this.shadowRoot.activeElement !== this.urlInput && !this.urlInput.value) this.urlInput.value = this.attr('model');
