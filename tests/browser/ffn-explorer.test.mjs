@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { assertClean, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
+import { assertClean, assertFits, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
 
 const TAG = 'ffn-explorer';
 const GPT_CONFIG = { vocab_size: 256, context_length: 256, emb_dim: 32, n_heads: 4, n_layers: 2, drop_rate: 0, qkv_bias: false };
@@ -195,15 +195,7 @@ for (const colorScheme of ['light', 'dark']) {
     await page.locator(`${TAG} [data-cost="parameters"]`).filter({ hasText: '2,099,712' }).waitFor();
     assert.equal(await page.locator(`${TAG} #in-d`).inputValue(), '512');
     assert.equal(await page.locator(`${TAG} #layer`).inputValue(), '2');
-    const widths = await page.evaluate((tag) => {
-      const host = document.querySelector(tag);
-      const overflowing = [...host.shadowRoot.querySelectorAll('.scroll')].filter((el) => el.scrollWidth > el.clientWidth + 1)
-        .map((el) => el.firstElementChild?.className);
-      return { page: document.documentElement.scrollWidth, host: host.getBoundingClientRect().right, overflowing };
-    }, TAG);
-    assert.ok(widths.page <= 360, `page is ${widths.page} px wide`);
-    assert.ok(widths.host <= 360, `widget ends at ${widths.host} px`);
-    assert.deepEqual(widths.overflowing, [], 'tables scrolling sideways');
+    await assertFits(page, TAG);
     await screenshot(page, `ffn-explorer-360-${colorScheme}`);
     assertClean(problems);
     await context.close();

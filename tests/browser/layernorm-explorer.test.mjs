@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { assertClean, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
+import { assertClean, assertFits, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
 
 const TAG = 'layernorm-explorer';
 const env = browserSuite();
@@ -165,16 +165,7 @@ for (const colorScheme of ['light', 'dark']) {
     for (const axis of ['features', 'sequence']) {
       await page.evaluate(([tag, a]) => document.querySelector(tag).setAttribute('axis', a), [TAG, axis]);
       await page.locator(`${TAG} ${axis === 'sequence' ? '[data-stat="feature-mean"]' : 'td[data-stat="mean"]'}`).first().waitFor();
-      const widths = await page.evaluate((tag) => {
-        const host = document.querySelector(tag);
-        // The tables sit in .scroll boxes (a fallback): at 360 px none of them may need to scroll.
-        const overflowing = [...host.shadowRoot.querySelectorAll('.scroll')].filter((el) => el.scrollWidth > el.clientWidth + 1)
-          .map((el) => el.firstElementChild?.className);
-        return { page: document.documentElement.scrollWidth, host: host.getBoundingClientRect().right, overflowing };
-      }, TAG);
-      assert.ok(widths.page <= 360, `page is ${widths.page} px wide (${axis})`);
-      assert.ok(widths.host <= 360, `widget ends at ${widths.host} px (${axis})`);
-      assert.deepEqual(widths.overflowing, [], `elements scrolling sideways (${axis})`);
+      await assertFits(page, TAG, 360, `(${axis})`);
       if (axis === 'features') await screenshot(page, `layernorm-explorer-360-${colorScheme}`);
     }
     await screenshot(page, `layernorm-explorer-360-${colorScheme}-wrong-axis`);

@@ -72,6 +72,22 @@ export function assertClean(problems) {
   assert.deepEqual(problems.external, [], `requests left localhost: ${problems.external.join('\n')}`);
 }
 
+/**
+ * Asserts that at `width` px neither the page nor the widget `tag` is wider than the viewport and that none of the
+ * widget's .scroll boxes (a fallback for wide tables) actually has to scroll sideways. `what` labels failures.
+ */
+export async function assertFits(page, tag, width = 360, what = '') {
+  const widths = await page.evaluate((t) => {
+    const host = document.querySelector(t);
+    const overflowing = [...host.shadowRoot.querySelectorAll('.scroll')].filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.firstElementChild?.className);
+    return { page: document.documentElement.scrollWidth, host: host.getBoundingClientRect().right, overflowing };
+  }, tag);
+  assert.ok(widths.page <= width, `page is ${widths.page} px wide ${what}`);
+  assert.ok(widths.host <= width, `widget ends at ${widths.host} px ${what}`);
+  assert.deepEqual(widths.overflowing, [], `elements scrolling sideways ${what}`);
+}
+
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = `${ARTIFACTS}${name}.png`;

@@ -118,12 +118,24 @@ export class BlockscopeElement extends HTMLElement {
       this.applyHash(); // before _connected: deep-linked attributes are read by start(), not re-dispatched
       this._connected = true;
       this.start();
+    } else if (this._released) {
+      this._released = false;
+      this.invalidate(3); // back on the page after its model was freed: rebuild it
     }
     window.addEventListener('hashchange', this._onHash);
   }
 
   disconnectedCallback() {
     window.removeEventListener('hashchange', this._onHash);
+    // A widget keeps its worker-side model in `this.model`; free it once the element has really left the page
+    // (a DOM move disconnects and reconnects at once, keeping it).
+    setTimeout(() => {
+      if (this.isConnected || !this.model) return;
+      const model = this.model;
+      this.model = null;
+      this._released = true;
+      model.dispose().catch(() => {});
+    }, 0);
   }
 
   attributeChangedCallback(name, oldValue, newValue) {

@@ -216,20 +216,12 @@ export class BlockExplorer extends BlockscopeElement {
 
   connectedCallback() {
     super.connectedCallback();
-    if (this.ready && !this.model) this.invalidate(3); // back on the page after its model was freed
     this.resizeObserver?.observe(this.barBox);
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
     this.resizeObserver?.disconnect();
-    // Free the model in the worker once the element has really left the page (a DOM move reconnects at once).
-    setTimeout(() => {
-      if (this.isConnected || !this.model) return;
-      const model = this.model;
-      this.model = null;
-      model.dispose().catch(() => {});
-    }, 0);
   }
 
   debounce(key, fn, ms = 200) {

@@ -182,7 +182,6 @@ export class GPTExplorer extends BlockscopeElement {
 
   connectedCallback() {
     super.connectedCallback();
-    if (this.ready && !this.model) this.invalidate(3); // back on the page after its model was freed
     this.resizeObserver?.observe(this.promptSection);
   }
 
@@ -190,13 +189,6 @@ export class GPTExplorer extends BlockscopeElement {
     super.disconnectedCallback();
     this.resizeObserver?.disconnect();
     this.abort?.abort();
-    // Free the model in the worker once the element has really left the page (a DOM move reconnects at once).
-    setTimeout(() => {
-      if (this.isConnected || !this.model) return;
-      const model = this.model;
-      this.model = null;
-      model.dispose().catch(() => {});
-    }, 0);
   }
 
   // ------------------------------------------------------------------ DOM
