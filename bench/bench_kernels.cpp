@@ -1,5 +1,5 @@
-// Benchmark of linear_forward's matrix kernels in wasm under Node (built by tests/wasm_kernels/): GFLOP/s of
-// the generic kernels, Eigen (the path before the SIMD128 kernels) and the SIMD128 kernels. Not a test.
+// Benchmark of linear_forward's matrix kernels and of their backward in wasm under Node (built by
+// tests/wasm_kernels/): GFLOP/s of the generic kernels, Eigen (auto-vectorized) and the SIMD128 kernels. Not a test.
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -68,10 +68,10 @@ struct Buffers {
         y(static_cast<size_t>(s.N * s.OC)) {}
 };
 
-// Best-of GFLOP/s after a warm-up of at least 3 calls and 0.2 s, which lets V8 tier the kernels up from
-// its baseline compiler (Liftoff) to TurboFan; then at least 5 timed calls and 0.5 s.
-double gflops(LinearFn fn, const Shape& s, Buffers& bf) {
-  const auto call = [&] { fn(bf.y.data(), bf.x.data(), bf.w.data(), s.bias ? bf.b.data() : nullptr, s.N, s.C, s.OC); };
+// Best-of seconds per call after a warm-up of at least 3 calls and 0.2 s, which lets V8 tier the kernels up
+// from its baseline compiler (Liftoff) to TurboFan; then at least 5 timed calls and 0.5 s.
+template <class F>
+double best_seconds(F&& call) {
   const auto t_warm = std::chrono::steady_clock::now();
   for (int i = 0; i < 3 || seconds_since(t_warm) < 0.2; ++i) call();
   double best = 1e30;
@@ -81,7 +81,13 @@ double gflops(LinearFn fn, const Shape& s, Buffers& bf) {
     call();
     best = std::min(best, seconds_since(t0));
   }
-  return 2.0 * s.N * s.C * s.OC / best * 1e-9;
+  return best;
+}
+
+double gflops(LinearFn fn, const Shape& s, Buffers& bf) {
+  const double t = best_seconds(
+      [&] { fn(bf.y.data(), bf.x.data(), bf.w.data(), s.bias ? bf.b.data() : nullptr, s.N, s.C, s.OC); });
+  return 2.0 * s.N * s.C * s.OC / t * 1e-9;
 }
 
 double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
@@ -115,6 +121,75 @@ void main_table() {
   }
 }
 
+// ---- linear_backward: dinp (N, C) += dout (N, OC) @ weight (OC, C) and dweight (OC, C) += dout^T @ inp ----
+using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MapR = Eigen::Map<RowMatrix>;
+using MapC = Eigen::Map<const RowMatrix>;
+
+// One gradient of one backward implementation: grad += product(dout, inp, weight).
+using GradFn = void (*)(float* grad, const float* dout, const float* inp, const float* weight, int64_t N,
+                        int64_t C, int64_t OC);
+void eigen_dinp(float* g, const float* dout, const float*, const float* w, int64_t N, int64_t C, int64_t OC) {
+  MapR(g, N, C).noalias() += MapC(dout, N, OC) * MapC(w, OC, C);
+}
+void eigen_dweight(float* g, const float* dout, const float* x, const float*, int64_t N, int64_t C, int64_t OC) {
+  MapR(g, OC, C).noalias() += MapC(dout, N, OC).transpose() * MapC(x, N, C);
+}
+template <const LinearBackwardKernels& K>
+void kernels_dinp(float* g, const float* dout, const float* x, const float* w, int64_t N, int64_t C, int64_t OC) {
+  f32_linear_backward(K, g, nullptr, nullptr, dout, x, w, N, C, OC);
+}
+template <const LinearBackwardKernels& K>
+void kernels_dweight(float* g, const float* dout, const float* x, const float* w, int64_t N, int64_t C,
+                     int64_t OC) {
+  f32_linear_backward(K, nullptr, g, nullptr, dout, x, w, N, C, OC);
+}
+
+struct BackwardBuffers {
+  std::vector<float> dout, x, w, g;
+  BackwardBuffers(const Shape& s, bool dinp)
+      : dout(uniform_vec(s.N * s.OC, 4)), x(uniform_vec(s.N * s.C, 1)), w(uniform_vec(s.OC * s.C, 2)),
+        g(static_cast<size_t>(dinp ? s.N * s.C : s.OC * s.C), 0.0f) {}
+  void call(GradFn fn, const Shape& s) { fn(g.data(), dout.data(), x.data(), w.data(), s.N, s.C, s.OC); }
+};
+
+// GFLOP/s of fn (2 N C OC per gradient), and in `once` the gradient after one call onto zeros.
+double backward_gflops(GradFn fn, const Shape& s, bool dinp, std::vector<float>& once) {
+  BackwardBuffers bf(s, dinp);
+  bf.call(fn, s);
+  once = bf.g;
+  return 2.0 * s.N * s.C * s.OC / best_seconds([&] { bf.call(fn, s); }) * 1e-9;
+}
+
+// Training shapes: N = B * T = 16 * 128 rows; C -> OC of attention (qkv 384, out 128), MLP (512 / 128) and
+// an LM head over a 256-symbol vocabulary.
+void backward_table() {
+  const Shape shapes[] = {{"", 2048, 128, 128, false}, {"", 2048, 128, 384, false}, {"", 2048, 128, 512, false},
+                          {"", 2048, 512, 128, false}, {"", 2048, 128, 256, false}};
+  std::printf("\nlinear_backward kernels, GFLOP/s (2 N C OC per gradient; accumulating, +=)\n");
+  std::printf("%-8s %-14s %9s %9s %9s %13s %15s %14s\n", "grad", "N x C x OC", "generic", "Eigen", "simd128",
+              "simd/Eigen", "simd/generic", "max|simd-Eig|");
+  for (const Shape& s : shapes)
+    for (bool dinp : {true, false}) {
+      std::vector<float> y_generic, y_eigen, y_simd;
+      const double g = backward_gflops(dinp ? kernels_dinp<kLinearBackwardGeneric>
+                                            : kernels_dweight<kLinearBackwardGeneric>, s, dinp, y_generic);
+      const double e = backward_gflops(dinp ? eigen_dinp : eigen_dweight, s, dinp, y_eigen);
+#ifdef __wasm_simd128__
+      const double v = backward_gflops(dinp ? kernels_dinp<kLinearBackwardSimd128>
+                                            : kernels_dweight<kLinearBackwardSimd128>, s, dinp, y_simd);
+      const double dev = max_abs_diff(y_simd, y_eigen);
+#else
+      const double v = NAN, dev = max_abs_diff(y_generic, y_eigen);
+#endif
+      char dims[32];
+      std::snprintf(dims, sizeof dims, "%lldx%lldx%lld", static_cast<long long>(s.N),
+                    static_cast<long long>(s.C), static_cast<long long>(s.OC));
+      std::printf("%-8s %-14s %9.1f %9.1f %9.1f %12.2fx %14.2fx %14.2g\n", dinp ? "dinp" : "dweight", dims, g,
+                  e, v, v / e, v / g, dev);
+    }
+}
+
 #ifdef __wasm_simd128__
 // Where the packed GEMM overtakes row-by-row GEMV (sets kLinearSimd128.gemv_below_n), with the weight in cache
 // (768 x 2304, 7 MB) and streamed from memory (768 x 50257, 154 MB).
@@ -140,5 +215,6 @@ int main() {
 #ifdef __wasm_simd128__
   crossover_table();
 #endif
+  backward_table();
   return 0;
 }

@@ -53,11 +53,30 @@ int64_t hf_context_length(const json& j) {
 
 void check_hf_semantics(const json& j) {
   require_value(j, "model_type", {"gpt2"}, "only GPT-2 checkpoints are supported");
-  require_value(j, "activation_function", {"gelu_new", "gelu_pytorch_tanh"},
-                "the GPT block uses the tanh-approximated GELU (\"gelu_new\")");
   require_value(j, "scale_attn_weights", {true}, "attention scores are always scaled by 1/sqrt(head_dim)");
   require_value(j, "scale_attn_by_inverse_layer_idx", {false}, "per-layer attention scaling is not supported");
   require_value(j, "add_cross_attention", {false}, "cross-attention is not supported");
+}
+
+// transformers' ACT2FN names for the activations the core computes.
+constexpr std::pair<const char*, Activation> kHfActivations[] = {
+    {"gelu_new", Activation::GeluTanh}, {"gelu_pytorch_tanh", Activation::GeluTanh},
+    {"gelu", Activation::GeluErf},      {"relu", Activation::Relu},
+    {"tanh", Activation::Tanh}};
+
+Activation hf_activation(const json& j) {
+  if (!j.contains("activation_function")) return Activation::GeluTanh;  // GPT2Config's default, "gelu_new"
+  const json& v = j["activation_function"];
+  for (const auto& [name, act] : kHfActivations)
+    if (v == name) return act;
+  throw Error(detail::concat("config key 'activation_function' is ", v.is_string() ? v.dump() : "not a string",
+                             "; supported: gelu_new, gelu_pytorch_tanh, gelu, relu, tanh"));
+}
+
+const char* hf_activation_name(Activation a) {
+  for (const auto& [name, act] : kHfActivations)
+    if (act == a) return name;
+  return "gelu_new";
 }
 
 GPTConfig hf_config(const json& j) {
@@ -68,9 +87,8 @@ GPTConfig hf_config(const json& j) {
   c.emb_dim = hf_int(j, "n_embd");
   c.n_heads = hf_int(j, "n_head");
   c.n_layers = hf_int(j, "n_layer");
-  if (j.contains("n_inner") && !j["n_inner"].is_null())
-    require(hf_int(j, "n_inner") == 4 * c.emb_dim, "config key 'n_inner' is ", j["n_inner"].dump(),
-            "; the GPT block's hidden size is 4 * n_embd = ", 4 * c.emb_dim);
+  if (j.contains("n_inner") && !j["n_inner"].is_null()) c.ffn_hidden = hf_int(j, "n_inner");  // null: 4 * n_embd
+  c.activation = hf_activation(j);
   if (j.contains("layer_norm_epsilon")) {
     require(j["layer_norm_epsilon"].is_number(), "config key 'layer_norm_epsilon' must be a number, got ",
             j["layer_norm_epsilon"].dump());
@@ -128,7 +146,8 @@ std::string format_bytes(double bytes) {
 // count_parameters in double: a guard against int64 overflow for absurd configs (vocab 10^12, ...).
 double approx_parameters(const GPTConfig& cfg) {
   const double C = static_cast<double>(cfg.emb_dim), V = static_cast<double>(cfg.vocab_size);
-  const double block = 12.0 * C * C + 16.0 * C;
+  const double H = cfg.ffn_hidden > 0 ? static_cast<double>(cfg.ffn_hidden) : 4.0 * C;
+  const double block = 4.0 * C * C + 2.0 * C * H + H + 12.0 * C;
   return V * C * (cfg.tie_weights ? 1.0 : 2.0) + static_cast<double>(cfg.context_length) * C +
          static_cast<double>(cfg.n_layers) * block + 2.0 * C;
 }
@@ -475,13 +494,13 @@ double short_float(float f) {
 json hf_config_json(const GPTConfig& cfg) {
   return {{"architectures", {"GPT2LMHeadModel"}},
           {"model_type", "gpt2"},
-          {"activation_function", "gelu_new"},
+          {"activation_function", hf_activation_name(cfg.activation)},
           {"vocab_size", cfg.vocab_size},
           {"n_positions", cfg.context_length},
           {"n_embd", cfg.emb_dim},
           {"n_layer", cfg.n_layers},
           {"n_head", cfg.n_heads},
-          {"n_inner", nullptr},
+          {"n_inner", cfg.ffn_hidden > 0 && cfg.ffn_hidden != 4 * cfg.emb_dim ? json(cfg.ffn_hidden) : json(nullptr)},
           {"layer_norm_epsilon", short_float(cfg.layer_norm_epsilon)},
           {"resid_pdrop", cfg.drop_rate},
           {"embd_pdrop", cfg.drop_rate},

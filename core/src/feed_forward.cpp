@@ -77,4 +77,14 @@ void FeedForward::forward(float* out, float* hidden_pre, float* hidden_post, con
   proj_.forward(out, hidden_post, N);                                         // layers.2
 }
 
+void FeedForward::backward(float* dinp, const float* dout, const float* inp, const float* hidden_pre,
+                           const float* hidden_post, int64_t N, const GradMap& grads) {
+  const int64_t n = N * cfg_.hidden_dim;
+  dpost_.assign(static_cast<size_t>(n), 0.0f);
+  dpre_.assign(static_cast<size_t>(n), 0.0f);
+  proj_.backward(dpost_.data(), dout, hidden_post, N, grads);                          // layers.2
+  activation_backward(cfg_.activation, dpre_.data(), hidden_pre, dpost_.data(), n);   // layers.1
+  fc_.backward(dinp, dpre_.data(), inp, N, grads);                                     // layers.0
+}
+
 }  // namespace blockscope

@@ -1,9 +1,8 @@
 // GPTModel: config handling, parameter layout, seeded init and the forward pass.
 #include "blockscope/gpt_model.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
-#include <set>
 
 #include "blockscope/error.hpp"
 #include "blockscope/ops.hpp"
@@ -21,6 +20,8 @@ BlockConfig GPTConfig::block() const {
   b.qkv_bias = qkv_bias;
   b.norm = norm;
   b.ln_eps = layer_norm_epsilon;
+  b.ffn_hidden = ffn_hidden;
+  b.activation = activation;
   return b;
 }
 
@@ -37,62 +38,7 @@ void GPTConfig::validate() const {
           "layer_norm_epsilon must be a positive finite number, got ", layer_norm_epsilon);
   // Token ids cross the API as int32.
   require(vocab_size <= INT32_MAX, "vocab_size ", vocab_size, " does not fit int32 token ids");
-}
-
-namespace {
-int64_t json_int(const nlohmann::json& j, const char* key) {
-  const auto& v = j.at(key);
-  require(v.is_number_integer(), "config key '", key, "' must be an integer, got ", v.dump());
-  return v.get<int64_t>();
-}
-bool json_bool(const nlohmann::json& j, const char* key) {
-  const auto& v = j.at(key);
-  require(v.is_boolean(), "config key '", key, "' must be true or false, got ", v.dump());
-  return v.get<bool>();
-}
-}  // namespace
-
-GPTConfig GPTConfig::from_json(const nlohmann::json& j) {
-  require(j.is_object(), "a GPT config must be a JSON object, got ", j.type_name());
-  static const std::set<std::string> known = {"vocab_size", "context_length", "emb_dim",     "n_heads", "n_layers",
-                                              "drop_rate",  "qkv_bias",       "tie_weights", "norm",
-                                              "layer_norm_epsilon"};
-  for (const auto& [key, value] : j.items())
-    require(known.count(key) == 1, "unknown config key '", key,
-            "' (expected vocab_size, context_length, emb_dim, n_heads, n_layers, drop_rate, qkv_bias, "
-            "tie_weights, norm, layer_norm_epsilon)");
-  for (const char* key : {"vocab_size", "context_length", "emb_dim", "n_heads", "n_layers"})
-    require(j.contains(key), "config is missing '", key, "'");
-  GPTConfig c;
-  c.vocab_size = json_int(j, "vocab_size");
-  c.context_length = json_int(j, "context_length");
-  c.emb_dim = json_int(j, "emb_dim");
-  c.n_heads = json_int(j, "n_heads");
-  c.n_layers = json_int(j, "n_layers");
-  if (j.contains("drop_rate")) {
-    require(j["drop_rate"].is_number(), "config key 'drop_rate' must be a number, got ", j["drop_rate"].dump());
-    c.drop_rate = j["drop_rate"].get<double>();
-  }
-  if (j.contains("qkv_bias")) c.qkv_bias = json_bool(j, "qkv_bias");
-  if (j.contains("tie_weights")) c.tie_weights = json_bool(j, "tie_weights");
-  if (j.contains("norm")) {
-    require(j["norm"].is_string(), "config key 'norm' must be \"pre\" or \"post\", got ", j["norm"].dump());
-    c.norm = parse_norm_placement(j["norm"].get<std::string>());
-  }
-  if (j.contains("layer_norm_epsilon")) {
-    require(j["layer_norm_epsilon"].is_number(), "config key 'layer_norm_epsilon' must be a number, got ",
-            j["layer_norm_epsilon"].dump());
-    c.layer_norm_epsilon = j["layer_norm_epsilon"].get<float>();
-  }
-  c.validate();
-  return c;
-}
-
-nlohmann::json GPTConfig::to_json() const {
-  return {{"vocab_size", vocab_size}, {"context_length", context_length}, {"emb_dim", emb_dim},
-          {"n_heads", n_heads},       {"n_layers", n_layers},             {"drop_rate", drop_rate},
-          {"qkv_bias", qkv_bias},     {"tie_weights", tie_weights},       {"norm", norm_placement_name(norm)},
-          {"layer_norm_epsilon", std::stod(detail::concat(layer_norm_epsilon))}};  // 1e-05, not 9.99999974e-06
+  require(ffn_hidden >= 0, "ffn_hidden must be >= 0 (0 means 4 * emb_dim), got ", ffn_hidden);
 }
 
 int64_t GPTModel::count_parameters(const GPTConfig& cfg) {
@@ -208,17 +154,20 @@ Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, boo
   check_ids(ids, B, T);
   const int64_t C = cfg_.emb_dim, N = B * T;
   x_.resize(static_cast<size_t>(N * C));
-  y_.resize(x_.size());
   normed_.resize(x_.size());
   inspection_ = ForwardInspection{};
   if (inspect) {
     inspection_ = ForwardInspection{B, T, C, cfg_.block().hidden_dim(), cfg_.n_heads, {}, {}};
     inspection_.layers.resize(blocks_.size());
   }
+  const BlockConfig bc = cfg_.block();
+  acts_.resize(static_cast<size_t>(BlockActs::size(bc, B, T, false)));
+  const BlockActs a = BlockActs::carve(acts_.data(), bc, B, T, false);
   embed(x_.data(), ids, B, T, 0);
-  for (size_t l = 0; l < blocks_.size(); ++l) {  // x = trf_blocks(x)
-    blocks_[l].forward(y_.data(), x_.data(), B, T, inspect ? &inspection_.layers[l] : nullptr);
-    x_.swap(y_);
+  for (size_t l = 0; l < blocks_.size(); ++l) {  // x = trf_blocks(x), one block's activations at a time
+    blocks_[l].forward(a, x_.data(), B, T);
+    if (inspect) blocks_[l].inspect(a, x_.data(), B, T, inspection_.layers[l]);
+    std::copy(a.out, a.out + N * C, x_.data());
   }
   Tensor logits({B, T, cfg_.vocab_size});
   final_logits(logits.ptr(), x_.data(), N, inspect);

@@ -81,4 +81,9 @@ void LayerNorm::forward(float* out, float* mean, float* rstd, const float* inp, 
   layernorm_forward(out, mean, rstd, inp, scale_, shift_, rows, emb_dim_, eps_);
 }
 
+void LayerNorm::backward(float* dinp, const float* dout, const float* inp, const float* mean, const float* rstd,
+                         int64_t rows, const GradMap& grads) const {
+  layernorm_backward(dinp, grads(scale_), grads(shift_), dout, inp, scale_, mean, rstd, rows, emb_dim_);
+}
+
 }  // namespace blockscope

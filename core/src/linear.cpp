@@ -28,4 +28,8 @@ void Linear::forward(float* out, const float* inp, int64_t N) const {
   linear_forward(out, inp, weight_, bias_, N, in_, out_);
 }
 
+void Linear::backward(float* dinp, const float* dout, const float* inp, int64_t N, const GradMap& grads) const {
+  linear_backward(dinp, grads(weight_), grads(bias_), dout, inp, weight_, N, in_, out_);
+}
+
 }  // namespace blockscope

@@ -61,17 +61,35 @@ Tensor MultiHeadAttention::forward(const Tensor& x) {
 }
 
 void MultiHeadAttention::forward(float* out, float* att, const float* inp, int64_t B, int64_t T) {
+  const auto n = static_cast<size_t>(B * T * cfg_.d_out);
+  for (auto* buf : {&q_, &k_, &v_, &ctx_}) buf->resize(n);
+  forward(out, AttentionActs{q_.data(), k_.data(), v_.data(), att, nullptr, ctx_.data()}, inp, B, T);
+}
+
+void MultiHeadAttention::forward(float* out, const AttentionActs& a, const float* inp, int64_t B, int64_t T) {
   const int64_t N = B * T, D = cfg_.d_out;
-  q_.resize(static_cast<size_t>(N * D));
-  k_.resize(q_.size());
-  v_.resize(q_.size());
-  ctx_.resize(q_.size());
-  wq_.forward(q_.data(), inp, N);  // queries = W_query(x)
-  wk_.forward(k_.data(), inp, N);  // keys = W_key(x)
-  wv_.forward(v_.data(), inp, N);  // values = W_value(x)
-  // softmax(mask(q k^T) / sqrt(head_dim)) @ v, heads concatenated back to (B, T, d_out); dropout = identity.
-  attention_forward(ctx_.data(), att, q_.data(), k_.data(), v_.data(), B, T, T, T, D, cfg_.num_heads, cfg_.causal);
-  wo_.forward(out, ctx_.data(), N);  // out_proj
+  if (a.att_mask) drop_scratch_.resize(static_cast<size_t>(T * T));
+  wq_.forward(a.q, inp, N);  // queries = self.W_query(x)
+  wk_.forward(a.k, inp, N);  // keys = self.W_key(x)
+  wv_.forward(a.v, inp, N);  // values = self.W_value(x)
+  // self.dropout(softmax(mask(q k^T) / sqrt(head_dim))) @ v, heads concatenated back to (B, T, d_out).
+  attention_forward(a.ctx, a.att, a.q, a.k, a.v, B, T, T, T, D, cfg_.num_heads, cfg_.causal, a.att_mask,
+                    drop_scratch_.data());
+  wo_.forward(out, a.ctx, N);  // self.out_proj(context_vec)
+}
+
+void MultiHeadAttention::backward(float* dinp, const float* dout, const float* inp, const AttentionActs& a,
+                                  int64_t B, int64_t T, const GradMap& grads) {
+  const int64_t N = B * T, D = cfg_.d_out;
+  const auto n = static_cast<size_t>(N * D);
+  for (auto* buf : {&dq_, &dk_, &dv_, &dctx_}) buf->assign(n, 0.0f);
+  datt_.resize(static_cast<size_t>(2 * T * T));
+  wo_.backward(dctx_.data(), dout, a.ctx, N, grads);
+  attention_backward(dq_.data(), dk_.data(), dv_.data(), datt_.data(), dctx_.data(), a.q, a.k, a.v, a.att,
+                     a.att_mask, B, T, D, cfg_.num_heads, cfg_.causal);
+  wq_.backward(dinp, dq_.data(), inp, N, grads);
+  wk_.backward(dinp, dk_.data(), inp, N, grads);
+  wv_.backward(dinp, dv_.data(), inp, N, grads);
 }
 
 void MultiHeadAttention::forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv) {

@@ -33,6 +33,7 @@ const char* activation_name(Activation a) {
     case Activation::GeluTanh: return "gelu_tanh";
     case Activation::GeluErf: return "gelu_erf";
     case Activation::Relu: return "relu";
+    case Activation::Tanh: return "tanh";
   }
   return "unknown";
 }
@@ -42,7 +43,8 @@ Activation parse_activation(const char* name) {
   if (s == "gelu_tanh" || s == "gelu") return Activation::GeluTanh;
   if (s == "gelu_erf") return Activation::GeluErf;
   if (s == "relu") return Activation::Relu;
-  throw Error("unknown activation '" + s + "' (expected gelu_tanh, gelu_erf or relu)");
+  if (s == "tanh") return Activation::Tanh;
+  throw Error("unknown activation '" + s + "' (expected gelu_tanh, gelu_erf, relu or tanh)");
 }
 
 namespace {
@@ -112,6 +114,9 @@ void activation_forward(Activation kind, float* out, const float* inp, int64_t n
       // x > 0 ? x : 0 keeps NaN as NaN like torch.relu.
       for (int64_t i = 0; i < n; ++i) out[i] = inp[i] > 0.0f ? inp[i] : (std::isnan(inp[i]) ? inp[i] : 0.0f);
       break;
+    case Activation::Tanh:
+      for (int64_t i = 0; i < n; ++i) out[i] = std::tanh(inp[i]);
+      break;
   }
 }
 
@@ -134,6 +139,12 @@ void activation_derivative(Activation kind, float* out, const float* inp, int64_
       break;
     case Activation::Relu:
       for (int64_t i = 0; i < n; ++i) out[i] = inp[i] > 0.0f ? 1.0f : 0.0f;
+      break;
+    case Activation::Tanh:
+      for (int64_t i = 0; i < n; ++i) {
+        const float t = std::tanh(inp[i]);
+        out[i] = 1.0f - t * t;
+      }
       break;
   }
 }
@@ -168,7 +179,8 @@ void softmax_rows(float* x, int64_t N, int64_t n) {
 }
 
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
-                       int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal) {
+                       int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal,
+                       const float* att_mask, float* scratch) {
   const int64_t hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const int64_t offset = S - T;  // absolute position of query 0
@@ -188,7 +200,13 @@ void attention_forward(float* out, float* att, const float* q, const float* k, c
         std::fill(row + visible, row + S, 0.0f);  // exp(-inf) = 0 for masked keys
       }
       StridedMap O(out + b * T * C + h * hs, T, hs, Eigen::OuterStride<>(C));
-      O.noalias() = A * Vm;
+      if (att_mask) {  // attn_weights = self.dropout(attn_weights)
+        MatMap Ad(scratch, T, S);
+        Ad = A.cwiseProduct(ConstMatMap(att_mask + (b * NH + h) * T * S, T, S));
+        O.noalias() = Ad * Vm;
+      } else {
+        O.noalias() = A * Vm;
+      }
     }
   }
 }

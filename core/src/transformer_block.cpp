@@ -1,6 +1,9 @@
 // TransformerBlock: the two residual sublayers in pre- or post-norm wiring, with optional inspection.
 #include "blockscope/transformer_block.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include "blockscope/error.hpp"
 #include "blockscope/ops.hpp"
 
@@ -79,17 +82,172 @@ Tensor TransformerBlock::forward(const Tensor& x, BlockInspection* inspect) {
   return y;
 }
 
-void TransformerBlock::ensure_workspace(int64_t B, int64_t T) {
-  const auto n = static_cast<size_t>(B * T * cfg_.emb_dim);
-  const auto nh = static_cast<size_t>(B * T * cfg_.hidden_dim());
-  normed_.resize(n);
-  sub_.resize(n);
-  mid_.resize(n);
-  hidden_pre_.resize(nh);
-  hidden_post_.resize(nh);
-  att_w_.resize(static_cast<size_t>(B * cfg_.n_heads * T * T));
+// ---------------------------------------------------------------------------------------------------------
+// Activation memory
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+// Walks the BlockActs layout: with mem == null it only counts.
+int64_t layout(BlockActs* a, float* mem, const BlockConfig& cfg, int64_t B, int64_t T, bool dropout) {
+  const int64_t N = B * T, C = cfg.emb_dim, H = cfg.hidden_dim(), A = B * cfg.n_heads * T * T;
+  int64_t used = 0;
+  const auto take = [&](float*& p, int64_t n) {
+    if (mem) p = mem + used;
+    used += n;
+  };
+  BlockActs dummy;
+  BlockActs& r = a ? *a : dummy;
+  for (float** p : {&r.ln1_mean, &r.ln1_rstd, &r.ln2_mean, &r.ln2_rstd}) take(*p, N);
+  for (float** p : {&r.ln1_out, &r.att.q, &r.att.k, &r.att.v, &r.att.ctx, &r.att_out, &r.res1, &r.ln2_out,
+                    &r.ff_out, &r.res2})
+    take(*p, N * C);
+  take(r.fc_pre, N * H);
+  take(r.fc_post, N * H);
+  take(r.att.att, A);
+  if (dropout) {
+    take(r.att.att_mask, A);
+    take(r.drop1_mask, N * C);
+    take(r.drop2_mask, N * C);
+  }
+  r.out = cfg.norm == NormPlacement::Pre ? r.res2 : r.ln2_out;
+  return used;
 }
 
+void fill_mask(float* mask, int64_t n, float p, Rng& rng) {
+  const float keep_scale = 1.0f / static_cast<float>(1.0 - static_cast<double>(p));
+  for (int64_t i = 0; i < n; ++i) mask[i] = rng.uniform() < p ? 0.0f : keep_scale;
+}
+}  // namespace
+
+int64_t BlockActs::size(const BlockConfig& cfg, int64_t B, int64_t T, bool dropout) {
+  return layout(nullptr, nullptr, cfg, B, T, dropout);
+}
+
+BlockActs BlockActs::carve(float* mem, const BlockConfig& cfg, int64_t B, int64_t T, bool dropout) {
+  BlockActs a;
+  layout(&a, mem, cfg, B, T, dropout);
+  return a;
+}
+
+void BlockActs::draw_dropout(Rng& rng, float p, int64_t B, int64_t T, const BlockConfig& cfg) const {
+  const int64_t N = B * T;
+  fill_mask(att.att_mask, B * cfg.n_heads * T * T, p, rng);
+  fill_mask(drop1_mask, N * cfg.emb_dim, p, rng);
+  fill_mask(drop2_mask, N * cfg.emb_dim, p, rng);
+}
+
+const BlockActs& TransformerBlock::workspace(int64_t B, int64_t T) {
+  ws_.resize(static_cast<size_t>(BlockActs::size(cfg_, B, T, false)));
+  ws_acts_ = BlockActs::carve(ws_.data(), cfg_, B, T, false);
+  return ws_acts_;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Forward: the book's TransformerBlock.forward, one op per line
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+// out = x + drop_shortcut(sub), the shortcut connection; mask null = no dropout.
+void residual(float* out, const float* x, const float* sub, const float* mask, int64_t n) {
+  if (mask)
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] + sub[i] * mask[i];
+  else
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] + sub[i];
+}
+}  // namespace
+
+void TransformerBlock::forward(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* insp) {
+  const BlockActs& a = workspace(B, T);
+  forward(a, inp, B, T);
+  std::copy(a.out, a.out + B * T * cfg_.emb_dim, out);
+  if (insp) inspect(a, inp, B, T, *insp);
+}
+
+void TransformerBlock::forward(const BlockActs& a, const float* x, int64_t B, int64_t T) {
+  const int64_t N = B * T, C = cfg_.emb_dim;
+  if (cfg_.norm == NormPlacement::Pre) {
+    norm1_.forward(a.ln1_out, a.ln1_mean, a.ln1_rstd, x, N);      // x = self.norm1(x)
+    att_.forward(a.att_out, a.att, a.ln1_out, B, T);                // x = self.att(x)
+    residual(a.res1, x, a.att_out, a.drop1_mask, N * C);            // x = self.drop_shortcut(x) + shortcut
+    norm2_.forward(a.ln2_out, a.ln2_mean, a.ln2_rstd, a.res1, N);  // x = self.norm2(x)
+    ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln2_out, N);       // x = self.ff(x)
+    residual(a.res2, a.res1, a.ff_out, a.drop2_mask, N * C);        // x = self.drop_shortcut(x) + shortcut
+  } else {
+    att_.forward(a.att_out, a.att, x, B, T);                        // self.att(x)
+    residual(a.res1, x, a.att_out, a.drop1_mask, N * C);            // x + self.drop_shortcut(...)
+    norm1_.forward(a.ln1_out, a.ln1_mean, a.ln1_rstd, a.res1, N);  // x = self.norm1(...)
+    ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln1_out, N);       // self.ff(x)
+    residual(a.res2, a.ln1_out, a.ff_out, a.drop2_mask, N * C);     // x + self.drop_shortcut(...)
+    norm2_.forward(a.ln2_out, a.ln2_mean, a.ln2_rstd, a.res2, N);  // x = self.norm2(...)
+  }
+}
+
+// The same op list over a KV cache (B = 1, no dropout, no inspection).
+void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, const KVSlot& kv) {
+  const BlockActs& a = workspace(1, T);
+  att_w_.resize(static_cast<size_t>(cfg_.n_heads * T * (kv.pos + T)));
+  const int64_t C = cfg_.emb_dim;
+  if (cfg_.norm == NormPlacement::Pre) {
+    norm1_.forward(a.ln1_out, nullptr, nullptr, x, T);
+    att_.forward_cached(a.att_out, att_w_.data(), a.ln1_out, T, kv);
+    residual(a.res1, x, a.att_out, nullptr, T * C);
+    norm2_.forward(a.ln2_out, nullptr, nullptr, a.res1, T);
+    ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln2_out, T);
+    residual(out, a.res1, a.ff_out, nullptr, T * C);
+  } else {
+    att_.forward_cached(a.att_out, att_w_.data(), x, T, kv);
+    residual(a.res1, x, a.att_out, nullptr, T * C);
+    norm1_.forward(a.ln1_out, nullptr, nullptr, a.res1, T);
+    ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln1_out, T);
+    residual(a.res2, a.ln1_out, a.ff_out, nullptr, T * C);
+    norm2_.forward(out, nullptr, nullptr, a.res2, T);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Backward: the forward's op list in reverse. d1 carries the residual stream's gradient, d2 a sublayer
+// output's, d3 a sublayer input's.
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+void scaled_copy(float* out, const float* g, const float* mask, int64_t n) {
+  if (mask)
+    for (int64_t i = 0; i < n; ++i) out[i] = g[i] * mask[i];
+  else
+    std::copy(g, g + n, out);
+}
+void accumulate(float* out, const float* g, int64_t n) {
+  if (out)
+    for (int64_t i = 0; i < n; ++i) out[i] += g[i];
+}
+}  // namespace
+
+void TransformerBlock::backward(float* dinp, const float* dout, const float* x, const BlockActs& a, int64_t B,
+                                int64_t T, const GradMap& g) {
+  const int64_t N = B * T, C = cfg_.emb_dim, n = N * C;
+  for (auto* buf : {&d1_, &d2_, &d3_}) buf->assign(static_cast<size_t>(n), 0.0f);
+  float *d1 = d1_.data(), *d2 = d2_.data(), *d3 = d3_.data();
+  if (cfg_.norm == NormPlacement::Pre) {
+    std::copy(dout, dout + n, d1);                                    // d res1 (the shortcut)
+    scaled_copy(d2, dout, a.drop2_mask, n);                           // d ff_out
+    ff_.backward(d3, d2, a.ln2_out, a.fc_pre, a.fc_post, N, g);       // d ln2_out
+    norm2_.backward(d1, d3, a.res1, a.ln2_mean, a.ln2_rstd, N, g);    // d res1 += through norm2
+    accumulate(dinp, d1, n);                                          // d x (the shortcut)
+    scaled_copy(d2, d1, a.drop1_mask, n);                             // d att_out
+    std::fill(d3, d3 + n, 0.0f);
+    att_.backward(d3, d2, a.ln1_out, a.att, B, T, g);                 // d ln1_out
+    norm1_.backward(dinp, d3, x, a.ln1_mean, a.ln1_rstd, N, g);       // d x += through norm1
+  } else {
+    norm2_.backward(d1, dout, a.res2, a.ln2_mean, a.ln2_rstd, N, g);  // d res2
+    scaled_copy(d2, d1, a.drop2_mask, n);                             // d ff_out
+    ff_.backward(d1, d2, a.ln1_out, a.fc_pre, a.fc_post, N, g);       // d ln1_out = d res2 + through ff
+    norm1_.backward(d3, d1, a.res1, a.ln1_mean, a.ln1_rstd, N, g);    // d res1
+    accumulate(dinp, d3, n);                                          // d x (the shortcut)
+    scaled_copy(d2, d3, a.drop1_mask, n);                             // d att_out
+    att_.backward(dinp, d2, x, a.att, B, T, g);                       // d x += through att
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Inspection: per-token statistics of each step, in the order the book's forward runs them
+// ---------------------------------------------------------------------------------------------------------
 namespace {
 void record_stats(RowStats& s, const float* x, int64_t N, int64_t C) {
   s.mean.resize(static_cast<size_t>(N));
@@ -97,9 +255,8 @@ void record_stats(RowStats& s, const float* x, int64_t N, int64_t C) {
   row_mean_var(s.mean.data(), s.var.data(), x, N, C);
 }
 
-void record_step(BlockInspection* inspect, const char* op, const float* x, int64_t N, int64_t C) {
-  if (!inspect) return;
-  StepStats& s = inspect->steps.emplace_back();
+void record_step(BlockInspection& insp, const char* op, const float* x, int64_t N, int64_t C) {
+  StepStats& s = insp.steps.emplace_back();
   s.op = op;
   s.mean.resize(static_cast<size_t>(N));
   s.var.resize(static_cast<size_t>(N));
@@ -107,107 +264,32 @@ void record_step(BlockInspection* inspect, const char* op, const float* x, int64
   row_mean_var(s.mean.data(), s.var.data(), x, N, C);
   row_l2_norm(s.norm.data(), x, N, C);
 }
-
-void add(float* out, const float* a, const float* b, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
-}
 }  // namespace
 
-void TransformerBlock::forward(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect) {
-  ensure_workspace(B, T);
-  if (inspect) inspect->steps.clear();
-  record_step(inspect, "x (input)", inp, B * T, cfg_.emb_dim);
-  attention_half(mid_.data(), inp, B, T, inspect);
-  ffn_half(out, mid_.data(), B, T, inspect);
-  if (inspect) {
-    inspect->residual_norm.resize(static_cast<size_t>(B * T));
-    row_l2_norm(inspect->residual_norm.data(), out, B * T, cfg_.emb_dim);
-  }
-}
-
-void TransformerBlock::forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv) {
-  ensure_workspace(1, T);
-  att_w_.resize(static_cast<size_t>(cfg_.n_heads * T * (kv.pos + T)));
-  attention_half(mid_.data(), inp, 1, T, nullptr, &kv);
-  ffn_half(out, mid_.data(), 1, T, nullptr);
-}
-
-// att(x), over the KV cache when decoding incrementally.
-void TransformerBlock::attend(float* out, float* att, const float* inp, int64_t B, int64_t T, const KVSlot* kv) {
-  if (kv) att_.forward_cached(out, att, inp, T, *kv);
-  else att_.forward(out, att, inp, B, T);
-}
-
-void TransformerBlock::attention_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect,
-                                      const KVSlot* kv) {
-  const int64_t N = B * T, C = cfg_.emb_dim;
-  float* att_w = att_w_.data();
-  if (inspect) {
-    inspect->attn_weights.resize(att_w_.size());
-    att_w = inspect->attn_weights.data();
-  }
-  if (cfg_.norm == NormPlacement::Pre) {
-    norm1_.forward(normed_.data(), nullptr, nullptr, inp, N);  // x = norm1(x)
-    attend(sub_.data(), att_w, normed_.data(), B, T, kv);     // x = att(x); drop_shortcut = identity
-    add(out, inp, sub_.data(), N * C);                         // x = x + shortcut
-    record_step(inspect, "norm1", normed_.data(), N, C);
-    record_step(inspect, "att", sub_.data(), N, C);
-    record_step(inspect, "drop_shortcut", sub_.data(), N, C);
-    record_step(inspect, "x + shortcut", out, N, C);
-    if (inspect) {
-      record_stats(inspect->norm1.in, inp, N, C);
-      record_stats(inspect->norm1.out, normed_.data(), N, C);
-    }
-  } else {
-    attend(sub_.data(), att_w, inp, B, T, kv);                 // att(x)
-    add(normed_.data(), inp, sub_.data(), N * C);              // x + drop(att(x))
-    norm1_.forward(out, nullptr, nullptr, normed_.data(), N);  // norm1(...)
-    record_step(inspect, "att", sub_.data(), N, C);
-    record_step(inspect, "drop_shortcut", sub_.data(), N, C);
-    record_step(inspect, "x + shortcut", normed_.data(), N, C);
-    record_step(inspect, "norm1", out, N, C);
-    if (inspect) {
-      record_stats(inspect->norm1.in, normed_.data(), N, C);
-      record_stats(inspect->norm1.out, out, N, C);
-    }
-  }
-}
-
-void TransformerBlock::ffn_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect) {
-  const int64_t N = B * T, C = cfg_.emb_dim;
-  float* pre = hidden_pre_.data();
-  float* post = hidden_post_.data();
-  if (inspect) {
-    inspect->ffn_hidden_pre.resize(hidden_pre_.size());
-    inspect->ffn_hidden_post.resize(hidden_post_.size());
-    pre = inspect->ffn_hidden_pre.data();
-    post = inspect->ffn_hidden_post.data();
-  }
-  if (cfg_.norm == NormPlacement::Pre) {
-    norm2_.forward(normed_.data(), nullptr, nullptr, inp, N);  // x = norm2(x)
-    ff_.forward(sub_.data(), pre, post, normed_.data(), N);    // x = ff(x); drop_shortcut = identity
-    add(out, inp, sub_.data(), N * C);                         // x = x + shortcut
-    record_step(inspect, "norm2", normed_.data(), N, C);
-    record_step(inspect, "ff", sub_.data(), N, C);
-    record_step(inspect, "drop_shortcut", sub_.data(), N, C);
-    record_step(inspect, "x + shortcut", out, N, C);
-    if (inspect) {
-      record_stats(inspect->norm2.in, inp, N, C);
-      record_stats(inspect->norm2.out, normed_.data(), N, C);
-    }
-  } else {
-    ff_.forward(sub_.data(), pre, post, inp, N);               // ff(x)
-    add(normed_.data(), inp, sub_.data(), N * C);              // x + drop(ff(x))
-    norm2_.forward(out, nullptr, nullptr, normed_.data(), N);  // norm2(...)
-    record_step(inspect, "ff", sub_.data(), N, C);
-    record_step(inspect, "drop_shortcut", sub_.data(), N, C);
-    record_step(inspect, "x + shortcut", normed_.data(), N, C);
-    record_step(inspect, "norm2", out, N, C);
-    if (inspect) {
-      record_stats(inspect->norm2.in, normed_.data(), N, C);
-      record_stats(inspect->norm2.out, out, N, C);
-    }
-  }
+void TransformerBlock::inspect(const BlockActs& a, const float* x, int64_t B, int64_t T,
+                               BlockInspection& insp) const {
+  const int64_t N = B * T, C = cfg_.emb_dim, H = cfg_.hidden_dim();
+  const bool pre = cfg_.norm == NormPlacement::Pre;
+  // drop_shortcut is the identity at inference: its statistics are those of the sublayer's output.
+  using Step = std::pair<const char*, const float*>;
+  const std::vector<Step> steps =
+      pre ? std::vector<Step>{{"x (input)", x}, {"norm1", a.ln1_out}, {"att", a.att_out},
+                              {"drop_shortcut", a.att_out}, {"x + shortcut", a.res1}, {"norm2", a.ln2_out},
+                              {"ff", a.ff_out}, {"drop_shortcut", a.ff_out}, {"x + shortcut", a.res2}}
+          : std::vector<Step>{{"x (input)", x}, {"att", a.att_out}, {"drop_shortcut", a.att_out},
+                              {"x + shortcut", a.res1}, {"norm1", a.ln1_out}, {"ff", a.ff_out},
+                              {"drop_shortcut", a.ff_out}, {"x + shortcut", a.res2}, {"norm2", a.ln2_out}};
+  insp.steps.clear();
+  for (const auto& [op, values] : steps) record_step(insp, op, values, N, C);
+  record_stats(insp.norm1.in, pre ? x : a.res1, N, C);
+  record_stats(insp.norm1.out, a.ln1_out, N, C);
+  record_stats(insp.norm2.in, pre ? a.res1 : a.res2, N, C);
+  record_stats(insp.norm2.out, a.ln2_out, N, C);
+  insp.ffn_hidden_pre.assign(a.fc_pre, a.fc_pre + N * H);
+  insp.ffn_hidden_post.assign(a.fc_post, a.fc_post + N * H);
+  insp.attn_weights.assign(a.att.att, a.att.att + B * cfg_.n_heads * T * T);
+  insp.residual_norm.resize(static_cast<size_t>(N));
+  row_l2_norm(insp.residual_norm.data(), a.out, N, C);
 }
 
 BlockConfig EncoderBlock::block_config(int64_t d, int64_t h, int64_t d_ff, int64_t context_length) {

@@ -100,6 +100,50 @@ void check_close(const std::string& component, const Tensor& actual, const Tenso
   check_close(component, std::span<const float>(actual.data), expected, atol, rtol);
 }
 
+void check_close_scaled(const std::string& component, std::span<const float> actual, const Tensor& expected,
+                        float rel) {
+  float scale = 0.0f;
+  for (const float e : expected.data) scale = std::max(scale, std::fabs(e));
+  check_close(component, actual, expected, rel * scale, 0.0f);
+}
+
+int check_grads(const std::string& component, const Case& c, const ParamArena& grads, float rel,
+                const std::string& prefix) {
+  // The key bias adds q . b_k to every score of a query's row, which softmax ignores: its exact gradient is 0
+  // and both PyTorch's and ours are rounding noise (~1e-9). Scaled to that noise, a relative tolerance means
+  // nothing, so key biases are checked against 0 with rel times the case's largest gradient instead.
+  float global = 0.0f;
+  for (const auto& [key, value] : c.json.at("outputs").items())
+    if (key.rfind("grad.", 0) == 0)
+      for (const auto& v : value.at("data")) global = std::max(global, std::fabs(v.get<float>()));
+  int n = 0;
+  for (const auto& [key, value] : c.json.at("outputs").items()) {
+    if (key.rfind("grad.", 0) != 0) continue;
+    const std::string name = prefix + key.substr(5);
+    INFO("gradient of " << name);
+    REQUIRE(grads.find(name) != nullptr);
+    const Tensor expected = to_tensor(value);
+    REQUIRE(grads.find(name)->shape == expected.shape);
+    const bool key_bias = name.size() >= 10 && name.compare(name.size() - 10, 10, "W_key.bias") == 0;
+    if (rel > 0.0f && key_bias)
+      check_close(component + " (key bias, exactly 0)", grads.get(name), Tensor(expected.shape), rel * global, 0.0f);
+    else if (rel > 0.0f)
+      check_close_scaled(component, grads.get(name), expected, rel);
+    else
+      check_close(component, grads.get(name), expected);
+    ++n;
+  }
+  return n;
+}
+
+std::vector<float> dropout_scale(const Case& c, const std::string& input, double p) {
+  const Tensor keep = c.input(input);
+  const float scale = 1.0f / static_cast<float>(1.0 - p);
+  std::vector<float> out(keep.data.size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = keep.data[i] != 0.0f ? scale : 0.0f;
+  return out;
+}
+
 void print_deviation_report() {
   if (deviations().empty()) return;
   std::printf("Largest |actual - PyTorch| per component:\n");

@@ -47,6 +47,20 @@ void check_close(const std::string& component, std::span<const float> actual, co
 void check_close(const std::string& component, const Tensor& actual, const Tensor& expected, float atol = kAtol,
                  float rtol = kRtol);
 
+// |a - e| <= rel * max|e| for every element: a tolerance relative to the tensor's scale, for gradients that
+// sum many terms (the GPT's), where an elementwise relative tolerance would be meaningless near zero.
+void check_close_scaled(const std::string& component, std::span<const float> actual, const Tensor& expected,
+                        float rel);
+
+// Every output "grad.<name>" of `c` against the gradient arena's tensor <prefix><name> (same layout as the
+// parameters). With rel > 0 the tolerance is check_close_scaled's, else atol + rtol |e|. Returns how many
+// gradients were compared.
+int check_grads(const std::string& component, const Case& c, const ParamArena& grads, float rel = 0.0f,
+                const std::string& prefix = "");
+
+// A golden 0/1 keep mask as the dropout scale the core uses: 0 or 1/(1-p), as nn.Dropout.
+std::vector<float> dropout_scale(const Case& c, const std::string& input, double p);
+
 void print_deviation_report();
 
 }  // namespace blockscope::golden

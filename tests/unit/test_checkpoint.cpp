@@ -306,14 +306,15 @@ TEST_CASE("malformed checkpoints are refused, each with its own error", "[checkp
     check_load_error("[]", book, "config.json must be a JSON object");
     check_load_error(R"({"hidden_size": 16})", book, "neither 'n_embd' (Hugging Face GPT-2) nor 'emb_dim'");
     check_load_error(edit_config(hf_cfg, [](json& j) { j["emb_dim"] = 16; }), hf, "both 'n_embd'");
-    check_load_error(edit_config(hf_cfg, [](json& j) { j["activation_function"] = "relu"; }), hf,
-                     "config key 'activation_function' is \"relu\"; the GPT block uses the tanh-approximated GELU");
+    check_load_error(edit_config(hf_cfg, [](json& j) { j["activation_function"] = "swish"; }), hf,
+                     "config key 'activation_function' is \"swish\"; supported: gelu_new, gelu_pytorch_tanh, gelu");
     check_load_error(edit_config(hf_cfg, [](json& j) { j["model_type"] = "llama"; }), hf,
                      "config key 'model_type' is \"llama\"; only GPT-2");
     check_load_error(edit_config(hf_cfg, [](json& j) { j["n_ctx"] = 32; }), hf,
                      "'n_positions' (16) and 'n_ctx' (32) disagree");
+    // n_inner is the feed-forward width: the file's (16, 64) c_fc no longer fits a config asking for 32.
     check_load_error(edit_config(hf_cfg, [](json& j) { j["n_inner"] = 32; }), hf,
-                     "hidden size is 4 * n_embd = 64");
+                     "has shape (16, 64) but the config implies (16, 32)");
     check_load_error(edit_config(hf_cfg, [](json& j) { j.erase("n_head"); }), hf, "missing 'n_head'");
     check_load_error(edit_config(book_cfg, [](json& j) { j["n_embd"] = 16; j.erase("emb_dim"); }), book,
                      "Hugging Face config is missing 'n_positions' (or 'n_ctx')");

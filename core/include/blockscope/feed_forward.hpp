@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "blockscope/linear.hpp"
 #include "blockscope/ops.hpp"
@@ -20,6 +22,8 @@ struct FeedForwardConfig {
   Activation activation = Activation::GeluTanh;
   bool bias = true;
   void validate() const;  // throws Error naming a non-positive size
+  // Keys "emb_dim", "hidden_dim", optional "activation", "bias"; strict, validated (config_json.cpp).
+  static FeedForwardConfig from_json(const nlohmann::json& j);
 };
 
 class FeedForward {
@@ -41,6 +45,10 @@ class FeedForward {
   // Raw form: out (N, d); hidden_pre, hidden_post (N, H) (hidden_post may equal hidden_pre when the
   // pre-activation values are not needed); inp (N, d).
   void forward(float* out, float* hidden_pre, float* hidden_post, const float* inp, int64_t N) const;
+  // Backward of the raw forward, given its hidden values: dinp (N, d) accumulates (null: skipped); the
+  // weight gradients accumulate through `grads`. Uses a hidden-size scratch buffer kept by the object.
+  void backward(float* dinp, const float* dout, const float* inp, const float* hidden_pre,
+                const float* hidden_post, int64_t N, const GradMap& grads);
 
   const FeedForwardConfig& config() const { return cfg_; }
   const Linear& fc() const { return fc_; }      // layers.0
@@ -54,6 +62,7 @@ class FeedForward {
   std::unique_ptr<ParamArena> own_;
   Linear fc_, proj_;
   Tensor last_pre_, last_post_;
+  std::vector<float> dpost_, dpre_;  // backward scratch (N, H): d hidden_post, d hidden_pre
 };
 
 }  // namespace blockscope

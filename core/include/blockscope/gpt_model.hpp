@@ -13,6 +13,7 @@
 
 #include "blockscope/inspection.hpp"
 #include "blockscope/param_arena.hpp"
+#include "blockscope/rng.hpp"
 #include "blockscope/tensor.hpp"
 #include "blockscope/transformer_block.hpp"
 
@@ -29,13 +30,16 @@ struct GPTConfig {
   bool tie_weights = false;  // the book's GPTModel is untied (163M parameters); GPT-2 ties (124M)
   NormPlacement norm = NormPlacement::Pre;
   float layer_norm_epsilon = 1e-5f;  // the book's LayerNorm eps; Hugging Face's "layer_norm_epsilon"
+  int64_t ffn_hidden = 0;            // the feed-forward width; 0 means 4 * emb_dim (the book, GPT-2)
+  Activation activation = Activation::GeluTanh;  // the feed-forward activation (GPT-2: GELU, tanh form)
 
   static GPTConfig gpt2_124m();  // the book's GPT_CONFIG_124M
   BlockConfig block() const;
   // Throws Error naming the field: sizes must be positive, emb_dim divisible by n_heads, 0 <= drop_rate < 1.
   void validate() const;
   // The book's keys ("vocab_size", "context_length", "emb_dim", "n_heads", "n_layers", "drop_rate",
-  // "qkv_bias") plus optional "tie_weights", "norm" and "layer_norm_epsilon". Unknown keys are rejected by name.
+  // "qkv_bias") plus optional "tie_weights", "norm", "layer_norm_epsilon", "ffn_hidden" and "activation".
+  // Unknown keys are rejected by name (config_json.cpp).
   static GPTConfig from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;
 };
@@ -48,6 +52,29 @@ struct KVCache {
   explicit KVCache(const GPTConfig& cfg);
   void clear() { length = 0; }
   KVSlot slot(int64_t layer);
+};
+
+// Everything a training forward pass keeps for its backward, sized once per (B, T) in one arena (llm.c's
+// ActivationTensors). N = B T rows, C = emb_dim, V = vocab_size.
+struct GPTRunState {
+  GPTRunState(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout);
+  int64_t B = 0, T = 0;
+  bool dropout = false;              // masks allocated: training with drop_rate > 0
+  std::vector<int32_t> ids, targets;  // (B, T) of the last forward_loss
+  float* emb = nullptr;               // (N, C) drop_emb(tok_emb(ids) + pos_emb), the first block's input
+  float* emb_mask = nullptr;          // (N, C) or null
+  std::vector<BlockActs> layers;      // one per block
+  float* lnf_mean = nullptr;          // (N)
+  float* lnf_rstd = nullptr;          // (N)
+  float* lnf_out = nullptr;           // (N, C)
+  float* logits = nullptr;            // (N, V); holds d loss / d logits after backward
+  float* losses = nullptr;            // (N) per-position cross-entropy
+  int64_t floats() const { return static_cast<int64_t>(mem_.size()); }
+  // Floats a run state of this shape needs (to check a memory budget before allocating).
+  static int64_t size(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout);
+
+ private:
+  std::vector<float> mem_;
 };
 
 class GPTModel {
@@ -76,6 +103,17 @@ class GPTModel {
   // cache would exceed context_length or an id is outside the vocabulary.
   Tensor forward_cached(std::span<const int32_t> ids, KVCache& cache);
 
+  // Training (gpt_training.cpp). forward_loss: the forward pass over ids (B, T) with every activation kept
+  // in `rs`, then the mean cross-entropy of the logits against targets (B, T) (F.cross_entropy). With
+  // rs.dropout, masks are drawn from `dropout_rng`, or, if it is null, used as the caller filled them.
+  double forward_loss(GPTRunState& rs, std::span<const int32_t> ids, std::span<const int32_t> targets,
+                      Rng* dropout_rng = nullptr);
+  // Backward of the last forward_loss on `rs`: accumulates d(loss_scale * loss)/d parameter into `grads`
+  // (an arena from ParamArena::zeros_like(params())). A tied head's gradient lands in tok_emb's.
+  void backward(GPTRunState& rs, ParamArena& grads, float loss_scale = 1.0f);
+  // Mean cross-entropy without keeping activations (evaluation; dropout off).
+  double loss(std::span<const int32_t> ids, std::span<const int32_t> targets, int64_t B, int64_t T);
+
   const GPTConfig& config() const { return cfg_; }
   ParamArena& params() { return params_; }
   const ParamArena& params() const { return params_; }
@@ -95,8 +133,11 @@ class GPTModel {
   Linear out_head_;            // (V, C), no bias; its weight is tok_emb_ when tied
   void embed(float* x, std::span<const int32_t> ids, int64_t B, int64_t T, int64_t pos0) const;
   void final_logits(float* logits, const float* x, int64_t N, bool inspect);
+  void check_targets(std::span<const int32_t> targets, int64_t n) const;
 
   std::vector<float> x_, y_, normed_;  // residual stream ping-pong and final-norm output (B, T, C)
+  std::vector<float> acts_;            // one block's activations, shared by all blocks at inference
+  std::vector<float> dx_, dy_;         // backward: the residual stream's gradient (B, T, C), ping-pong
   ForwardInspection inspection_;
 };
 

@@ -42,10 +42,15 @@ class LayerNorm {
   Tensor forward(const Tensor& x);
   // Raw form: out, inp (rows, emb_dim); mean, rstd (rows) may be null.
   void forward(float* out, float* mean, float* rstd, const float* inp, int64_t rows) const;
+  // Backward of the raw forward, given its mean and rstd: dinp (rows, emb_dim) accumulates (null: skipped);
+  // d scale and d shift accumulate at grads(scale) and grads(shift).
+  void backward(float* dinp, const float* dout, const float* inp, const float* mean, const float* rstd,
+                int64_t rows, const GradMap& grads) const;
 
   std::span<float> scale() { return {scale_, static_cast<size_t>(emb_dim_)}; }
   std::span<float> shift() { return {shift_, static_cast<size_t>(emb_dim_)}; }
   int64_t emb_dim() const { return emb_dim_; }
+  ParamArena* own_params() { return own_.get(); }  // a standalone LayerNorm's "scale" and "shift"
   float eps() const { return eps_; }
   // Per-row mean and 1/sqrt(var + eps) of the last Tensor forward, shape x.shape[:-1] flattened.
   const std::vector<float>& last_mean() const { return last_mean_; }

@@ -23,6 +23,9 @@ class Linear {
   void init(Rng& rng);
   // out (N, out_features); inp (N, in_features).
   void forward(float* out, const float* inp, int64_t N) const;
+  // Backward of forward(out, inp, N): dinp (N, in_features) += dout @ W (skipped if null); the weight and
+  // bias gradients accumulate at grads(weight()) and grads(bias()).
+  void backward(float* dinp, const float* dout, const float* inp, int64_t N, const GradMap& grads) const;
 
   int64_t in_features() const { return in_; }
   int64_t out_features() const { return out_; }

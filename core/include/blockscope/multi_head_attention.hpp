@@ -1,9 +1,10 @@
 // MultiHeadAttention (book ch. 3.6): separate W_query / W_key / W_value projections (bias = qkv_bias),
-// NH heads of size d_out / NH, scaled dot product, causal mask, dropout (identity: Blockscope only runs
-// inference) and an out_proj. Matches the book's MultiHeadAttention module and parameter names.
+// NH heads of size d_out / NH, scaled dot product, causal mask, dropout on the attention weights (when
+// training with a mask) and an out_proj. Matches the book's MultiHeadAttention module and parameter names.
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,8 +23,11 @@ struct AttentionConfig {
   bool qkv_bias = false;
   bool out_bias = true;  // the book's out_proj has a bias; the lesson's encoder block has none
   bool causal = true;
-  double drop_rate = 0.0;  // recorded for fidelity; dropout is the identity at inference
+  double drop_rate = 0.0;  // dropout of the attention weights while training; the identity at inference
   void validate() const;   // throws Error: sizes > 0, d_out divisible by num_heads, 0 <= drop_rate < 1
+  // Keys "d_in", "d_out", "context_length", "num_heads", optional "qkv_bias", "out_bias", "causal",
+  // "drop_rate"; strict, validated (config_json.cpp).
+  static AttentionConfig from_json(const nlohmann::json& j);
 };
 
 // One layer's slice of a KV cache for incremental decoding (batch 1): keys and values of positions
@@ -33,6 +37,18 @@ struct KVSlot {
   float* v = nullptr;  // (rows, d_out)
   int64_t rows = 0;    // capacity: the context length
   int64_t pos = 0;     // tokens already cached
+};
+
+// What one attention forward keeps for its backward (pointers into the caller's activation memory).
+// q, k, v, ctx (B, T, d_out); att (B, NH, T, T) softmax weights before dropout; att_mask (B, NH, T, T): the
+// dropout scale (0 or 1/(1-p)) of every weight, or null without dropout.
+struct AttentionActs {
+  float* q = nullptr;
+  float* k = nullptr;
+  float* v = nullptr;
+  float* att = nullptr;
+  float* att_mask = nullptr;
+  float* ctx = nullptr;  // heads concatenated, the out_proj input
 };
 
 class MultiHeadAttention {
@@ -47,6 +63,13 @@ class MultiHeadAttention {
   Tensor forward(const Tensor& x);
   // Raw form: out (B, T, d_out); att (B, NH, T, T); inp (B, T, d_in).
   void forward(float* out, float* att, const float* inp, int64_t B, int64_t T);
+  // Training form: every intermediate goes to `a` (and the attention weights are dropped out with
+  // a.att_mask if set).
+  void forward(float* out, const AttentionActs& a, const float* inp, int64_t B, int64_t T);
+  // Backward of the training form: dinp (B, T, d_in) accumulates (null: skipped); weight gradients through
+  // `grads`. Scratch (dq, dk, dv, dctx and two (T, T) head buffers) is kept by the object.
+  void backward(float* dinp, const float* dout, const float* inp, const AttentionActs& a, int64_t B, int64_t T,
+                const GradMap& grads);
   // Incremental form (B = 1): T new tokens at positions kv.pos .. kv.pos+T-1 attend to the cached keys and
   // values plus their own; their keys/values are appended to `kv`. att (NH, T, kv.pos + T).
   void forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv);
@@ -65,6 +88,8 @@ class MultiHeadAttention {
   std::unique_ptr<ParamArena> own_;
   Linear wq_, wk_, wv_, wo_;
   std::vector<float> q_, k_, v_, ctx_;  // workspace (B, T, d_out) each
+  std::vector<float> drop_scratch_;       // (T, T): one head's weights after dropout
+  std::vector<float> dq_, dk_, dv_, dctx_, datt_;  // backward scratch
   Tensor last_att_;
 };
 

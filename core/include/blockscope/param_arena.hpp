@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "blockscope/tensor.hpp"
@@ -23,6 +24,9 @@ class ParamArena {
  public:
   // Reserves `capacity` floats (zero-filled); throws Error if capacity < 0.
   explicit ParamArena(int64_t capacity);
+  // A zero-filled arena with exactly the layout of `other` (same names, shapes and offsets): the home of
+  // gradients and optimizer moments, so "the gradient of tensor X" is one lookup by name.
+  static ParamArena zeros_like(const ParamArena& other);
   ParamArena(const ParamArena&) = delete;
   ParamArena& operator=(const ParamArena&) = delete;
   ParamArena(ParamArena&&) = default;
@@ -37,6 +41,9 @@ class ParamArena {
   // Copies `values` into the named tensor; throws Error if the name is unknown or the shape differs.
   void assign(const std::string& name, const Shape& shape, std::span<const float> values);
 
+  std::span<const float> get(const std::string& name) const;
+  void zero();  // every value to 0 (gradients at the start of a step)
+
   const std::vector<ParamInfo>& params() const { return params_; }
   int64_t used() const { return used_; }
   int64_t capacity() const { return static_cast<int64_t>(data_.size()); }
@@ -46,7 +53,21 @@ class ParamArena {
  private:
   std::vector<float> data_;
   std::vector<ParamInfo> params_;
+  std::unordered_map<std::string, size_t> index_;  // name -> position in params_
   int64_t used_ = 0;
+};
+
+// Maps a parameter pointer to its gradient: the same offset in a second arena of the same layout. Components
+// keep raw pointers into the parameter arena; their backward passes find their gradients through this.
+class GradMap {
+ public:
+  GradMap(const ParamArena& params, ParamArena& grads);
+  // The gradient of the parameter starting at `param`; null for a null parameter (an absent bias).
+  float* operator()(const float* param) const { return param ? grads_ + (param - params_) : nullptr; }
+
+ private:
+  const float* params_;
+  float* grads_;
 };
 
 }  // namespace blockscope

@@ -1,10 +1,13 @@
 // TransformerBlock (book ch. 4.5): attention and feed-forward sublayers, each wrapped in a LayerNorm and
 // a shortcut connection. Pre-norm (GPT-2, default): x + drop(att(norm1(x))), then x + drop(ff(norm2(x))).
 // Post-norm (original Transformer): norm1(x + drop(att(x))), then norm2(x + drop(ff(x))).
+// The forward pass is a flat list of op calls writing every intermediate to a BlockActs; the backward pass
+// reads them back, and inspection (the widgets' statistics) is one hook reading them after the pass.
 // EncoderBlock is the lesson's non-causal, bias-free-attention, exact-GELU pre-norm variant.
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +17,7 @@
 #include "blockscope/layer_norm.hpp"
 #include "blockscope/multi_head_attention.hpp"
 #include "blockscope/param_arena.hpp"
+#include "blockscope/rng.hpp"
 #include "blockscope/tensor.hpp"
 
 namespace blockscope {
@@ -40,6 +44,42 @@ struct BlockConfig {
   AttentionConfig attention() const;
   FeedForwardConfig feed_forward() const;
   void validate() const;
+  // The book's block keys ("emb_dim", "context_length", "n_heads", "drop_rate", "qkv_bias") plus "norm",
+  // "ffn_hidden", "activation", "causal", "attn_out_bias", "ln_eps"; strict, validated (config_json.cpp).
+  static BlockConfig from_json(const nlohmann::json& j);
+  nlohmann::json to_json() const;
+};
+
+// Every intermediate of one block's forward pass over (B, T), N = B T rows of C = emb_dim (H = hidden width),
+// as pointers into memory the caller owns (a training run state, or the block's own workspace).
+//   pre-norm:  ln1_out = norm1(x); att_out = att(ln1_out); res1 = x + drop1(att_out);
+//              ln2_out = norm2(res1); ff_out = ff(ln2_out); res2 = res1 + drop2(ff_out); out = res2
+//   post-norm: att_out = att(x); res1 = x + drop1(att_out); ln1_out = norm1(res1);
+//              ff_out = ff(ln1_out); res2 = ln1_out + drop2(ff_out); ln2_out = norm2(res2); out = ln2_out
+struct BlockActs {
+  float* ln1_mean = nullptr;    // (N)
+  float* ln1_rstd = nullptr;    // (N)
+  float* ln1_out = nullptr;     // (N, C)
+  AttentionActs att;            // q, k, v, ctx (N, C); att and att_mask (B, NH, T, T)
+  float* att_out = nullptr;     // (N, C) out_proj's output
+  float* drop1_mask = nullptr;  // (N, C) dropout scale after attention, or null without dropout
+  float* res1 = nullptr;        // (N, C)
+  float* ln2_mean = nullptr;    // (N)
+  float* ln2_rstd = nullptr;    // (N)
+  float* ln2_out = nullptr;     // (N, C)
+  float* fc_pre = nullptr;      // (N, H) first Linear's output
+  float* fc_post = nullptr;     // (N, H) after the activation
+  float* ff_out = nullptr;      // (N, C)
+  float* drop2_mask = nullptr;  // (N, C) or null
+  float* res2 = nullptr;        // (N, C)
+  const float* out = nullptr;   // the block's output: res2 (pre-norm) or ln2_out (post-norm)
+
+  // Floats needed for (B, T) of `cfg`; with `dropout`, also the three masks.
+  static int64_t size(const BlockConfig& cfg, int64_t B, int64_t T, bool dropout);
+  // Lays the buffers out in `mem` (size() floats).
+  static BlockActs carve(float* mem, const BlockConfig& cfg, int64_t B, int64_t T, bool dropout);
+  // Draws fresh dropout masks with keep probability 1 - p: each entry 0 or 1/(1-p), as nn.Dropout.
+  void draw_dropout(Rng& rng, float p, int64_t B, int64_t T, const BlockConfig& cfg) const;
 };
 
 class TransformerBlock {
@@ -52,8 +92,16 @@ class TransformerBlock {
   void init(Rng& rng);
   // x (B, T, emb_dim) -> same shape; fills `inspect` if non-null.
   Tensor forward(const Tensor& x, BlockInspection* inspect = nullptr);
-  // Raw form: out, inp (B, T, emb_dim); out must not alias inp.
+  // Raw form: out, inp (B, T, emb_dim); out must not alias inp. Uses the block's own workspace.
   void forward(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect = nullptr);
+  // The forward pass proper: every intermediate into `a` (dropout where a's masks are set).
+  void forward(const BlockActs& a, const float* inp, int64_t B, int64_t T);
+  // Backward of forward(a, inp, B, T): dinp (B, T, emb_dim) accumulates (null: skipped); every weight
+  // gradient accumulates through `grads`.
+  void backward(float* dinp, const float* dout, const float* inp, const BlockActs& a, int64_t B, int64_t T,
+                const GradMap& grads);
+  // The inspection hook: the widgets' statistics of one forward pass, read from its activations.
+  void inspect(const BlockActs& a, const float* inp, int64_t B, int64_t T, BlockInspection& out) const;
   // Incremental form for KV-cache decoding (B = 1): T new tokens after the kv.pos cached ones.
   void forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv);
 
@@ -67,19 +115,17 @@ class TransformerBlock {
   LayerNorm& norm2() { return norm2_; }
 
  private:
-  void ensure_workspace(int64_t B, int64_t T);
-  void attention_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect,
-                      const KVSlot* kv = nullptr);
-  void attend(float* out, float* att, const float* inp, int64_t B, int64_t T, const KVSlot* kv);
-  void ffn_half(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* inspect);
+  const BlockActs& workspace(int64_t B, int64_t T);
 
   BlockConfig cfg_;
   std::unique_ptr<ParamArena> own_;
   MultiHeadAttention att_;
   FeedForward ff_;
   LayerNorm norm1_, norm2_;
-  // Workspace reused across calls.
-  std::vector<float> normed_, sub_, mid_, hidden_pre_, hidden_post_, att_w_;
+  // Workspace reused across calls: activations of the last raw forward, the cached forward's attention
+  // weights, and three (N, C) gradient buffers for the backward pass.
+  std::vector<float> ws_, att_w_, d1_, d2_, d3_;
+  BlockActs ws_acts_;
 };
 
 // The lesson's EncoderBlock(d, h, d_ff): pre-norm, non-causal attention without biases, exact GELU.

@@ -1,5 +1,5 @@
-// Hand-written matrix kernels behind linear_forward, named XNNPACK-style (dtype_op_tile__isa). Every
-// SIMD128 kernel has a portable *_generic twin with the same contract. Internal header, not in include/.
+// Hand-written matrix kernels behind linear_forward and its backward, named XNNPACK-style (dtype_op_tile__isa).
+// Every SIMD128 kernel has a portable *_generic twin with the same contract. Internal header, not in include/.
 #pragma once
 
 #include <cstdint>
@@ -56,5 +56,65 @@ extern const LinearKernels kLinearSimd128;
 // weight (OC, C); bias (OC) or null. Packing scratch is a thread-local buffer reused across calls.
 void f32_linear(const LinearKernels& k, float* out, const float* inp, const float* weight, const float* bias,
                 int64_t N, int64_t C, int64_t OC);
+
+// ---- Backward of f32_linear: accumulating GEMMs (C += A @ B) on 4x8 tiles, B packed in 8-column panels ----
+
+// Packs rows [0, K) and columns [0, nc) (nc <= 8) of a row-major matrix src, rows ld apart, into the panel
+// the accumulating GEMM reads: packed (K, 8), packed[k][j] = src[k * ld + j], columns nc..7 zero. Unlike
+// f32_gemm_pack_8 nothing is transposed and there is no bias row: B is used as stored.
+using PackRowsFn = void (*)(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
+void f32_pack_rows_8__generic(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
+
+// One tile of out += a @ panel: out[r][j] += s[r][j] with s[r][j] = sum_k a[r][k] * packed[k][j], summed
+// from 0 in k order, for r < mr <= 4, j < nc <= 8, k < K. Rows of a are a_stride apart, rows of out
+// out_stride apart; nothing outside the mr x K block of a is read, nothing outside the mr x nc tile written.
+using GemmAccFn = void (*)(float* out, int64_t out_stride, const float* a, int64_t a_stride, const float* packed,
+                           int64_t mr, int64_t nc, int64_t K);
+void f32_gemm_acc_4x8__generic(float* out, int64_t out_stride, const float* a, int64_t a_stride,
+                               const float* packed, int64_t mr, int64_t nc, int64_t K);
+
+// dst (cols, rows) = src (rows, cols)^T: dst[c * dst_stride + r] = src[r * src_stride + c].
+using TransposeFn = void (*)(float* dst, int64_t dst_stride, const float* src, int64_t src_stride, int64_t rows,
+                             int64_t cols);
+void f32_transpose_4x4__generic(float* dst, int64_t dst_stride, const float* src, int64_t src_stride,
+                                int64_t rows, int64_t cols);
+
+// sums (cols) += column sums of src (rows, cols), each column summed from 0 in row order, then added.
+using ColsumAccFn = void (*)(float* sums, const float* src, int64_t rows, int64_t cols);
+void f32_colsum_acc_16__generic(float* sums, const float* src, int64_t rows, int64_t cols);
+
+#ifdef __wasm_simd128__
+void f32_pack_rows_8__simd128(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
+void f32_gemm_acc_4x8__simd128(float* out, int64_t out_stride, const float* a, int64_t a_stride,
+                               const float* packed, int64_t mr, int64_t nc, int64_t K);
+void f32_transpose_4x4__simd128(float* dst, int64_t dst_stride, const float* src, int64_t src_stride,
+                                int64_t rows, int64_t cols);
+void f32_colsum_acc_16__simd128(float* sums, const float* src, int64_t rows, int64_t cols);
+#endif
+
+// A kernel set for f32_linear_backward, and its cache blocking (GotoBLAS-style): each product is cut into
+// kc reduction terms x mc output rows; a kc x 8 panel of B stays in L1 while the mc x kc block of A,
+// in L2, streams through it. Any mc, kc >= 1 give the same sums up to rounding (tests use tiny ones).
+struct LinearBackwardKernels {
+  PackRowsFn pack_rows;
+  GemmAccFn gemm_acc;
+  TransposeFn transpose;  // dout blocks -> (OC, kc), the A operand of dweight = dout^T @ inp
+  ColsumAccFn colsum_acc;
+  int64_t mc;
+  int64_t kc;
+};
+extern const LinearBackwardKernels kLinearBackwardGeneric;
+#ifdef __wasm_simd128__
+extern const LinearBackwardKernels kLinearBackwardSimd128;
+#endif
+
+// Backward of f32_linear, accumulating (+=) into the gradients as PyTorch autograd does:
+//   dinp (N, C)     += dout (N, OC) @ weight (OC, C)      skipped when dinp is null
+//   dweight (OC, C) += dout^T @ inp (N, C)                skipped when dweight is null
+//   dbias (OC)      += column sums of dout                skipped when dbias is null
+// Packing and transpose scratch are thread-local buffers reused across calls (bounded by kc and mc).
+void f32_linear_backward(const LinearBackwardKernels& k, float* dinp, float* dweight, float* dbias,
+                         const float* dout, const float* inp, const float* weight, int64_t N, int64_t C,
+                         int64_t OC);
 
 }  // namespace blockscope::kernels
