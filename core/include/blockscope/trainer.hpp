@@ -1,0 +1,115 @@
+// Training a GPTModel: the configuration, a seeded data loader over a token stream with a train/validation
+// split, and the Trainer that runs steps (forward, backward, gradient accumulation, clipping, AdamW with
+// warmup + cosine decay) and evaluations, reporting what the widgets plot.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "blockscope/gpt_model.hpp"
+#include "blockscope/optimizer.hpp"
+#include "blockscope/rng.hpp"
+
+namespace blockscope {
+
+struct TrainConfig {
+  int64_t steps = 1000;       // optimizer updates (the schedule's length)
+  int64_t batch_size = 8;     // sequences per micro-batch
+  int64_t seq_len = 0;        // tokens per sequence; 0 means the model's context_length
+  int64_t grad_accum = 1;     // micro-batches per update
+  double lr = 3e-4;
+  double min_lr = -1.0;       // the cosine's floor; < 0 means lr / 10
+  int64_t warmup = 0;         // linear warmup updates
+  double weight_decay = 0.1;  // biases, LayerNorm parameters and embeddings excluded unless decay_all
+  bool decay_all = false;
+  double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;
+  double clip = 1.0;          // max global gradient norm; 0 turns clipping off
+  double val_fraction = 0.1;  // the end of the token stream held out for validation
+  int64_t eval_batches = 8;   // batches per validation estimate
+  uint64_t seed = 1;          // data order and dropout masks
+
+  // Error naming the value: steps, batch_size, grad_accum, eval_batches >= 1, seq_len >= 0, lr > 0,
+  // 0 <= warmup <= steps, clip >= 0, 0 <= val_fraction < 1, ... (the optimizer's own checks too).
+  void validate() const;
+  // Keys: the field names above; unknown keys rejected by name.
+  static TrainConfig from_json(const nlohmann::json& j);
+  nlohmann::json to_json() const;
+  AdamWConfig adamw() const;
+  double floor_lr() const { return min_lr < 0.0 ? lr / 10.0 : min_lr; }
+};
+
+// A token stream split into training and validation parts; batches of (B, T) windows and their next-token
+// targets. Sampling is seeded (PCG32), so a seed fixes the data order natively and in wasm alike.
+class TokenData {
+ public:
+  // The last val_fraction of `tokens` (whole windows of T + 1 are needed on each side) is held out.
+  // Throws Error if either part is shorter than T + 1 tokens or an id is outside [0, vocab_size).
+  TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size);
+  // Separate training and validation streams (e.g. split by document).
+  TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size);
+
+  // B random windows of the training part: ids and targets (B, T), targets shifted by one.
+  void sample(Rng& rng, int64_t B, std::vector<int32_t>& ids, std::vector<int32_t>& targets) const;
+  // Validation batch i of a fixed, evenly spaced set of windows (the same every call).
+  void validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids, std::vector<int32_t>& targets) const;
+
+  int64_t seq_len() const { return T_; }
+  const std::vector<int32_t>& train() const { return train_; }
+  const std::vector<int32_t>& val() const { return val_; }
+
+ private:
+  std::vector<int32_t> train_, val_;
+  int64_t T_ = 0;
+};
+
+// What one update reports: the mean loss over its micro-batches, the global gradient norm before clipping,
+// the learning rate used, per-layer gradient norms ("embeddings", "trf_blocks.0", ..., "head"), and whether
+// it was finite. A non-finite loss or gradient skips the update, so the parameters stay the last good ones.
+struct StepResult {
+  int64_t step = 0;  // 1-based number of this update
+  double loss = 0.0;
+  double grad_norm = 0.0;
+  double lr = 0.0;
+  std::vector<NamedNorm> layer_grad_norms;
+  bool finite = true;
+};
+
+class Trainer {
+ public:
+  // Trains `model` (which must outlive the trainer) on `data`. Allocates the run state, gradients and the
+  // optimizer's moments once.
+  Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data);
+
+  // One update on freshly sampled batches.
+  StepResult step();
+  // One update on the given batch: ids and targets (micro_batches * B, T) row-major, split into micro_batches
+  // micro-batches of the configured batch size (the tests and widgets feed their own batches).
+  StepResult step(std::span<const int32_t> ids, std::span<const int32_t> targets);
+  // Mean validation loss over cfg.eval_batches fixed batches (dropout off).
+  double evaluate();
+
+  int64_t steps_done() const { return optimizer_.steps(); }
+  const TrainConfig& config() const { return cfg_; }
+  const TokenData& data() const { return data_; }
+  GPTModel& model() { return model_; }
+  AdamW& optimizer() { return optimizer_; }
+  const ParamArena& grads() const { return grads_; }
+  // Bytes held for training: activations (run state), gradients and the two AdamW moments.
+  int64_t memory_bytes() const;
+
+ private:
+  StepResult update(double loss_sum);
+  GPTModel& model_;
+  TrainConfig cfg_;
+  TokenData data_;
+  GPTRunState rs_;
+  ParamArena grads_;
+  AdamW optimizer_;
+  Rng data_rng_, dropout_rng_;
+  std::vector<int32_t> ids_, targets_;
+};
+
+}  // namespace blockscope

@@ -1,0 +1,132 @@
+// AdamW, gradient clipping, gradient norms and the learning-rate schedule. Float32 arithmetic follows
+// torch.optim.AdamW's single-tensor path op by op, so parameters agree with PyTorch to a few ulps.
+#include "blockscope/optimizer.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "blockscope/error.hpp"
+
+namespace blockscope {
+
+void AdamWConfig::validate() const {
+  require(std::isfinite(lr) && lr > 0.0, "learning rate must be a positive number, got ", lr);
+  require(std::isfinite(beta1) && beta1 >= 0.0 && beta1 < 1.0, "beta1 must be in [0, 1), got ", beta1);
+  require(std::isfinite(beta2) && beta2 >= 0.0 && beta2 < 1.0, "beta2 must be in [0, 1), got ", beta2);
+  require(std::isfinite(eps) && eps > 0.0, "eps must be a positive number, got ", eps);
+  require(std::isfinite(weight_decay) && weight_decay >= 0.0, "weight_decay must be >= 0, got ", weight_decay);
+}
+
+bool decays(const ParamInfo& p) {
+  if (p.shape.size() != 2) return false;
+  for (const char* emb : {"tok_emb.weight", "pos_emb.weight", "wte.weight", "wpe.weight"})
+    if (p.name == emb) return false;
+  return true;
+}
+
+AdamW::AdamW(const ParamArena& params, const AdamWConfig& cfg, std::function<bool(const ParamInfo&)> decay)
+    : cfg_(cfg), m_(ParamArena::zeros_like(params)), v_(ParamArena::zeros_like(params)) {
+  cfg.validate();
+  for (const auto& p : params.params())
+    decay_.push_back(decay ? decay(p) : (!cfg.exclude_from_decay || decays(p)));
+}
+
+void AdamW::step(ParamArena& params, const ParamArena& grads, double lr) {
+  require(std::isfinite(lr) && lr >= 0.0, "learning rate must be a finite number >= 0, got ", lr);
+  require(params.capacity() == m_.capacity() && grads.capacity() == m_.capacity(),
+          "AdamW was made for ", m_.capacity(), " parameters; got ", params.capacity(), " and ", grads.capacity(),
+          " gradients");
+  ++t_;
+  const double bias_correction1 = 1.0 - std::pow(cfg_.beta1, static_cast<double>(t_));
+  const double bias_correction2 = 1.0 - std::pow(cfg_.beta2, static_cast<double>(t_));
+  const auto b1 = static_cast<float>(cfg_.beta1), b2 = static_cast<float>(cfg_.beta2);
+  const auto one_minus_b1 = static_cast<float>(1.0 - cfg_.beta1), one_minus_b2 = static_cast<float>(1.0 - cfg_.beta2);
+  const auto neg_step_size = static_cast<float>(-(lr / bias_correction1));
+  const auto bc2_sqrt = static_cast<float>(std::sqrt(bias_correction2));
+  const auto eps = static_cast<float>(cfg_.eps);
+  const auto& infos = params.params();
+  for (size_t i = 0; i < infos.size(); ++i) {
+    const ParamInfo& info = infos[i];
+    float* p = params.data() + info.offset;
+    const float* g = grads.data() + info.offset;
+    float* m = m_.data() + info.offset;
+    float* v = v_.data() + info.offset;
+    const auto keep = static_cast<float>(1.0 - lr * (decay_[i] ? cfg_.weight_decay : 0.0));
+    for (int64_t j = 0; j < info.numel; ++j) {
+      p[j] *= keep;                                   // param.mul_(1 - lr * weight_decay)
+      m[j] = m[j] * b1 + g[j] * one_minus_b1;         // exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+      v[j] = v[j] * b2 + one_minus_b2 * g[j] * g[j];  // exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)
+      const float denom = std::sqrt(v[j]) / bc2_sqrt + eps;
+      p[j] += neg_step_size * m[j] / denom;           // param.addcdiv_(exp_avg, denom, value=-step_size)
+    }
+  }
+}
+
+std::vector<uint8_t> AdamW::save_state() const {
+  std::vector<SafetensorsTensorRef> refs;
+  for (const auto& p : m_.params()) {
+    refs.push_back({"m." + p.name, p.shape, m_.get(p.name)});
+    refs.push_back({"v." + p.name, p.shape, v_.get(p.name)});
+  }
+  return write_safetensors(refs, {{"format", "blockscope-adamw"}, {"step", std::to_string(t_)}});
+}
+
+void AdamW::load_state(std::span<const uint8_t> bytes) {
+  const SafetensorsFile f = SafetensorsFile::parse(bytes);
+  const auto fmt = f.metadata().find("format");
+  require(fmt != f.metadata().end() && fmt->second == "blockscope-adamw",
+          "not a Blockscope optimizer state file (metadata 'format' is not 'blockscope-adamw')");
+  const auto step = f.metadata().find("step");
+  require(step != f.metadata().end(), "optimizer state has no 'step' in its metadata");
+  char* end = nullptr;
+  const long long t = std::strtoll(step->second.c_str(), &end, 10);
+  require(end && *end == '\0' && t >= 0, "optimizer state 'step' is not a non-negative integer: '", step->second, "'");
+  require(f.entries().size() == 2 * m_.params().size(), "optimizer state has ", f.entries().size(),
+          " tensors; this model needs ", 2 * m_.params().size(), " (m and v of each parameter)");
+  for (ParamArena* arena : {&m_, &v_}) {
+    const std::string prefix = arena == &m_ ? "m." : "v.";
+    for (const auto& p : arena->params()) {
+      const SafetensorsEntry& e = f.at(prefix + p.name);
+      require(e.shape == p.shape, "optimizer state tensor '", e.name, "' has shape ", shape_str(e.shape),
+              ", the parameter ", shape_str(p.shape));
+      f.read_float32(e, std::span<float>(arena->data() + p.offset, static_cast<size_t>(p.numel)));
+      require_finite(arena->data() + p.offset, p.numel, e.name.c_str());
+    }
+  }
+  t_ = t;
+}
+
+double clip_grad_norm(ParamArena& grads, double max_norm) {
+  double sum = 0.0;
+  for (int64_t i = 0; i < grads.capacity(); ++i) sum += static_cast<double>(grads.data()[i]) * grads.data()[i];
+  const double total = std::sqrt(sum);
+  if (max_norm > 0.0) {
+    const double coef = max_norm / (total + 1e-6);
+    if (coef < 1.0) {
+      const auto c = static_cast<float>(coef);
+      for (int64_t i = 0; i < grads.capacity(); ++i) grads.data()[i] *= c;
+    }
+  }
+  return total;
+}
+
+std::vector<NamedNorm> grouped_norms(const ParamArena& grads,
+                                     const std::function<std::string(const std::string&)>& group) {
+  std::vector<NamedNorm> out;
+  for (const auto& p : grads.params()) {
+    const std::string g = group(p.name);
+    if (out.empty() || out.back().name != g) out.push_back({g, 0.0});
+    const float* x = grads.data() + p.offset;
+    for (int64_t i = 0; i < p.numel; ++i) out.back().norm += static_cast<double>(x[i]) * x[i];
+  }
+  for (auto& n : out) n.norm = std::sqrt(n.norm);
+  return out;
+}
+
+double scheduled_lr(int64_t step, int64_t steps, int64_t warmup, double lr, double min_lr) {
+  if (step < warmup) return lr * static_cast<double>(step + 1) / static_cast<double>(warmup);
+  const double p = static_cast<double>(step - warmup) / static_cast<double>(std::max<int64_t>(1, steps - warmup));
+  return min_lr + 0.5 * (lr - min_lr) * (1.0 + std::cos(std::numbers::pi * std::min(p, 1.0)));
+}
+
+}  // namespace blockscope

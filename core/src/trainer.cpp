@@ -1,0 +1,217 @@
+// TrainConfig parsing, the seeded token-window data loader and the Trainer's step and evaluation loops.
+#include "blockscope/trainer.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "blockscope/error.hpp"
+#include "json_reader.hpp"
+
+namespace blockscope {
+
+// ---------------------------------------------------------------------------------------------------------
+// TrainConfig
+// ---------------------------------------------------------------------------------------------------------
+void TrainConfig::validate() const {
+  require(steps >= 1, "steps must be at least 1, got ", steps);
+  require(batch_size >= 1, "batch_size must be at least 1, got ", batch_size);
+  require(seq_len >= 0, "seq_len must be >= 0 (0 means the context length), got ", seq_len);
+  require(grad_accum >= 1, "grad_accum must be at least 1, got ", grad_accum);
+  require(eval_batches >= 1, "eval_batches must be at least 1, got ", eval_batches);
+  require(warmup >= 0 && warmup <= steps, "warmup must be in [0, steps = ", steps, "], got ", warmup);
+  require(std::isfinite(clip) && clip >= 0.0, "clip must be a number >= 0 (0 = off), got ", clip);
+  require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
+          "val_fraction must be in [0, 1), got ", val_fraction);
+  require(std::isfinite(min_lr) && min_lr <= lr, "min_lr must not exceed lr (", lr, "), got ", min_lr);
+  adamw().validate();
+}
+
+AdamWConfig TrainConfig::adamw() const {
+  return {lr, beta1, beta2, eps, weight_decay, !decay_all};
+}
+
+TrainConfig TrainConfig::from_json(const nlohmann::json& j) {
+  const detail::Reader r(j, "training config",
+                         {"steps", "batch_size", "seq_len", "grad_accum", "lr", "min_lr", "warmup", "weight_decay",
+                          "decay_all", "beta1", "beta2", "eps", "clip", "val_fraction", "eval_batches", "seed"});
+  TrainConfig c;
+  c.steps = r.integer("steps", c.steps);
+  c.batch_size = r.integer("batch_size", c.batch_size);
+  c.seq_len = r.integer("seq_len", c.seq_len);
+  c.grad_accum = r.integer("grad_accum", c.grad_accum);
+  c.lr = r.number("lr", c.lr);
+  c.min_lr = r.number("min_lr", c.min_lr);
+  c.warmup = r.integer("warmup", c.warmup);
+  c.weight_decay = r.number("weight_decay", c.weight_decay);
+  c.decay_all = r.flag("decay_all", c.decay_all);
+  c.beta1 = r.number("beta1", c.beta1);
+  c.beta2 = r.number("beta2", c.beta2);
+  c.eps = r.number("eps", c.eps);
+  c.clip = r.number("clip", c.clip);
+  c.val_fraction = r.number("val_fraction", c.val_fraction);
+  c.eval_batches = r.integer("eval_batches", c.eval_batches);
+  const int64_t seed = r.integer("seed", 1);
+  require(seed >= 0, "seed must be >= 0, got ", seed);
+  c.seed = static_cast<uint64_t>(seed);
+  c.validate();
+  return c;
+}
+
+nlohmann::json TrainConfig::to_json() const {
+  return {{"steps", steps},     {"batch_size", batch_size},     {"seq_len", seq_len},     {"grad_accum", grad_accum},
+          {"lr", lr},           {"min_lr", floor_lr()},         {"warmup", warmup},       {"weight_decay", weight_decay},
+          {"decay_all", decay_all}, {"beta1", beta1},           {"beta2", beta2},         {"eps", eps},
+          {"clip", clip},       {"val_fraction", val_fraction}, {"eval_batches", eval_batches},
+          {"seed", seed}};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// TokenData
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+void check_stream(const std::vector<int32_t>& tokens, const char* part, int64_t T, int64_t vocab_size) {
+  require(static_cast<int64_t>(tokens.size()) >= T + 1, "the ", part, " data has ", tokens.size(),
+          " tokens; a sequence length of ", T, " needs at least ", T + 1);
+  for (size_t i = 0; i < tokens.size(); ++i)
+    require(tokens[i] >= 0 && tokens[i] < vocab_size, "token id ", tokens[i], " at position ", i, " of the ", part,
+            " data is outside the vocabulary [0, ", vocab_size, ")");
+}
+
+// A uniform integer in [0, n) from 32 random bits (Lemire's multiply-shift; bias below 2^-32 n).
+int64_t uniform_index(Rng& rng, int64_t n) {
+  return static_cast<int64_t>((static_cast<uint64_t>(rng.next_u32()) * static_cast<uint64_t>(n)) >> 32);
+}
+
+void window(const std::vector<int32_t>& tokens, int64_t start, int64_t T, int32_t* ids, int32_t* targets) {
+  for (int64_t t = 0; t < T; ++t) {
+    ids[t] = tokens[static_cast<size_t>(start + t)];
+    targets[t] = tokens[static_cast<size_t>(start + t + 1)];
+  }
+}
+}  // namespace
+
+TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size) : T_(T) {
+  require(T > 0, "sequence length must be positive, got ", T);
+  require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
+          "val_fraction must be in [0, 1), got ", val_fraction);
+  const auto n = static_cast<int64_t>(tokens.size());
+  const auto n_val = static_cast<int64_t>(std::floor(static_cast<double>(n) * val_fraction));
+  val_.assign(tokens.end() - n_val, tokens.end());
+  tokens.resize(static_cast<size_t>(n - n_val));
+  train_ = std::move(tokens);
+  check_stream(train_, "training", T, vocab_size);
+  if (val_fraction > 0.0) check_stream(val_, "validation", T, vocab_size);
+}
+
+TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size)
+    : train_(std::move(train)), val_(std::move(val)), T_(T) {
+  require(T > 0, "sequence length must be positive, got ", T);
+  check_stream(train_, "training", T, vocab_size);
+  if (!val_.empty()) check_stream(val_, "validation", T, vocab_size);
+}
+
+void TokenData::sample(Rng& rng, int64_t B, std::vector<int32_t>& ids, std::vector<int32_t>& targets) const {
+  ids.resize(static_cast<size_t>(B * T_));
+  targets.resize(ids.size());
+  const int64_t starts = static_cast<int64_t>(train_.size()) - T_;  // windows of T + 1 tokens
+  for (int64_t b = 0; b < B; ++b) window(train_, uniform_index(rng, starts), T_, &ids[b * T_], &targets[b * T_]);
+}
+
+void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids,
+                                 std::vector<int32_t>& targets) const {
+  require(!val_.empty(), "there is no validation data (val_fraction is 0)");
+  ids.resize(static_cast<size_t>(B * T_));
+  targets.resize(ids.size());
+  const int64_t starts = static_cast<int64_t>(val_.size()) - T_;
+  // Window k of a fixed sequence spreading windows evenly over the validation stream (golden-ratio stride).
+  for (int64_t b = 0; b < B; ++b) {
+    const auto k = static_cast<uint64_t>(i * B + b);
+    const int64_t start = static_cast<int64_t>((k * 0x9E3779B97F4A7C15ULL) % static_cast<uint64_t>(starts));
+    window(val_, start, T_, &ids[b * T_], &targets[b * T_]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Trainer
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const TokenData& data) {
+  cfg.validate();
+  const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : model.config().context_length;
+  require(T <= model.config().context_length, "seq_len ", T, " exceeds the model's context_length ",
+          model.config().context_length);
+  require(data.seq_len() == T, "the data was windowed for sequences of ", data.seq_len(), " tokens, the training ",
+          "config asks for ", T);
+  return cfg;
+}
+
+// "embeddings", "trf_blocks.<i>", "head": the groups of the per-layer gradient norms.
+std::string layer_of(const std::string& name) {
+  if (name.rfind("trf_blocks.", 0) == 0) return name.substr(0, name.find('.', 11));
+  if (name.rfind("tok_emb", 0) == 0 || name.rfind("pos_emb", 0) == 0) return "embeddings";
+  return "head";
+}
+}  // namespace
+
+Trainer::Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data)
+    : model_(model),
+      cfg_(checked(cfg, model, data)),
+      data_(std::move(data)),
+      rs_(model.config(), cfg.batch_size, data_.seq_len(), model.config().drop_rate > 0.0),
+      grads_(ParamArena::zeros_like(model.params())),
+      optimizer_(model.params(), cfg.adamw()),
+      data_rng_(cfg.seed, 101),
+      dropout_rng_(cfg.seed, 202) {}
+
+StepResult Trainer::step() {
+  grads_.zero();
+  double loss_sum = 0.0;
+  for (int64_t k = 0; k < cfg_.grad_accum; ++k) {
+    data_.sample(data_rng_, cfg_.batch_size, ids_, targets_);
+    loss_sum += model_.forward_loss(rs_, ids_, targets_, rs_.dropout ? &dropout_rng_ : nullptr);
+    model_.backward(rs_, grads_, 1.0f / static_cast<float>(cfg_.grad_accum));
+  }
+  return update(loss_sum);
+}
+
+StepResult Trainer::step(std::span<const int32_t> ids, std::span<const int32_t> targets) {
+  const int64_t micro = cfg_.batch_size * data_.seq_len();
+  require(static_cast<int64_t>(ids.size()) == cfg_.grad_accum * micro && targets.size() == ids.size(),
+          "a step needs grad_accum x batch_size x seq_len = ", cfg_.grad_accum, " x ", cfg_.batch_size, " x ",
+          data_.seq_len(), " token ids and as many targets, got ", ids.size(), " and ", targets.size());
+  grads_.zero();
+  double loss_sum = 0.0;
+  for (int64_t k = 0; k < cfg_.grad_accum; ++k) {
+    loss_sum += model_.forward_loss(rs_, ids.subspan(k * micro, micro), targets.subspan(k * micro, micro),
+                                    rs_.dropout ? &dropout_rng_ : nullptr);
+    model_.backward(rs_, grads_, 1.0f / static_cast<float>(cfg_.grad_accum));
+  }
+  return update(loss_sum);
+}
+
+StepResult Trainer::update(double loss_sum) {
+  StepResult r;
+  r.step = optimizer_.steps() + 1;
+  r.loss = loss_sum / static_cast<double>(cfg_.grad_accum);
+  r.layer_grad_norms = grouped_norms(grads_, layer_of);
+  r.grad_norm = clip_grad_norm(grads_, cfg_.clip);
+  r.lr = scheduled_lr(optimizer_.steps(), cfg_.steps, cfg_.warmup, cfg_.lr, cfg_.floor_lr());
+  r.finite = std::isfinite(r.loss) && std::isfinite(r.grad_norm);
+  if (r.finite) optimizer_.step(model_.params(), grads_, r.lr);  // a diverged step leaves the weights alone
+  return r;
+}
+
+double Trainer::evaluate() {
+  double sum = 0.0;
+  for (int64_t i = 0; i < cfg_.eval_batches; ++i) {
+    data_.validation_batch(i, cfg_.batch_size, ids_, targets_);
+    sum += model_.loss(ids_, targets_, cfg_.batch_size, data_.seq_len());
+  }
+  return sum / static_cast<double>(cfg_.eval_batches);
+}
+
+int64_t Trainer::memory_bytes() const {
+  return 4 * (rs_.floats() + 3 * grads_.capacity());  // activations + gradients + AdamW's m and v
+}
+
+}  // namespace blockscope
