@@ -1,5 +1,6 @@
-// Checkpoints: config.json parsing and the table mapping either layout's tensors onto the GPTModel arena,
-// used in both directions (load and save). No filesystem code: that is checkpoint_files.cpp, native only.
+// Checkpoints: the table mapping either layout's tensors onto the GPTModel arena, used in both directions
+// (load and save), and the parameter budget. config.json is checkpoint_config.cpp; files on disk are
+// checkpoint_files.cpp (native only).
 #include "blockscope/checkpoint.hpp"
 
 #include <algorithm>
@@ -22,111 +23,6 @@ constexpr CheckpointLayout kHF = CheckpointLayout::HuggingFace;
 }  // namespace
 
 const char* layout_name(CheckpointLayout layout) { return layout == kBook ? "book" : "huggingface"; }
-
-// ---------------------------------------------------------------------------------------------------------
-// config.json
-// ---------------------------------------------------------------------------------------------------------
-namespace {
-int64_t hf_int(const json& j, const char* key) {
-  require(j.contains(key), "Hugging Face config is missing '", key, "'");
-  require(j[key].is_number_integer(), "config key '", key, "' must be an integer, got ", j[key].dump());
-  return j[key].get<int64_t>();
-}
-
-// A key that, if present, must hold one of the values our forward pass computes.
-void require_value(const json& j, const char* key, std::initializer_list<json> allowed, const char* why) {
-  if (!j.contains(key)) return;
-  for (const auto& a : allowed)
-    if (j[key] == a) return;
-  throw Error(detail::concat("config key '", key, "' is ", j[key].dump(), "; ", why));
-}
-
-int64_t hf_context_length(const json& j) {
-  const bool pos = j.contains("n_positions"), ctx = j.contains("n_ctx");
-  require(pos || ctx, "Hugging Face config is missing 'n_positions' (or 'n_ctx')");
-  const int64_t n = hf_int(j, pos ? "n_positions" : "n_ctx");
-  if (pos && ctx)
-    require(hf_int(j, "n_ctx") == n, "config keys 'n_positions' (", n, ") and 'n_ctx' (", hf_int(j, "n_ctx"),
-            ") disagree");
-  return n;
-}
-
-void check_hf_semantics(const json& j) {
-  require_value(j, "model_type", {"gpt2"}, "only GPT-2 checkpoints are supported");
-  require_value(j, "scale_attn_weights", {true}, "attention scores are always scaled by 1/sqrt(head_dim)");
-  require_value(j, "scale_attn_by_inverse_layer_idx", {false}, "per-layer attention scaling is not supported");
-  require_value(j, "add_cross_attention", {false}, "cross-attention is not supported");
-}
-
-// transformers' ACT2FN names for the activations the core computes.
-constexpr std::pair<const char*, Activation> kHfActivations[] = {
-    {"gelu_new", Activation::GeluTanh}, {"gelu_pytorch_tanh", Activation::GeluTanh},
-    {"gelu", Activation::GeluErf},      {"relu", Activation::Relu},
-    {"tanh", Activation::Tanh}};
-
-Activation hf_activation(const json& j) {
-  if (!j.contains("activation_function")) return Activation::GeluTanh;  // GPT2Config's default, "gelu_new"
-  const json& v = j["activation_function"];
-  for (const auto& [name, act] : kHfActivations)
-    if (v == name) return act;
-  throw Error(detail::concat("config key 'activation_function' is ", v.is_string() ? v.dump() : "not a string",
-                             "; supported: gelu_new, gelu_pytorch_tanh, gelu, relu, tanh"));
-}
-
-const char* hf_activation_name(Activation a) {
-  for (const auto& [name, act] : kHfActivations)
-    if (act == a) return name;
-  return "gelu_new";
-}
-
-GPTConfig hf_config(const json& j) {
-  check_hf_semantics(j);
-  GPTConfig c;
-  c.vocab_size = hf_int(j, "vocab_size");
-  c.context_length = hf_context_length(j);
-  c.emb_dim = hf_int(j, "n_embd");
-  c.n_heads = hf_int(j, "n_head");
-  c.n_layers = hf_int(j, "n_layer");
-  if (j.contains("n_inner") && !j["n_inner"].is_null()) c.ffn_hidden = hf_int(j, "n_inner");  // null: 4 * n_embd
-  c.activation = hf_activation(j);
-  if (j.contains("layer_norm_epsilon")) {
-    require(j["layer_norm_epsilon"].is_number(), "config key 'layer_norm_epsilon' must be a number, got ",
-            j["layer_norm_epsilon"].dump());
-    c.layer_norm_epsilon = j["layer_norm_epsilon"].get<float>();
-  }
-  if (j.contains("resid_pdrop")) {
-    const auto& p = j["resid_pdrop"];
-    require(p.is_number() && p.get<double>() >= 0.0 && p.get<double>() < 1.0,
-            "config key 'resid_pdrop' must be a number in [0, 1), got ", p.dump());
-    c.drop_rate = p.get<double>();
-  }
-  if (j.contains("tie_word_embeddings")) {
-    require(j["tie_word_embeddings"].is_boolean(), "config key 'tie_word_embeddings' must be true or false, got ",
-            j["tie_word_embeddings"].dump());
-    c.tie_weights = j["tie_word_embeddings"].get<bool>();
-  } else {
-    c.tie_weights = true;  // transformers' PretrainedConfig default
-  }
-  c.qkv_bias = true;  // GPT-2's c_attn always has a bias
-  c.norm = NormPlacement::Pre;
-  c.validate();
-  return c;
-}
-}  // namespace
-
-GPTConfig read_config(std::string_view config_json) {
-  json j;
-  try {
-    j = json::parse(config_json.begin(), config_json.end());
-  } catch (const json::exception& e) {
-    throw Error(detail::concat("config.json is not valid JSON: ", e.what()));
-  }
-  require(j.is_object(), "config.json must be a JSON object, got ", j.type_name());
-  const bool hf = j.contains("n_embd"), book = j.contains("emb_dim");
-  require(!(hf && book), "config.json has both 'n_embd' (Hugging Face) and 'emb_dim' (book) keys");
-  require(hf || book, "config.json has neither 'n_embd' (Hugging Face GPT-2) nor 'emb_dim' (book GPTModel)");
-  return hf ? hf_config(j) : GPTConfig::from_json(j);
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Parameter budget
@@ -291,11 +187,12 @@ Plan make_plan(const GPTConfig& cfg, CheckpointLayout layout, const std::string&
   return p;
 }
 
+}  // namespace
+
 void require_hf_compatible(const GPTConfig& cfg, const char* action) {
   require(cfg.norm == NormPlacement::Pre, "cannot ", action,
           " a post-norm model in the Hugging Face GPT-2 layout, which is pre-norm only; use the book layout");
 }
-}  // namespace
 
 CheckpointLayout detect_layout(const SafetensorsFile& file) {
   if (file.find("tok_emb.weight")) return kBook;
@@ -461,10 +358,21 @@ GPTModel load_model(std::string_view config_json, std::span<const uint8_t> safet
 // Saving
 // ---------------------------------------------------------------------------------------------------------
 std::vector<uint8_t> save_safetensors(const GPTModel& model, CheckpointLayout layout) {
-  const GPTConfig& cfg = model.config();
+  return save_safetensors(model.config(), model.params(), CheckpointNaming{layout, true, false});
+}
+
+CheckpointNaming checkpoint_naming(const SafetensorsFile& file) {
+  CheckpointNaming n;
+  n.layout = detect_layout(file);
+  n.hf_prefix = n.layout == kHF && file.find("transformer.wte.weight") != nullptr;
+  n.tied_copy = file.find(n.layout == kHF ? "lm_head.weight" : "out_head.weight") != nullptr;
+  return n;
+}
+
+std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& arena, const CheckpointNaming& naming) {
+  const CheckpointLayout layout = naming.layout;
   if (layout == kHF) require_hf_compatible(cfg, "save");
-  const Plan plan = make_plan(cfg, layout, "transformer.");
-  const ParamArena& arena = model.params();
+  const Plan plan = make_plan(cfg, layout, naming.hf_prefix ? "transformer." : "");
   std::deque<std::vector<float>> owned;  // transposed / fused tensors; deque keeps them in place
   std::vector<SafetensorsTensorRef> refs;
   for (const auto& ft : plan.tensors) {
@@ -476,49 +384,11 @@ std::vector<uint8_t> save_safetensors(const GPTModel& model, CheckpointLayout la
     for (const auto& d : ft.dests) from_param(ft, d, param_values(arena, d.param).data(), values.data());
     refs.push_back({ft.name, ft.shape, values});
   }
+  // A tied model's file may store the shared matrix under the head's name too (state_dict() does): write
+  // the same values there, so the file has exactly the original's tensors.
+  if (naming.tied_copy && !plan.tied_copy.empty())
+    refs.push_back({plan.tied_copy, {cfg.vocab_size, cfg.emb_dim}, param_values(arena, "tok_emb.weight")});
   return write_safetensors(refs, {{"format", "pt"}});
-}
-
-namespace {
-// The shortest decimal that reads back as the same float, as a double: 1e-5f is written "1e-05", not
-// "9.999999747378752e-06".
-double short_float(float f) {
-  char buf[32];
-  for (int digits = 6; digits <= 9; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(f));
-    if (std::strtof(buf, nullptr) == f) break;
-  }
-  return std::strtod(buf, nullptr);
-}
-
-json hf_config_json(const GPTConfig& cfg) {
-  return {{"architectures", {"GPT2LMHeadModel"}},
-          {"model_type", "gpt2"},
-          {"activation_function", hf_activation_name(cfg.activation)},
-          {"vocab_size", cfg.vocab_size},
-          {"n_positions", cfg.context_length},
-          {"n_embd", cfg.emb_dim},
-          {"n_layer", cfg.n_layers},
-          {"n_head", cfg.n_heads},
-          {"n_inner", cfg.ffn_hidden > 0 && cfg.ffn_hidden != 4 * cfg.emb_dim ? json(cfg.ffn_hidden) : json(nullptr)},
-          {"layer_norm_epsilon", short_float(cfg.layer_norm_epsilon)},
-          {"resid_pdrop", cfg.drop_rate},
-          {"embd_pdrop", cfg.drop_rate},
-          {"attn_pdrop", cfg.drop_rate},
-          {"scale_attn_weights", true},
-          {"tie_word_embeddings", cfg.tie_weights}};
-}
-}  // namespace
-
-std::string config_json(const GPTModel& model, CheckpointLayout layout) {
-  const GPTConfig& cfg = model.config();
-  if (layout == kHF) {
-    require_hf_compatible(cfg, "save");
-    return hf_config_json(cfg).dump(2) + "\n";
-  }
-  json j = cfg.to_json();
-  j["layer_norm_epsilon"] = short_float(cfg.layer_norm_epsilon);
-  return j.dump(2) + "\n";
 }
 
 }  // namespace blockscope

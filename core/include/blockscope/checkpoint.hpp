@@ -35,6 +35,10 @@ struct LoadOptions {
 // (GPTConfig::from_json, strict). Throws Error naming the offending key.
 GPTConfig read_config(std::string_view config_json);
 
+// Throws Error unless `cfg` can be written in the Hugging Face GPT-2 layout (pre-norm only); `action` is the
+// verb for the message ("save", "load").
+void require_hf_compatible(const GPTConfig& cfg, const char* action);
+
 // Book if the file has `tok_emb.weight`, HuggingFace if it has `wte.weight` or `transformer.wte.weight`.
 CheckpointLayout detect_layout(const SafetensorsFile& file);
 
@@ -55,6 +59,21 @@ GPTModel load_model(const GPTConfig& cfg, const SafetensorsFile& file, const Loa
 // untied models also get `lm_head.weight` (and config_json says tie_word_embeddings: false); a model without
 // qkv_bias gets zero c_attn biases (the same function). Post-norm models cannot be saved as GPT-2: Error.
 std::vector<uint8_t> save_safetensors(const GPTModel& model, CheckpointLayout layout);
+
+// How a checkpoint file names its tensors, so that what Blockscope writes back for it (trained weights,
+// gradients) carries exactly the same names: the layout, GPT-2's "transformer." prefix (what
+// save_pretrained writes) or none, and whether a tied model's file also stores the shared matrix under the
+// head's name (`lm_head.weight` / `out_head.weight`, as state_dict() does).
+struct CheckpointNaming {
+  CheckpointLayout layout = CheckpointLayout::Book;
+  bool hf_prefix = true;
+  bool tied_copy = false;
+};
+CheckpointNaming checkpoint_naming(const SafetensorsFile& file);
+// Writes `values` — the model's parameters or anything laid out like them (gradients, AdamW moments) — as
+// F32 tensors named and shaped as `naming` says: Conv1D weights transposed, Q|K|V fused into c_attn, a tied
+// head's values (for gradients: the folded gradient of both uses) under both names when tied_copy.
+std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& values, const CheckpointNaming& naming);
 // The config.json matching save_safetensors(model, layout); read_config reads it back to the same config
 // (HuggingFace layout: with qkv_bias true).
 std::string config_json(const GPTModel& model, CheckpointLayout layout);
