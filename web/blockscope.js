@@ -7,6 +7,12 @@
 // dispose() (or `using`), and by a FinalizationRegistry as a safety net if a caller forgets. Arrays this
 // module returns are copies the caller owns; the zero-copy views the bindings produce never escape.
 
+import { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer } from './models.js';
+import { toFloat32 } from './handles.js';
+import { ResidualMLP, Trainer } from './training.js';
+
+export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer };
+
 /** A minimal wasm module using one SIMD128 instruction; validates only where SIMD128 is supported. */
 const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
@@ -90,68 +96,6 @@ async function instantiateStreaming(responsePromise, url, imports) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Input marshalling: validate in JS what typed arrays cannot express, and name the problem.
-
-function toFloat32(data, what) {
-  if (data instanceof Float32Array) return data;
-  if (ArrayBuffer.isView(data) || Array.isArray(data)) {
-    const out = Float32Array.from(data);
-    for (let i = 0; i < data.length; i++) {
-      if (typeof data[i] !== 'number' && typeof data[i] !== 'bigint') {
-        throw new Error(`${what} must hold numbers; element ${i} is ${typeof data[i]}`);
-      }
-    }
-    return out;
-  }
-  throw new Error(`${what} must be a Float32Array or an array of numbers`);
-}
-
-/** Token ids as an array, Int32Array or array of equal-length arrays (a batch) -> {ids, B, T}. */
-function toIds(ids) {
-  const batch = Array.isArray(ids) && ids.length > 0 && (Array.isArray(ids[0]) || ArrayBuffer.isView(ids[0]));
-  const rows = batch ? ids : [ids];
-  const T = rows[0]?.length ?? 0;
-  const flat = new Int32Array(rows.length * T);
-  rows.forEach((row, b) => {
-    if (!Array.isArray(row) && !ArrayBuffer.isView(row)) throw new Error(`batch row ${b} is not an array of token ids`);
-    if (row.length !== T) throw new Error(`batch rows differ in length: row 0 has ${T} tokens, row ${b} has ${row.length}`);
-    for (let t = 0; t < T; t++) {
-      const id = row[t];
-      if (typeof id !== 'number' || !Number.isInteger(id) || id < -2147483648 || id > 2147483647) {
-        throw new Error(`token id ${String(id)} at position ${b * T + t} is not an integer token id`);
-      }
-      flat[b * T + t] = id;
-    }
-  });
-  return { ids: flat, B: rows.length, T };
-}
-
-function copyStats(s) {
-  return { mean: s.mean.slice(), var: s.var.slice() };
-}
-
-function copyNorm(n) {
-  return { in: copyStats(n.in), out: copyStats(n.out) };
-}
-
-function copyBlockInspection(b, { ffnHidden = true, attention = true } = {}) {
-  const out = {
-    steps: b.steps.map((st) => ({ op: st.op, mean: st.mean.slice(), var: st.var.slice(), norm: st.norm.slice() })),
-    norm1: copyNorm(b.norm1),
-    norm2: copyNorm(b.norm2),
-    residualNorm: b.residualNorm.slice(),
-  };
-  if (ffnHidden) {
-    out.ffnHiddenPre = b.ffnHiddenPre.slice();
-    out.ffnHiddenPost = b.ffnHiddenPost.slice();
-  }
-  if (attention) out.attnWeights = b.attnWeights.slice();
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------------
-
 const registry = new FinalizationRegistry((raw) => {
   try {
     raw.delete();
@@ -207,156 +151,6 @@ class Handle extends BaseHandle {
   /** Sets every parameter present in `params` ({name: Float32Array|number[]}). */
   loadParameters(params) {
     for (const [name, data] of Object.entries(params)) this.setParameter(name, data);
-  }
-}
-
-/** A GPT model (the book's GPTModel): seeded random weights until parameters are loaded. */
-export class GPT extends Handle {
-  /** The config with the book's keys plus tie_weights and norm. */
-  get config() {
-    return this.raw.config();
-  }
-  /**
-   * Forward pass.
-   * @param {number[]|Int32Array|number[][]} ids one sequence or a batch of equal-length sequences
-   * @param {{inspect?: boolean|{ffnHidden?: boolean, attention?: boolean}, lastOnly?: boolean}} [options]
-   *   inspect: also return the inspection recorded in the same pass (an object leaves out the large FFN
-   *   hidden values or attention weights when false); lastOnly: return only each sequence's last-position
-   *   logits (B, 1, vocab_size), all a next-token display needs.
-   * @returns {{logits: Float32Array, shape: number[], inspection?: object}} logits (B, T, vocab_size)
-   */
-  forward(ids, { inspect = false, lastOnly = false } = {}) {
-    const { ids: flat, B, T } = toIds(ids);
-    const V = this.config.vocab_size;
-    const view = this.raw.forward(flat, B, T, !!inspect);
-    let logits;
-    if (lastOnly) {
-      logits = new Float32Array(B * V);
-      for (let b = 0; b < B; b++) logits.set(view.subarray(((b + 1) * T - 1) * V, (b + 1) * T * V), b * V);
-    } else logits = view.slice();
-    const result = { logits, shape: [B, lastOnly ? 1 : T, V] };
-    if (inspect) result.inspection = this.#inspection(inspect === true ? {} : inspect);
-    return result;
-  }
-  #inspection({ ffnHidden = true, attention = true }) {
-    const i = this.raw.inspection();
-    return {
-      B: i.B, T: i.T, C: i.C, H: i.H, NH: i.NH,
-      layers: i.layers.map((b) => copyBlockInspection(b, { ffnHidden, attention })),
-      finalNorm: copyNorm(i.finalNorm),
-    };
-  }
-  /** 'pre' (GPT-2) or 'post' (original Transformer), keeping the weights. */
-  setNormPlacement(placement) {
-    this.raw.setNormPlacement(String(placement));
-  }
-  /**
-   * Generates tokens after `prompt` with a KV cache, one per iteration (a synchronous generator: run it in
-   * a Web Worker, or step it between frames, to keep a page responsive).
-   * @param {number[]|Int32Array} prompt token ids
-   * @param {{maxNewTokens?: number, temperature?: number, topK?: number, topP?: number, seed?: number,
-   *          stopToken?: number|null, overflow?: 'error'|'crop'}} [options] temperature 0 is greedy;
-   *   overflow: reject (default) or crop a prompt longer than the context, and stop or slide when it fills.
-   * @yields {{token: number, index: number}}
-   * @returns {{stopReason: string}} 'max_new_tokens' | 'stop_token' | 'context_full' | 'cancelled'
-   */
-  *generate(prompt, options = {}) {
-    const { ids } = toIds(prompt);
-    const gen = new this.#module.Generator(this.raw, ids, options);
-    let stopReason = 'cancelled';
-    try {
-      for (let index = 0; ; index++) {
-        // The wasm Generator refers to this GPT's weights: never step it once the GPT is gone.
-        if (this.disposed) throw new Error('the GPT was disposed during generation');
-        const token = gen.next();
-        if (token < 0) break;
-        yield { token, index };
-      }
-      stopReason = gen.stopReason();
-    } finally {
-      gen.delete(); // also when the caller stops iterating early
-    }
-    return { stopReason };
-  }
-  #module;
-  /** @internal */
-  static _create(module, raw) {
-    const gpt = new GPT(raw);
-    gpt.#module = module;
-    return gpt;
-  }
-}
-
-/** One transformer block (pre- or post-norm), or the lesson's encoder block via its config keys. */
-export class Block extends Handle {
-  get config() {
-    return this.raw.config();
-  }
-  /** x: (B, T, emb_dim) flat -> {output, inspection} */
-  forward(x, B, T) {
-    const r = this.raw.forward(toFloat32(x, 'block input'), B, T);
-    return { output: r.output.slice(), inspection: copyBlockInspection(r.inspection) };
-  }
-  setNormPlacement(placement) {
-    this.raw.setNormPlacement(String(placement));
-  }
-}
-
-/** The book's MultiHeadAttention module on its own. */
-export class MultiHeadAttention extends Handle {
-  /** x: (B, T, d_in) flat -> {output (B, T, d_out), weights (B, NH, T, T)} */
-  forward(x, B, T) {
-    const r = this.raw.forward(toFloat32(x, 'attention input'), B, T);
-    return { output: r.output.slice(), weights: r.weights.slice() };
-  }
-}
-
-/** Linear -> activation -> Linear with its hidden values. */
-export class FeedForward extends Handle {
-  /** x: (rows, emb_dim) flat -> {output, hiddenPre, hiddenPost} */
-  forward(x) {
-    const r = this.raw.forward(toFloat32(x, 'feed-forward input'));
-    return { output: r.output.slice(), hiddenPre: r.hiddenPre.slice(), hiddenPost: r.hiddenPost.slice() };
-  }
-}
-
-/** Text <-> token ids: GPT-2's byte-level BPE, or one id per byte. */
-export class Tokenizer extends BaseHandle {
-  /** 'gpt2' | 'bytes' | 'bytes+eot' */
-  get kind() {
-    return this.raw.name();
-  }
-  get vocabSize() {
-    return this.raw.vocabSize();
-  }
-  /** The id of <|endoftext|>, or null. */
-  get eotId() {
-    return this.raw.eotId();
-  }
-  /** Int32Array of token ids; "<|endoftext|>" in the text is the single eot id. */
-  encode(text) {
-    if (typeof text !== 'string') throw new Error('text to encode must be a string');
-    return this.raw.encode(text).slice();
-  }
-  /** The bytes the ids stand for. */
-  decodeBytes(ids) {
-    return this.raw.decodeBytes(toIds(ids).ids).slice();
-  }
-  /** The text the ids stand for (invalid UTF-8, e.g. half a character, becomes U+FFFD). */
-  decode(ids) {
-    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(this.decodeBytes(ids));
-  }
-  /** Each token's own text, for display (byte tokens that are not valid UTF-8 on their own shown as <0xNN>). */
-  tokenTexts(ids) {
-    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    return Array.from(toIds(ids).ids, (id) => {
-      const bytes = this.raw.tokenBytes(id).slice();
-      try {
-        return strict.decode(bytes);
-      } catch {
-        return Array.from(bytes, (b) => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`).join('');
-      }
-    });
   }
 }
 
@@ -460,6 +254,23 @@ export class Blockscope {
   /** @returns {GPT} */
   createGPT(config, { seed = 123 } = {}) {
     return GPT._create(this.#m, new this.#m.GPT(config, seed));
+  }
+  /**
+   * A trainer for `gpt` (which it must not outlive: disposing the GPT disposes it). tokens: the training
+   * token ids (and validationTokens, or config.val_fraction of tokens held out); config: TrainConfig's keys
+   * (steps, batch_size, seq_len, grad_accum, lr, min_lr, warmup, weight_decay, decay_all, beta1, beta2, eps,
+   * clip, val_fraction, eval_batches, seed).
+   * @returns {Trainer}
+   */
+  createTrainer(gpt, { tokens, validationTokens = null, config = {} } = {}) {
+    return Trainer._create(gpt, tokens, validationTokens, config);
+  }
+  /**
+   * The lesson's residual-gradient-flow network: config {depth, dim, activation, residual, layer_norm,
+   * init_std}. @returns {ResidualMLP}
+   */
+  createResidualMLP(config = {}, { seed = 7 } = {}) {
+    return new ResidualMLP(new this.#m.ResidualMLP(config, seed));
   }
   /** @returns {Block} config: emb_dim, context_length, n_heads, drop_rate, qkv_bias, norm (+ encoder keys) */
   createBlock(config, { seed = 123 } = {}) {

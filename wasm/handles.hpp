@@ -1,0 +1,72 @@
+// The handle classes that more than one bindings file needs: bytes JS fills in place, and a GPT model (the
+// training bindings build trainers on it). Marshalling only.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "blockscope/checkpoint.hpp"
+#include "blockscope/gpt_model.hpp"
+#include "marshal.hpp"
+
+namespace blockscope::wasm {
+
+// Bytes in wasm memory that JS fills in place (e.g. a model file streamed from fetch), so a large file is
+// never held twice on the JS side. view() is valid until the next allocation in the module.
+class ByteBuffer {
+ public:
+  explicit ByteBuffer(double size) : bytes_(guarded([&] {
+    require(size >= 0 && size <= 4.0e9 && size == static_cast<double>(static_cast<size_t>(size)),
+                "buffer size must be a whole number of bytes below 4 GB, got ", size);
+    return std::vector<uint8_t>(static_cast<size_t>(size));
+  })) {}
+  val view() { return val(emscripten::typed_memory_view(bytes_.size(), bytes_.data())); }
+  double size() const { return static_cast<double>(bytes_.size()); }
+  std::span<const uint8_t> bytes() const { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+class GPTHandle {
+ public:
+  GPTHandle(val config, double seed)
+      : model_(guarded([&] { return GPTModel(GPTConfig::from_json(json_from(config)), seed_of(seed)); })) {}
+  // A checkpoint: config.json text and model.safetensors bytes (book or Hugging Face GPT-2 layout), refused
+  // before allocating if its float32 weights would exceed max_parameter_bytes.
+  GPTHandle(std::string config_json, const ByteBuffer& weights, double max_parameter_bytes)
+      : model_(guarded([&] {
+          LoadOptions opts;
+          opts.max_parameter_bytes = static_cast<int64_t>(max_parameter_bytes);
+          return load_model(config_json, weights.bytes(), opts);
+        })),
+        naming_(guarded([&] { return checkpoint_naming(SafetensorsFile::parse(weights.bytes())); })) {}
+
+  val forward(val ids, int B, int T, bool inspect) {
+    return guarded([&] {
+      const std::vector<int32_t> v = ids_from(ids);
+      logits_ = model_.forward(v, B, T, inspect);
+      return view(logits_.data);
+    });
+  }
+
+  val inspection() const;
+  // The model as a checkpoint in the layout (and tensor names) it was loaded from, the book's for a model
+  // made from a config, or `layout` ("book" / "huggingface") if given: {config: text, weights: view}.
+  val save(const std::string& layout);
+  val config() const { return json_to_js(model_.config().to_json()); }
+  GPTModel& model() { return model_; }
+  ParamArena& arena() { return model_.params(); }
+  void setNormPlacement(const std::string& p) {
+    guarded([&] { model_.set_norm_placement(parse_norm_placement(p)); });
+  }
+
+ private:
+  GPTModel model_;
+  CheckpointNaming naming_;
+  Tensor logits_;
+  std::vector<uint8_t> saved_;
+};
+
+}  // namespace blockscope::wasm

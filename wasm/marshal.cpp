@@ -1,0 +1,116 @@
+// Marshalling helpers shared by the bindings (see marshal.hpp).
+#include "marshal.hpp"
+
+#include <cmath>
+
+namespace blockscope::wasm {
+
+std::string g_error;
+
+[[noreturn]] void throw_js_error() {
+  val::global("Error").new_(val(g_error)).throw_();
+  __builtin_unreachable();
+}
+
+std::vector<float> floats_from(const val& arr, const char* what) {
+  if (!arr.instanceof(val::global("Float32Array"))) {
+    if (!val::global("Array").call<bool>("isArray", arr))
+      throw Error(std::string(what) + " must be a Float32Array or an array of numbers");
+    return floats_from(val::global("Float32Array").call<val>("from", arr), what);
+  }
+  const auto n = arr["length"].as<size_t>();
+  std::vector<float> out(n);
+  view(out.data(), n).call<void>("set", arr);
+  return out;
+}
+
+std::vector<int32_t> ids_from(const val& arr) {
+  if (!arr.instanceof(val::global("Int32Array"))) throw Error("token ids must be an Int32Array");
+  const auto n = arr["length"].as<size_t>();
+  std::vector<int32_t> out(n);
+  val(emscripten::typed_memory_view(n, out.data())).call<void>("set", arr);
+  return out;
+}
+
+nlohmann::json json_from(const val& obj) {
+  const std::string text = val::global("JSON").call<std::string>("stringify", obj);
+  try {
+    return nlohmann::json::parse(text.data(), text.data() + text.size());  // the core's (const char*) parser
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("configuration is not valid JSON: ") + e.what());
+  }
+}
+
+val json_to_js(const nlohmann::json& j) { return val::global("JSON").call<val>("parse", j.dump()); }
+
+uint64_t seed_of(double seed) {
+  if (!(seed >= 0 && seed <= 9007199254740991.0) || seed != std::floor(seed))
+    throw Error("seed must be an integer in [0, 2^53), got " + std::to_string(seed));
+  return static_cast<uint64_t>(seed);
+}
+
+namespace {
+val row_stats(const RowStats& s) {
+  val o = val::object();
+  o.set("mean", view(s.mean));
+  o.set("var", view(s.var));
+  return o;
+}
+
+}  // namespace
+
+val norm_stats(const LayerNormInspection& n) {
+  val o = val::object();
+  o.set("in", row_stats(n.in));
+  o.set("out", row_stats(n.out));
+  return o;
+}
+
+val block_inspection(const BlockInspection& b) {
+  val o = val::object();
+  val steps = val::array();
+  for (const auto& st : b.steps) {
+    val step = val::object();
+    step.set("op", st.op);
+    step.set("mean", view(st.mean));
+    step.set("var", view(st.var));
+    step.set("norm", view(st.norm));
+    steps.call<void>("push", step);
+  }
+  o.set("steps", steps);
+  o.set("norm1", norm_stats(b.norm1));
+  o.set("norm2", norm_stats(b.norm2));
+  o.set("ffnHiddenPre", view(b.ffn_hidden_pre));
+  o.set("ffnHiddenPost", view(b.ffn_hidden_post));
+  o.set("attnWeights", view(b.attn_weights));
+  o.set("residualNorm", view(b.residual_norm));
+  return o;
+}
+
+val param_list(const ParamArena& arena) {
+  val list = val::array();
+  for (const auto& p : arena.params()) {
+    val item = val::object();
+    item.set("name", p.name);
+    val shape = val::array();
+    for (const int64_t d : p.shape) shape.call<void>("push", static_cast<double>(d));
+    item.set("shape", shape);
+    list.call<void>("push", item);
+  }
+  return list;
+}
+
+void set_param(ParamArena& arena, const std::string& name, const val& data) {
+  const ParamInfo* p = arena.find(name);
+  if (!p) throw Error("no parameter named '" + name + "'");
+  const std::vector<float> values = floats_from(data, name.c_str());
+  require_finite(values.data(), static_cast<int64_t>(values.size()), name.c_str());
+  arena.assign(name, p->shape, values);
+}
+
+val get_param(ParamArena& arena, const std::string& name) {
+  const auto span = arena.get(name);
+  return view(span.data(), span.size());
+}
+
+}  // namespace blockscope::wasm

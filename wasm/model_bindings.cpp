@@ -1,0 +1,214 @@
+// embind bindings of the model side of the core: checkpoints and GPT models (forward pass, inspection,
+// parameters), tokenizers and KV-cache generation. Marshalling only; see marshal.hpp for the conventions.
+#include <cmath>
+#include <memory>
+
+#include "blockscope/generation.hpp"
+#include "blockscope/tokenizer.hpp"
+#include "handles.hpp"
+
+namespace blockscope::wasm {
+
+val GPTHandle::inspection() const {
+    return guarded([&] {
+      const auto& insp = model_.last_inspection();
+      if (insp.empty()) throw Error("no inspection recorded: call forward(ids, B, T, true) first");
+      val o = val::object();
+      o.set("B", static_cast<double>(insp.B));
+      o.set("T", static_cast<double>(insp.T));
+      o.set("C", static_cast<double>(insp.C));
+      o.set("H", static_cast<double>(insp.H));
+      o.set("NH", static_cast<double>(insp.NH));
+      val layers = val::array();
+      for (const auto& l : insp.layers) layers.call<void>("push", block_inspection(l));
+      o.set("layers", layers);
+      o.set("finalNorm", norm_stats(insp.final_norm));
+      return o;
+    });
+  }
+
+val GPTHandle::save(const std::string& layout) {
+  return guarded([&] {
+    CheckpointNaming naming = naming_;
+    if (!layout.empty()) {
+      require(layout == "book" || layout == "huggingface", "layout must be 'book' or 'huggingface', got '", layout, "'");
+      naming = {layout == "book" ? CheckpointLayout::Book : CheckpointLayout::HuggingFace, true, false};
+    }
+    const std::string config = config_json(model_, naming.layout);
+    saved_ = save_safetensors(model_.config(), model_.params(), naming);
+    val o = val::object();
+    o.set("config", config);
+    o.set("layout", std::string(layout_name(naming.layout)));
+    o.set("weights", val(emscripten::typed_memory_view(saved_.size(), saved_.data())));
+    return o;
+  });
+}
+
+namespace {
+
+// A tokenizer: kind "gpt2" (vocab.json/encoder.json text + merges.txt/vocab.bpe text), "bytes" or "bytes+eot".
+class TokenizerHandle {
+ public:
+  TokenizerHandle(const std::string& kind, const std::string& vocab, const std::string& merges)
+      : tok_(guarded([&]() -> std::unique_ptr<Tokenizer> {
+          if (kind == "gpt2") return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_strings(vocab, merges));
+          if (kind == "bytes" || kind == "bytes+eot") return std::make_unique<ByteTokenizer>(kind == "bytes+eot");
+          throw Error("unknown tokenizer kind '" + kind + "' (expected gpt2, bytes or bytes+eot)");
+        })) {}
+  val encode(const std::string& text) {
+    return guarded([&] {
+      ids_ = tok_->encode(text);
+      return val(emscripten::typed_memory_view(ids_.size(), ids_.data()));
+    });
+  }
+  // The bytes of the ids (a partial UTF-8 sequence stays as bytes: decode them with a streaming TextDecoder).
+  val decodeBytes(val ids) {
+    return guarded([&] {
+      bytes_ = tok_->decode(ids_from(ids));
+      return val(emscripten::typed_memory_view(bytes_.size(), reinterpret_cast<const uint8_t*>(bytes_.data())));
+    });
+  }
+  // Each token's own bytes, for display.
+  val tokenBytes(int id) {
+    return guarded([&] {
+      bytes_ = tok_->token_text(id);
+      return val(emscripten::typed_memory_view(bytes_.size(), reinterpret_cast<const uint8_t*>(bytes_.data())));
+    });
+  }
+  int vocabSize() const { return tok_->vocab_size(); }
+  val eotId() const { return tok_->eot_id() ? val(*tok_->eot_id()) : val::null(); }
+  std::string name() const { return tok_->name(); }
+
+ private:
+  std::unique_ptr<Tokenizer> tok_;
+  std::vector<int32_t> ids_;
+  std::string bytes_;
+};
+
+// Generation options from JS: {maxNewTokens, temperature, topK, topP, seed, stopToken, overflow}.
+GenerateOptions generate_options_from(const val& o) {
+  GenerateOptions g;
+  if (o.isUndefined() || o.isNull()) return g;
+  const auto number = [&](const char* key, double fallback) {
+    const val v = o[key];
+    if (v.isUndefined() || v.isNull()) return fallback;
+    require(v.typeOf().as<std::string>() == "number", "generation option '", key, "' must be a number");
+    return v.as<double>();
+  };
+  const auto integer = [&](const char* key, double fallback) {
+    const double v = number(key, fallback);
+    require(std::isfinite(v) && v == std::floor(v), "generation option '", key, "' must be an integer, got ", v);
+    return v;
+  };
+  g.max_new_tokens = static_cast<int64_t>(integer("maxNewTokens", 50));
+  g.sampling.temperature = static_cast<float>(number("temperature", 1.0));
+  g.sampling.top_k = static_cast<int64_t>(integer("topK", 0));
+  g.sampling.top_p = static_cast<float>(number("topP", 1.0));
+  g.seed = seed_of(integer("seed", 0));
+  if (!o["stopToken"].isUndefined() && !o["stopToken"].isNull())
+    g.stop_token = static_cast<int32_t>(integer("stopToken", -1));
+  const val overflow = o["overflow"];
+  if (!overflow.isUndefined()) {
+    const auto s = overflow.as<std::string>();
+    require(s == "error" || s == "crop", "overflow must be 'error' or 'crop', got '", s, "'");
+    g.overflow = s == "crop" ? ContextOverflow::Crop : ContextOverflow::Error;
+  }
+  return g;
+}
+
+// A running generation over a GPT: one token per next(). Must be deleted before its GPT.
+class GeneratorHandle {
+ public:
+  GeneratorHandle(GPTHandle& gpt, val ids, val options)
+      : gen_(guarded([&] { return Generator(gpt.model(), ids_from(ids), generate_options_from(options)); })) {}
+  // The next token id, or -1 once finished.
+  int next() {
+    return guarded([&] {
+      const auto t = gen_.next();
+      return t ? *t : -1;
+    });
+  }
+  std::string stopReason() const { return gen_.stop_reason(); }
+  val lastLogits() const { return view(gen_.last_logits()); }
+
+ private:
+  Generator gen_;
+};
+
+double countParameters(val config) {
+  return guarded([&] { return static_cast<double>(GPTModel::count_parameters(GPTConfig::from_json(json_from(config)))); });
+}
+
+// Reads a config.json (book or Hugging Face keys) and checks its float32 weights against the byte limit
+// before anything is allocated: {config (book keys), parameters, weightBytes}.
+val checkModelConfig(const std::string& config_json, double max_parameter_bytes) {
+  return guarded([&] {
+    const GPTConfig cfg = read_config(config_json);
+    LoadOptions opts;
+    opts.max_parameter_bytes = static_cast<int64_t>(max_parameter_bytes);
+    check_parameter_budget(cfg, opts);
+    const auto n = GPTModel::count_parameters(cfg);
+    val o = val::object();
+    o.set("config", json_to_js(cfg.to_json()));
+    o.set("parameters", static_cast<double>(n));
+    o.set("weightBytes", 4.0 * static_cast<double>(n));
+    return o;
+  });
+}
+
+// The k most likely next tokens of one row of logits: {ids, logits, probabilities} (softmax at `temperature`).
+val topCandidates(val logits, int k, double temperature) {
+  return guarded([&] {
+    const std::vector<float> l = floats_from(logits, "logits");
+    const auto c = top_candidates(l, k, static_cast<float>(temperature));
+    val ids = val::array(), lg = val::array(), pr = val::array();
+    for (const auto& x : c) {
+      ids.call<void>("push", x.id);
+      lg.call<void>("push", x.logit);
+      pr.call<void>("push", x.probability);
+    }
+    val o = val::object();
+    o.set("ids", ids);
+    o.set("logits", lg);
+    o.set("probabilities", pr);
+    return o;
+  });
+}
+
+}  // namespace
+
+}  // namespace blockscope::wasm
+
+EMSCRIPTEN_BINDINGS(blockscope_models) {
+  using namespace emscripten;
+  using namespace blockscope::wasm;
+  class_<ByteBuffer>("ByteBuffer")
+      .constructor<double>()
+      .function("view", &ByteBuffer::view)
+      .function("size", &ByteBuffer::size);
+  class_<TokenizerHandle>("Tokenizer")
+      .constructor<std::string, std::string, std::string>()
+      .function("encode", &TokenizerHandle::encode)
+      .function("decodeBytes", &TokenizerHandle::decodeBytes)
+      .function("tokenBytes", &TokenizerHandle::tokenBytes)
+      .function("vocabSize", &TokenizerHandle::vocabSize)
+      .function("eotId", &TokenizerHandle::eotId)
+      .function("name", &TokenizerHandle::name);
+  auto gpt = class_<GPTHandle>("GPT")
+                 .constructor<val, double>()
+                 .constructor<std::string, const ByteBuffer&, double>()
+                 .function("forward", &GPTHandle::forward)
+                 .function("inspection", &GPTHandle::inspection)
+                 .function("config", &GPTHandle::config)
+                 .function("setNormPlacement", &GPTHandle::setNormPlacement)
+                 .function("save", &GPTHandle::save);
+  with_parameters(gpt);
+  class_<GeneratorHandle>("Generator")
+      .constructor<GPTHandle&, val, val>()
+      .function("next", &GeneratorHandle::next)
+      .function("stopReason", &GeneratorHandle::stopReason)
+      .function("lastLogits", &GeneratorHandle::lastLogits);
+  function("countParameters", &countParameters);
+  function("checkModelConfig", &checkModelConfig);
+  function("topCandidates", &topCandidates);
+}

@@ -1,0 +1,162 @@
+// embind bindings of training: a Trainer over a GPT (steps, evaluation, optimizer state), one GPT's loss and
+// every parameter's gradient, and the lesson's residual-gradient-flow network. Marshalling only.
+#include "blockscope/residual_mlp.hpp"
+#include "blockscope/trainer.hpp"
+#include "handles.hpp"
+
+namespace blockscope::wasm {
+
+namespace {
+
+// {step, loss, gradNorm, lr, finite, layerGradNorms: [{name, norm}]}
+val step_result(const StepResult& r) {
+  val o = val::object();
+  o.set("step", static_cast<double>(r.step));
+  o.set("loss", r.loss);
+  o.set("gradNorm", r.grad_norm);
+  o.set("lr", r.lr);
+  o.set("finite", r.finite);
+  val layers = val::array();
+  for (const auto& n : r.layer_grad_norms) {
+    val l = val::object();
+    l.set("name", n.name);
+    l.set("norm", n.norm);
+    layers.call<void>("push", l);
+  }
+  o.set("layerGradNorms", layers);
+  return o;
+}
+
+// Trains a GPT on token ids; must be deleted before its GPT (web/blockscope.js enforces it).
+class TrainerHandle {
+ public:
+  // config: TrainConfig's keys; train: Int32Array of token ids; val: Int32Array, or null to hold out
+  // config.val_fraction of `train`.
+  TrainerHandle(GPTHandle& gpt, val config, val train, val validation)
+      : trainer_(guarded([&] {
+          const TrainConfig cfg = TrainConfig::from_json(json_from(config));
+          const GPTConfig& mc = gpt.model().config();
+          const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : mc.context_length;
+          std::vector<int32_t> tokens = ids_from(train);
+          TokenData data = validation.isNull() || validation.isUndefined()
+                               ? TokenData(std::move(tokens), cfg.val_fraction, T, mc.vocab_size)
+                               : TokenData(std::move(tokens), ids_from(validation), T, mc.vocab_size);
+          return std::make_unique<Trainer>(gpt.model(), cfg, std::move(data));
+        })) {}
+
+  val step() { return guarded([&] { return step_result(trainer_->step()); }); }
+  // One update on the caller's batch: ids and targets (grad_accum x batch_size, seq_len) as Int32Arrays.
+  val stepBatch(val ids, val targets) {
+    return guarded([&] { return step_result(trainer_->step(ids_from(ids), ids_from(targets))); });
+  }
+  double evaluate() { return guarded([&] { return trainer_->evaluate(); }); }
+  double stepsDone() const { return static_cast<double>(trainer_->steps_done()); }
+  double memoryBytes() const { return static_cast<double>(trainer_->memory_bytes()); }
+  val config() const { return json_to_js(trainer_->config().to_json()); }
+  // AdamW's state as safetensors bytes (a view, valid until the next call).
+  val saveOptimizerState() {
+    return guarded([&] {
+      state_ = trainer_->optimizer().save_state();
+      return val(emscripten::typed_memory_view(state_.size(), state_.data()));
+    });
+  }
+  void loadOptimizerState(const ByteBuffer& bytes) {
+    guarded([&] { trainer_->optimizer().load_state(bytes.bytes()); });
+  }
+
+ private:
+  std::unique_ptr<Trainer> trainer_;
+  std::vector<uint8_t> state_;
+};
+
+// The loss of one batch and the gradient of every parameter: {loss, gradients: [{name, data}]} with views
+// into a gradient arena kept until the next call. Dropout off.
+ParamArena g_grads(0);
+val lossAndGradients(GPTHandle& gpt, val ids_val, val targets_val, int B, int T) {
+  return guarded([&] {
+    GPTModel& model = gpt.model();
+    const std::vector<int32_t> ids = ids_from(ids_val), targets = ids_from(targets_val);
+    GPTRunState rs(model.config(), B, T, false);
+    const double loss = model.forward_loss(rs, ids, targets);
+    g_grads = ParamArena::zeros_like(model.params());
+    model.backward(rs, g_grads);
+    val list = val::array();
+    for (const auto& p : g_grads.params()) {
+      val item = val::object();
+      item.set("name", p.name);
+      item.set("data", view(g_grads.data() + p.offset, static_cast<size_t>(p.numel)));
+      list.call<void>("push", item);
+    }
+    val o = val::object();
+    o.set("loss", loss);
+    o.set("gradients", list);
+    return o;
+  });
+}
+
+class ResidualMLPHandle {
+ public:
+  ResidualMLPHandle(val config, double seed)
+      : mlp_(guarded([&] { return ResidualMLP(ResidualMLPConfig::from_json(json_from(config)), seed_of(seed)); })) {}
+  // x (B, dim) -> y (B, dim)
+  val forward(val x, int B) {
+    return guarded([&] {
+      std::vector<float> in = floats_from(x, "input");
+      const int64_t d = mlp_.config().dim;
+      require(B > 0 && static_cast<int64_t>(in.size()) == int64_t{B} * d, "input needs B x dim = ", B, " x ", d,
+              " values, got ", in.size());
+      out_ = mlp_.forward(Tensor({B, d}, std::move(in)));
+      return view(out_.data);
+    });
+  }
+  // Gradients of y.sum(); returns each layer's weight-gradient norm, layer 1 first.
+  val backwardSum() {
+    return guarded([&] {
+      mlp_.backward_sum();
+      norms_ = mlp_.weight_grad_norms();
+      return view(norms_);
+    });
+  }
+  val getGradient(const std::string& name) {
+    return guarded([&] {
+      const auto g = mlp_.grads().get(name);
+      return view(g.data(), g.size());
+    });
+  }
+  val config() const {
+    const auto& c = mlp_.config();
+    return json_to_js({{"depth", c.depth}, {"dim", c.dim}, {"activation", activation_name(c.activation)},
+                       {"residual", c.residual}, {"layer_norm", c.layer_norm}, {"init_std", c.init_std}});
+  }
+  ParamArena& arena() { return mlp_.params(); }
+
+ private:
+  ResidualMLP mlp_;
+  Tensor out_;
+  std::vector<float> norms_;
+};
+
+}  // namespace
+}  // namespace blockscope::wasm
+
+EMSCRIPTEN_BINDINGS(blockscope_training) {
+  using namespace emscripten;
+  using namespace blockscope::wasm;
+  class_<TrainerHandle>("Trainer")
+      .constructor<GPTHandle&, val, val, val>()
+      .function("step", &TrainerHandle::step)
+      .function("stepBatch", &TrainerHandle::stepBatch)
+      .function("evaluate", &TrainerHandle::evaluate)
+      .function("stepsDone", &TrainerHandle::stepsDone)
+      .function("memoryBytes", &TrainerHandle::memoryBytes)
+      .function("config", &TrainerHandle::config)
+      .function("saveOptimizerState", &TrainerHandle::saveOptimizerState)
+      .function("loadOptimizerState", &TrainerHandle::loadOptimizerState);
+  function("lossAndGradients", &lossAndGradients);
+  with_parameters(class_<ResidualMLPHandle>("ResidualMLP")
+                      .constructor<val, double>()
+                      .function("forward", &ResidualMLPHandle::forward)
+                      .function("backwardSum", &ResidualMLPHandle::backwardSum)
+                      .function("getGradient", &ResidualMLPHandle::getGradient)
+                      .function("config", &ResidualMLPHandle::config));
+}
