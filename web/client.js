@@ -121,6 +121,8 @@ export class RuntimeClient {
   createBlock(config, options) { return this.#create(RemoteBlock, 'createBlock', config, options); }
   /** @returns {Promise<RemoteObject>} with forward(x) -> {output, hiddenPre, hiddenPost} */
   createFeedForward(options) { return this.#create(RemoteFeedForward, 'createFeedForward', options); }
+  /** The lesson's residual-gradient-flow network. @returns {Promise<RemoteResidualMLP>} */
+  createResidualMLP(config, options) { return this.#create(RemoteResidualMLP, 'createResidualMLP', config, options); }
   /**
    * A tokenizer: {kind: 'gpt2'} loads GPT-2's files shipped with the build (or {vocab, merges} text, or
    * {baseUrl}); {kind: 'bytes'} is one id per byte.
@@ -157,6 +159,8 @@ class RemoteObject {
   #client;
   constructor(client, info) {
     this.#client = client;
+    /** @internal */
+    this._client = client;
     this.handle = info.handle;
     this.config = info.config;
     this.numParameters = info.numParameters;
@@ -169,7 +173,7 @@ class RemoteObject {
   }
   /** @protected */
   send(msg, opts) {
-    return this.#client._send({ ...msg, handle: this.handle }, opts);
+    return this.#client._send({ handle: this.handle, ...msg }, opts);
   }
   setParameter(name, data) { return this.call('setParameter', name, data); }
   getParameter(name) { return this.call('getParameter', name); }
@@ -193,6 +197,20 @@ export class RemoteGPT extends RemoteObject {
    * Generates tokens; onToken({token, index}) streams them as they come.
    * @returns {Promise<{tokens: number[], stopReason: string}>}
    */
+  /** {loss, gradients: {name: Float32Array}} of one batch (dropout off). */
+  lossAndGradients(ids, targets) { return this.call('lossAndGradients', ids, targets); }
+  /** {config, weights, layout}: the model as a checkpoint, in the layout it was loaded from unless {layout}. */
+  save(options) { return this.call('save', options); }
+  /**
+   * A trainer for this GPT in the worker: options {tokens, validationTokens, config} as
+   * Blockscope.createTrainer. Disposing the GPT disposes it.
+   * @returns {Promise<RemoteTrainer>}
+   */
+  async createTrainer(options) {
+    if (this.handle == null) throw new Error('this RemoteGPT has been disposed');
+    const info = await this.send({ op: 'createTrainer', gpt: this.handle, options }).promise;
+    return new RemoteTrainer(this._client, info);
+  }
   generate(prompt, options = {}, { onToken, signal } = {}) {
     if (this.handle == null) return Promise.reject(new Error('this RemoteGPT has been disposed'));
     const { id, promise } = this.send(
@@ -232,4 +250,83 @@ export class RemoteBlock extends RemoteObject {
 export class RemoteFeedForward extends RemoteObject {
   /** forward(x) -> {output, hiddenPre, hiddenPost} */
   forward(x) { return this.call('forward', x); }
+}
+
+export class RemoteResidualMLP extends RemoteObject {
+  /** forward(x, B) -> y */
+  forward(x, B) { return this.call('forward', x, B); }
+  /** the gradient of y.sum(): per-layer weight-gradient norms, layer 1 first */
+  backwardSum() { return this.call('backwardSum'); }
+  getGradient(name) { return this.call('getGradient', name); }
+}
+
+/**
+ * A Trainer living in the worker. train() runs steps there, streaming each step's result to onStep, and
+ * yields between steps so other widgets' calls and pause() are served within one step's time.
+ */
+export class RemoteTrainer extends RemoteObject {
+  #run = null; // {id, promise, remaining, options} of the train() in progress
+  constructor(client, info) {
+    super(client, info);
+    this.stepsDone = info.stepsDone;
+    /** Bytes of activations, gradients and optimizer state held in the worker. */
+    this.memoryBytes = info.memoryBytes;
+  }
+  /** One update on sampled batches, or on {ids, targets}. */
+  async step(batch) {
+    const r = await this.call('step', batch);
+    this.stepsDone = r.step;
+    return r;
+  }
+  evaluate() { return this.call('evaluate'); }
+  saveOptimizerState() { return this.call('saveOptimizerState'); }
+  loadOptimizerState(bytes) { return this.call('loadOptimizerState', bytes); }
+  /** True while train() runs. */
+  get running() { return this.#run != null; }
+  /**
+   * Runs `steps` updates in the worker; onStep({step, loss, gradNorm, lr, finite, layerGradNorms, valLoss?})
+   * after each (valLoss every evalEvery steps). Resolves {steps, stepsDone, reason: 'steps' | 'cancelled' |
+   * 'diverged'} when done, paused or diverged.
+   */
+  train({ steps = 1, evalEvery = 0, onStep } = {}) {
+    if (this.handle == null) return Promise.reject(new Error('this RemoteTrainer has been disposed'));
+    if (this.#run) return Promise.reject(new Error('this trainer is already training'));
+    const run = { remaining: steps, options: { evalEvery, onStep } };
+    const { id, promise } = this.send(
+      { op: 'train', options: { steps, evalEvery } },
+      {
+        onEvent: (event, data) => {
+          if (event !== 'step') return;
+          run.remaining--;
+          this.stepsDone = data.step;
+          onStep?.(data);
+        },
+      },
+    );
+    run.id = id;
+    run.promise = promise.finally(() => {
+      if (this.#run === run) this.#run = null;
+    });
+    this.#last = run;
+    this.#run = run;
+    return run.promise;
+  }
+  #last = null;
+  /** Stops train() after the step in progress; resolves once it has stopped. */
+  async pause() {
+    const run = this.#run;
+    if (!run) return;
+    this.send({ op: 'cancel', target: run.id });
+    await run.promise;
+  }
+  /** Continues the last paused train() with its remaining steps and callbacks. */
+  resume() {
+    const last = this.#last;
+    if (!last || this.#run || last.remaining <= 0) return Promise.resolve({ steps: 0, stepsDone: this.stepsDone, reason: 'steps' });
+    return this.train({ steps: last.remaining, ...last.options });
+  }
+  async dispose() {
+    await this.pause();
+    await super.dispose();
+  }
 }

@@ -1,8 +1,11 @@
 // runtime-host.js — serves Blockscope's runtime over messages: the body of the Web Worker (web/worker.js), and
 // of the in-thread fallback when a page cannot start workers. The protocol, spoken with web/client.js:
-//   page -> worker  {id, op: 'init'|'call'|'create'|'loadModel'|'generate'|'cancel'|'dispose', ...}
+//   page -> worker  {id, op: 'init'|'call'|'create'|'createTrainer'|'loadModel'|'generate'|'train'|'cancel'|
+//                    'dispose', ...}
 //   worker -> page  {id, ok: true, result} | {id, ok: false, error} | {id, event, data}
-// Objects created here (GPT, Block, FeedForward, ...) stay here and are addressed by handle number.
+// Objects created here (GPT, Block, FeedForward, Trainer, ...) stay here and are addressed by handle number.
+// Long jobs (generate, train) yield to the event loop after every token or step, so a 'cancel', or another
+// widget's forward pass, is served between two steps.
 import { loadBlockscope } from './blockscope.js';
 
 /**
@@ -32,6 +35,7 @@ export function createHost(post) {
       info.parameters = obj.parameters();
     }
     if ('config' in obj) info.config = obj.config;
+    if ('stepsDone' in obj) Object.assign(info, { stepsDone: obj.stepsDone, memoryBytes: obj.memoryBytes });
     if ('vocabSize' in obj) Object.assign(info, { kind: obj.kind, vocabSize: obj.vocabSize, eotId: obj.eotId });
     return info;
   }
@@ -73,6 +77,29 @@ export function createHost(post) {
     return { tokens, stopReason };
   }
 
+  async function train(msg) {
+    const trainer = target(msg.handle);
+    const { steps = 1, evalEvery = 0 } = msg.options ?? {};
+    let done = 0;
+    let reason = 'steps';
+    while (done < steps) {
+      if (cancelled.delete(msg.id)) {
+        reason = 'cancelled';
+        break;
+      }
+      const r = trainer.step();
+      done++;
+      if (evalEvery > 0 && r.step % evalEvery === 0) r.valLoss = trainer.evaluate();
+      post({ id: msg.id, event: 'step', data: r });
+      if (!r.finite) {
+        reason = 'diverged';
+        break;
+      }
+      await yieldToEvents(); // serves a 'cancel' or another object's call between steps
+    }
+    return { steps: done, stepsDone: trainer.stepsDone, reason };
+  }
+
   const ops = {
     async init(msg) {
       runtime = await loadBlockscope(msg.options ?? {});
@@ -84,11 +111,15 @@ export function createHost(post) {
     async create(msg) {
       return store(await runtime[msg.method](...(msg.args ?? [])));
     },
+    createTrainer(msg) {
+      return store(runtime.createTrainer(target(msg.gpt), msg.options ?? {}));
+    },
     async loadModel(msg) {
       const onProgress = (p) => post({ id: msg.id, event: 'progress', data: p });
       return store(await runtime.loadModel(msg.source, { ...msg.options, onProgress }));
     },
     generate,
+    train,
     cancel(msg) {
       cancelled.add(msg.target);
       return true;

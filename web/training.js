@@ -1,7 +1,7 @@
 // training.js — training classes web/blockscope.js hands out: a Trainer over a GPT (steps on sampled or given
 // batches, evaluation, optimizer state) and the lesson's residual-gradient-flow network. They wrap wasm
 // objects created through the GPT's module; none loads the module itself.
-import { Handle, toIds } from './handles.js';
+import { BaseHandle, Handle, toIds } from './handles.js';
 
 function int32(ids, what) {
   if (ids instanceof Int32Array) return ids;
@@ -21,7 +21,7 @@ function stepResult(r) {
  * Trains a GPT: forward, backward, gradient accumulation, clipping and AdamW with warmup + cosine decay, all
  * in the core. Obtain one with Blockscope.createTrainer(gpt, {tokens, config}); disposing the GPT disposes it.
  */
-export class Trainer extends Handle {
+export class Trainer extends BaseHandle {
   /** @internal */
   static _create(gpt, tokens, validationTokens, config) {
     const module = gpt._module;

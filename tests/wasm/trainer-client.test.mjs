@@ -1,0 +1,93 @@
+// The worker protocol's trainer (web/client.js + web/runtime-host.js), driven in Node through the in-thread
+// host: train() streams steps, another object's call is served between two steps, pause() stops after the
+// step in progress and resume() finishes the remaining steps; disposal frees the trainer.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { connect } from '../../web/client.js';
+
+const CONFIG = { vocab_size: 32, context_length: 16, emb_dim: 32, n_heads: 4, n_layers: 2, drop_rate: 0 };
+const tokens = Array.from({ length: 3000 }, (_, i) => (i * 7 + Math.floor(i / 5)) % 32);
+let client;
+let gpt;
+let other;
+
+before(async () => {
+  client = await connect({ inThread: true, flavour: 'simd' });
+  assert.equal(client.mode, 'in-thread');
+  gpt = await client.createGPT(CONFIG, { seed: 1 });
+  other = await client.createGPT(CONFIG, { seed: 2 });
+});
+after(async () => {
+  await other?.dispose();
+  await gpt?.dispose();
+});
+
+test('train() streams every step and the loss goes down', async () => {
+  const trainer = await gpt.createTrainer({ tokens, config: { steps: 40, batch_size: 4, lr: 3e-3, seed: 3 } });
+  assert.ok(trainer.memoryBytes > 0);
+  const seen = [];
+  const r = await trainer.train({ steps: 40, evalEvery: 20, onStep: (s) => seen.push(s) });
+  assert.deepEqual(r, { steps: 40, stepsDone: 40, reason: 'steps' });
+  assert.deepEqual(seen.map((s) => s.step), Array.from({ length: 40 }, (_, i) => i + 1));
+  assert.ok(seen.every((s) => s.finite && Number.isFinite(s.gradNorm) && s.layerGradNorms.length === 4));
+  assert.equal(typeof seen[19].valLoss, 'number');
+  assert.equal(seen[18].valLoss, undefined);
+  assert.ok(seen.at(-1).loss < seen[0].loss - 0.3, `loss ${seen[0].loss} -> ${seen.at(-1).loss}`);
+  assert.equal(trainer.stepsDone, 40);
+  await trainer.dispose();
+});
+
+test("another widget's forward pass is served between two training steps", async () => {
+  const trainer = await gpt.createTrainer({ tokens, config: { steps: 200, batch_size: 8, seed: 4 } });
+  const times = [];
+  let last = performance.now();
+  const training = trainer.train({
+    steps: 60,
+    onStep: () => {
+      const now = performance.now();
+      times.push(now - last);
+      last = now;
+    },
+  });
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const t0 = performance.now();
+  const { logits } = await other.forward([1, 2, 3]);
+  const latency = performance.now() - t0;
+  assert.ok(trainer.running, 'the forward pass was answered while training was still running');
+  assert.equal(logits.length, 3 * 32);
+  await training;
+  const median = times.sort((a, b) => a - b)[times.length >> 1];
+  console.log(`forward during training answered in ${latency.toFixed(1)} ms; median step ${median.toFixed(1)} ms`);
+  assert.ok(latency < 3 * median + 50, `latency ${latency} ms vs a median step of ${median} ms`);
+  await trainer.dispose();
+});
+
+test('pause() stops after the current step and resume() finishes the remaining steps', async () => {
+  const trainer = await gpt.createTrainer({ tokens, config: { steps: 50, batch_size: 2, seed: 5 } });
+  const steps = [];
+  const first = trainer.train({ steps: 30, onStep: (s) => steps.push(s.step) });
+  while (steps.length < 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  await trainer.pause();
+  const paused = await first;
+  assert.equal(paused.reason, 'cancelled');
+  assert.ok(paused.steps >= 5 && paused.steps < 30, `paused after ${paused.steps} steps`);
+  assert.equal(trainer.running, false);
+  const rest = await trainer.resume();
+  assert.equal(rest.reason, 'steps');
+  assert.equal(paused.steps + rest.steps, 30);
+  assert.deepEqual(steps, Array.from({ length: 30 }, (_, i) => i + 1));
+  const again = trainer.train({ steps: 2 });
+  await assert.rejects(trainer.train({ steps: 1 }), /already training/);
+  await again;
+  await trainer.dispose();
+  await assert.rejects(trainer.step(), /disposed/);
+});
+
+test('bad trainer options are reported by name and the runtime keeps working', async () => {
+  await assert.rejects(gpt.createTrainer({ tokens, config: { lr: 0 } }), /learning rate must be a positive number/);
+  await assert.rejects(gpt.createTrainer({ tokens: [1, 2, 3], config: { seq_len: 8 } }), /needs at least 9/);
+  await assert.rejects(gpt.createTrainer({ tokens, config: { seq_len: 99 } }), /exceeds the model's context_length 16/);
+  const { logits } = await gpt.forward([1, 2]);
+  assert.equal(logits.length, 64);
+});
