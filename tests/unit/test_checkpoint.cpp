@@ -320,3 +320,52 @@ TEST_CASE("malformed checkpoints are refused, each with its own error", "[checkp
                      "Hugging Face config is missing 'n_positions' (or 'n_ctx')");
   }
 }
+
+TEST_CASE("values laid out like the parameters are written under the original file's names", "[checkpoint]") {
+  for (const char* dir : {"book_tiny", "hf_tiny"}) {
+    SECTION(dir) {
+      const Bytes bytes = read_file(kModels + dir + "/model.safetensors");
+      const SafetensorsFile original = SafetensorsFile::parse(bytes);
+      const GPTModel model = load_model(read_text(kModels + dir + "/config.json"), bytes);
+      const CheckpointNaming naming = checkpoint_naming(original);
+      const Bytes written = save_safetensors(model.config(), model.params(), naming);
+      const SafetensorsFile copy = SafetensorsFile::parse(written);
+      // Every parameter tensor of the original, same name and shape; only non-parameter buffers are left out.
+      for (const auto& e : original.entries()) {
+        const bool buffer = e.name.ends_with(".attn.bias") || e.name.ends_with(".attn.masked_bias") ||
+                            e.name.ends_with(".att.mask");
+        INFO(e.name);
+        const SafetensorsEntry* c = copy.find(e.name);
+        CHECK((c != nullptr) == !buffer);
+        if (!c) continue;
+        CHECK(c->shape == e.shape);
+        std::vector<float> a(e.numel), b(c->numel);
+        original.read_float32(e, a);
+        copy.read_float32(*c, b);
+        CHECK(a == b);
+      }
+    }
+  }
+}
+
+TEST_CASE("a GPT with another FFN width and activation round-trips through the Hugging Face layout", "[checkpoint]") {
+  GPTConfig cfg;
+  cfg.vocab_size = 30;
+  cfg.context_length = 8;
+  cfg.emb_dim = 8;
+  cfg.n_heads = 2;
+  cfg.n_layers = 1;
+  cfg.qkv_bias = true;
+  cfg.ffn_hidden = 12;
+  cfg.activation = Activation::Relu;
+  const GPTModel model(cfg, 4);
+  const std::string config = config_json(model, CheckpointLayout::HuggingFace);
+  const json j = json::parse(config);
+  CHECK(j.at("n_inner") == 12);
+  CHECK(j.at("activation_function") == "relu");
+  GPTModel back = load_model(config, save_safetensors(model, CheckpointLayout::HuggingFace));
+  CHECK(back.config().block().hidden_dim() == 12);
+  CHECK(back.config().activation == Activation::Relu);
+  const std::vector<int32_t> ids = {1, 2, 3};
+  CHECK(back.forward(ids, 1, 3).data == const_cast<GPTModel&>(model).forward(ids, 1, 3).data);
+}

@@ -54,10 +54,7 @@ TEST_CASE("FFN cost formulas: 16d^2 FLOPs per token and B n 4d hidden entries", 
 TEST_CASE("feed-forward matches the PyTorch nn.Sequential on every golden case", "[feed_forward][golden]") {
   for (const auto& c : golden::cases("feed_forward.json")) {
     SECTION(c.name) {
-      const auto& cfg = c.config();
-      FeedForward ff(FeedForwardConfig{cfg.at("emb_dim").get<int64_t>(), cfg.at("hidden_dim").get<int64_t>(),
-                                       parse_activation(cfg.at("activation").get<std::string>().c_str()),
-                                       cfg.at("bias").get<bool>()});
+      FeedForward ff(FeedForwardConfig::from_json(c.config()));
       c.load_params(*ff.own_params());
       const Tensor y = ff.forward(c.input("x"));
       golden::check_close("FeedForward", y, c.output("y"));

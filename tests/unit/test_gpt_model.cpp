@@ -145,3 +145,33 @@ TEST_CASE("norm placement can be switched on a built model", "[gpt]") {
   CHECK(model.last_inspection().layers[1].residual_norm[2] == Approx(4.0f).margin(0.01f));
   CHECK(pre_norm0 != Approx(4.0f).margin(0.01f));
 }
+
+TEST_CASE("every config is parsed strictly, once, in the core", "[config][errors]") {
+  using nlohmann::json;
+  CHECK_THROWS_WITH(BlockConfig::from_json({{"emb_dim", 8}, {"context_length", 4}, {"n_heads", 2}, {"heads", 2}}),
+                    Catch::Contains("unknown config key 'heads' in the block config"));
+  CHECK_THROWS_WITH(BlockConfig::from_json({{"emb_dim", 8}, {"context_length", 4}}),
+                    Catch::Contains("block config is missing 'n_heads'"));
+  CHECK_THROWS_WITH(BlockConfig::from_json({{"emb_dim", 8.5}, {"context_length", 4}, {"n_heads", 2}}),
+                    Catch::Contains("'emb_dim' must be an integer, got 8.5"));
+  CHECK_THROWS_WITH(AttentionConfig::from_json({{"d_in", 8}, {"d_out", 6}, {"context_length", 4}, {"num_heads", 4}}),
+                    Catch::Contains("d_out (6) must be divisible by num_heads (4)"));
+  CHECK_THROWS_WITH(AttentionConfig::from_json({{"d_in", 8}, {"d_out", 8}, {"context_length", 4}, {"num_heads", 2},
+                                                {"causal", "yes"}}),
+                    Catch::Contains("'causal' must be true or false"));
+  CHECK_THROWS_WITH(FeedForwardConfig::from_json({{"emb_dim", 8}, {"hidden_dim", 0}}),
+                    Catch::Contains("hidden_dim must be positive, got 0"));
+  CHECK_THROWS_WITH(FeedForwardConfig::from_json({{"emb_dim", 8}, {"hidden_dim", 8}, {"activation", "swish"}}),
+                    Catch::Contains("unknown activation 'swish'"));
+  json big = {{"vocab_size", 10}, {"context_length", 4}, {"emb_dim", 8}, {"n_heads", 2}, {"n_layers", 1}};
+  big["emb_dim"] = json::parse("18446744073709551615");
+  CHECK_THROWS_WITH(GPTConfig::from_json(big), Catch::Contains("'emb_dim' must be an integer, got 18446744073709551615"));
+  const BlockConfig b = BlockConfig::from_json({{"emb_dim", 8}, {"context_length", 4}, {"n_heads", 2},
+                                                {"activation", "relu"}, {"ffn_hidden", 16}, {"norm", "post"}});
+  CHECK(BlockConfig::from_json(b.to_json()).to_json() == b.to_json());
+  GPTConfig g = GPTConfig::from_json({{"vocab_size", 10}, {"context_length", 4}, {"emb_dim", 8}, {"n_heads", 2},
+                                      {"n_layers", 1}, {"ffn_hidden", 12}, {"activation", "gelu_erf"}});
+  CHECK(g.block().hidden_dim() == 12);
+  CHECK(GPTConfig::from_json(g.to_json()).to_json() == g.to_json());
+  CHECK(GPTModel::count_parameters(g) == GPTModel(g, 1).num_parameters());
+}

@@ -7,23 +7,11 @@
 
 using namespace blockscope;
 
-namespace {
-AttentionConfig config_of(const nlohmann::json& j) {
-  AttentionConfig cfg;
-  cfg.d_in = j.at("d_in");
-  cfg.d_out = j.at("d_out");
-  cfg.context_length = j.at("context_length");
-  cfg.num_heads = j.at("num_heads");
-  cfg.qkv_bias = j.at("qkv_bias");
-  cfg.causal = j.at("causal");
-  return cfg;
-}
-}  // namespace
 
 TEST_CASE("multi-head attention matches the book's MultiHeadAttention in PyTorch", "[attention][golden]") {
   for (const auto& c : golden::cases("attention.json")) {
     SECTION(c.name) {
-      MultiHeadAttention mha(config_of(c.config()));
+      MultiHeadAttention mha(AttentionConfig::from_json(c.config()));
       c.load_params(*mha.own_params());
       const Tensor y = mha.forward(c.input("x"));
       golden::check_close("MultiHeadAttention", y, c.output("y"));

@@ -8,18 +8,6 @@
 
 using namespace blockscope;
 
-namespace {
-BlockConfig config_of(const nlohmann::json& j) {
-  BlockConfig cfg;
-  cfg.emb_dim = j.at("emb_dim");
-  cfg.context_length = j.at("context_length");
-  cfg.n_heads = j.at("n_heads");
-  cfg.drop_rate = j.at("drop_rate");
-  cfg.qkv_bias = j.at("qkv_bias");
-  cfg.norm = parse_norm_placement(j.at("norm").get<std::string>());
-  return cfg;
-}
-}  // namespace
 
 // Shared with the GPT tests: compares one block's inspection against keys "<prefix>norm1_in_mean", ...
 void check_block_inspection(const golden::Case& c, const BlockInspection& insp, const std::string& prefix) {
@@ -38,7 +26,7 @@ void check_block_inspection(const golden::Case& c, const BlockInspection& insp, 
 TEST_CASE("transformer block matches PyTorch in pre- and post-norm, with inspection", "[transformer_block][golden]") {
   for (const auto& c : golden::cases("transformer_block.json")) {
     SECTION(c.name) {
-      TransformerBlock block(config_of(c.config()));
+      TransformerBlock block(BlockConfig::from_json(c.config()));
       c.load_params(*block.own_params());
       BlockInspection insp;
       const Tensor y = block.forward(c.input("x"), &insp);
