@@ -30,7 +30,7 @@ Tensor batch_input(const val& x, int B, int T, int64_t d, const char* what, cons
 class AttentionHandle {
  public:
   AttentionHandle(val config, double seed)
-      : att_(guarded([&] { return MultiHeadAttention(AttentionConfig::from_json(json_from(config)), seed_of(seed)); })) {}
+      : att_([&] { return MultiHeadAttention(AttentionConfig::from_json(json_from(config)), seed_of(seed)); }()) {}
 
   // x (B, T, d_in) -> {output (B, T, d_out), weights (B, NH, T, T)}
   val forward(val x, int B, int T) {
@@ -52,7 +52,7 @@ class AttentionHandle {
 class BlockHandle {
  public:
   BlockHandle(val config, double seed)
-      : block_(guarded([&] { return TransformerBlock(BlockConfig::from_json(json_from(config)), seed_of(seed)); })) {}
+      : block_([&] { return TransformerBlock(BlockConfig::from_json(json_from(config)), seed_of(seed)); }()) {}
 
   // x (B, T, emb_dim) -> {output, inspection}
   val forward(val x, int B, int T) {
@@ -79,10 +79,10 @@ class BlockHandle {
 class FeedForwardHandle {
  public:
   FeedForwardHandle(int emb_dim, int hidden_dim, const std::string& activation, double seed)
-      : ff_(guarded([&] {
+      : ff_([&] {
           return FeedForward(FeedForwardConfig{emb_dim, hidden_dim, parse_activation(activation.c_str()), true},
                              seed_of(seed));
-        })) {}
+        }()) {}
 
   // x (rows, emb_dim) -> {output, hiddenPre, hiddenPost}
   val forward(val x) {
@@ -197,17 +197,17 @@ EMSCRIPTEN_BINDINGS(blockscope) {
   using namespace emscripten;
   using namespace blockscope::wasm;
   auto block = class_<BlockHandle>("Block")
-                   .constructor<val, double>()
+                   .constructor(&make_handle<BlockHandle, val, double>, allow_raw_pointers())
                    .function("forward", &BlockHandle::forward)
                    .function("config", &BlockHandle::config)
                    .function("setNormPlacement", &BlockHandle::setNormPlacement);
   with_parameters(block);
   auto att = class_<AttentionHandle>("MultiHeadAttention")
-                 .constructor<val, double>()
+                 .constructor(&make_handle<AttentionHandle, val, double>, allow_raw_pointers())
                  .function("forward", &AttentionHandle::forward);
   with_parameters(att);
   auto ff = class_<FeedForwardHandle>("FeedForward")
-                .constructor<int, int, std::string, double>()
+                .constructor(&make_handle<FeedForwardHandle, int, int, std::string, double>, allow_raw_pointers())
                 .function("forward", &FeedForwardHandle::forward);
   with_parameters(ff);
   function("layerNorm", &layerNorm);

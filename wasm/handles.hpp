@@ -16,11 +16,11 @@ namespace blockscope::wasm {
 // never held twice on the JS side. view() is valid until the next allocation in the module.
 class ByteBuffer {
  public:
-  explicit ByteBuffer(double size) : bytes_(guarded([&] {
+  explicit ByteBuffer(double size) : bytes_([&] {
     require(size >= 0 && size <= 4.0e9 && size == static_cast<double>(static_cast<size_t>(size)),
                 "buffer size must be a whole number of bytes below 4 GB, got ", size);
     return std::vector<uint8_t>(static_cast<size_t>(size));
-  })) {}
+  }()) {}
   val view() { return val(emscripten::typed_memory_view(bytes_.size(), bytes_.data())); }
   double size() const { return static_cast<double>(bytes_.size()); }
   std::span<const uint8_t> bytes() const { return bytes_; }
@@ -32,16 +32,16 @@ class ByteBuffer {
 class GPTHandle {
  public:
   GPTHandle(val config, double seed)
-      : model_(guarded([&] { return GPTModel(GPTConfig::from_json(json_from(config)), seed_of(seed)); })) {}
+      : model_([&] { return GPTModel(GPTConfig::from_json(json_from(config)), seed_of(seed)); }()) {}
   // A checkpoint: config.json text and model.safetensors bytes (book or Hugging Face GPT-2 layout), refused
   // before allocating if its float32 weights would exceed max_parameter_bytes.
   GPTHandle(std::string config_json, const ByteBuffer& weights, double max_parameter_bytes)
-      : model_(guarded([&] {
+      : model_([&] {
           LoadOptions opts;
           opts.max_parameter_bytes = static_cast<int64_t>(max_parameter_bytes);
           return load_model(config_json, weights.bytes(), opts);
-        })),
-        naming_(guarded([&] { return checkpoint_naming(SafetensorsFile::parse(weights.bytes())); })) {}
+        }()),
+        naming_([&] { return checkpoint_naming(SafetensorsFile::parse(weights.bytes())); }()) {}
 
   val forward(val ids, int B, int T, bool inspect) {
     return guarded([&] {

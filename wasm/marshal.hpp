@@ -37,6 +37,15 @@ auto guarded(F&& f) -> decltype(f()) {
   throw_js_error();
 }
 
+// The constructor embind registers for every handle: `new H(args...)` inside guarded(). A throwing C++
+// constructor then frees the object's memory before the JS Error is raised; a JS exception thrown from
+// inside the constructor itself would skip that and leak the object on every failed call. Register with
+// .constructor(&make_handle<H, Args...>, emscripten::allow_raw_pointers()).
+template <typename H, typename... Args>
+H* make_handle(Args... args) {
+  return guarded([&] { return new H(args...); });
+}
+
 // Zero-copy views into wasm memory: valid until the next allocation (web/blockscope.js copies them).
 inline val view(const float* data, size_t n) { return val(emscripten::typed_memory_view(n, data)); }
 inline val view(const std::vector<float>& v) { return view(v.data(), v.size()); }

@@ -50,11 +50,11 @@ namespace {
 class TokenizerHandle {
  public:
   TokenizerHandle(const std::string& kind, const std::string& vocab, const std::string& merges)
-      : tok_(guarded([&]() -> std::unique_ptr<Tokenizer> {
+      : tok_([&]() -> std::unique_ptr<Tokenizer> {
           if (kind == "gpt2") return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_strings(vocab, merges));
           if (kind == "bytes" || kind == "bytes+eot") return std::make_unique<ByteTokenizer>(kind == "bytes+eot");
           throw Error("unknown tokenizer kind '" + kind + "' (expected gpt2, bytes or bytes+eot)");
-        })) {}
+        }()) {}
   val encode(const std::string& text) {
     return guarded([&] {
       ids_ = tok_->encode(text);
@@ -120,7 +120,7 @@ GenerateOptions generate_options_from(const val& o) {
 class GeneratorHandle {
  public:
   GeneratorHandle(GPTHandle& gpt, val ids, val options)
-      : gen_(guarded([&] { return Generator(gpt.model(), ids_from(ids), generate_options_from(options)); })) {}
+      : gen_([&] { return Generator(gpt.model(), ids_from(ids), generate_options_from(options)); }()) {}
   // The next token id, or -1 once finished.
   int next() {
     return guarded([&] {
@@ -183,11 +183,11 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
   using namespace emscripten;
   using namespace blockscope::wasm;
   class_<ByteBuffer>("ByteBuffer")
-      .constructor<double>()
+      .constructor(&make_handle<ByteBuffer, double>, allow_raw_pointers())
       .function("view", &ByteBuffer::view)
       .function("size", &ByteBuffer::size);
   class_<TokenizerHandle>("Tokenizer")
-      .constructor<std::string, std::string, std::string>()
+      .constructor(&make_handle<TokenizerHandle, std::string, std::string, std::string>, allow_raw_pointers())
       .function("encode", &TokenizerHandle::encode)
       .function("decodeBytes", &TokenizerHandle::decodeBytes)
       .function("tokenBytes", &TokenizerHandle::tokenBytes)
@@ -195,8 +195,8 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .function("eotId", &TokenizerHandle::eotId)
       .function("name", &TokenizerHandle::name);
   auto gpt = class_<GPTHandle>("GPT")
-                 .constructor<val, double>()
-                 .constructor<std::string, const ByteBuffer&, double>()
+                 .constructor(&make_handle<GPTHandle, val, double>, allow_raw_pointers())
+                 .constructor(&make_handle<GPTHandle, std::string, const ByteBuffer&, double>, allow_raw_pointers())
                  .function("forward", &GPTHandle::forward)
                  .function("inspection", &GPTHandle::inspection)
                  .function("config", &GPTHandle::config)
@@ -204,7 +204,7 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
                  .function("save", &GPTHandle::save);
   with_parameters(gpt);
   class_<GeneratorHandle>("Generator")
-      .constructor<GPTHandle&, val, val>()
+      .constructor(&make_handle<GeneratorHandle, GPTHandle&, val, val>, allow_raw_pointers())
       .function("next", &GeneratorHandle::next)
       .function("stopReason", &GeneratorHandle::stopReason)
       .function("lastLogits", &GeneratorHandle::lastLogits);

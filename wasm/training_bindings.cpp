@@ -33,7 +33,7 @@ class TrainerHandle {
   // config: TrainConfig's keys; train: Int32Array of token ids; val: Int32Array, or null to hold out
   // config.val_fraction of `train`.
   TrainerHandle(GPTHandle& gpt, val config, val train, val validation)
-      : trainer_(guarded([&] {
+      : trainer_([&] {
           const TrainConfig cfg = TrainConfig::from_json(json_from(config));
           const GPTConfig& mc = gpt.model().config();
           const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : mc.context_length;
@@ -42,7 +42,7 @@ class TrainerHandle {
                                ? TokenData(std::move(tokens), cfg.val_fraction, T, mc.vocab_size)
                                : TokenData(std::move(tokens), ids_from(validation), T, mc.vocab_size);
           return std::make_unique<Trainer>(gpt.model(), cfg, std::move(data));
-        })) {}
+        }()) {}
 
   val step() { return guarded([&] { return step_result(trainer_->step()); }); }
   // One update on the caller's batch: ids and targets (grad_accum x batch_size, seq_len) as Int32Arrays.
@@ -97,7 +97,7 @@ val lossAndGradients(GPTHandle& gpt, val ids_val, val targets_val, int B, int T)
 class ResidualMLPHandle {
  public:
   ResidualMLPHandle(val config, double seed)
-      : mlp_(guarded([&] { return ResidualMLP(ResidualMLPConfig::from_json(json_from(config)), seed_of(seed)); })) {}
+      : mlp_([&] { return ResidualMLP(ResidualMLPConfig::from_json(json_from(config)), seed_of(seed)); }()) {}
   // x (B, dim) -> y (B, dim)
   val forward(val x, int B) {
     return guarded([&] {
@@ -143,7 +143,7 @@ EMSCRIPTEN_BINDINGS(blockscope_training) {
   using namespace emscripten;
   using namespace blockscope::wasm;
   class_<TrainerHandle>("Trainer")
-      .constructor<GPTHandle&, val, val, val>()
+      .constructor(&make_handle<TrainerHandle, GPTHandle&, val, val, val>, allow_raw_pointers())
       .function("step", &TrainerHandle::step)
       .function("stepBatch", &TrainerHandle::stepBatch)
       .function("evaluate", &TrainerHandle::evaluate)
@@ -154,7 +154,7 @@ EMSCRIPTEN_BINDINGS(blockscope_training) {
       .function("loadOptimizerState", &TrainerHandle::loadOptimizerState);
   function("lossAndGradients", &lossAndGradients);
   with_parameters(class_<ResidualMLPHandle>("ResidualMLP")
-                      .constructor<val, double>()
+                      .constructor(&make_handle<ResidualMLPHandle, val, double>, allow_raw_pointers())
                       .function("forward", &ResidualMLPHandle::forward)
                       .function("backwardSum", &ResidualMLPHandle::backwardSum)
                       .function("getGradient", &ResidualMLPHandle::getGradient)

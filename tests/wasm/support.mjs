@@ -62,3 +62,8 @@ export function reportDeviations(label) {
   console.log(`Largest |actual - PyTorch| per component (${label}):`);
   for (const [k, v] of rows) console.log(`  ${k.padEnd(34)} ${v.toExponential(2)}`);
 }
+
+/** Records a deviation measured outside assertClose (e.g. the worst step of a loss curve) for reportDeviations. */
+export function recordDeviation(what, value) {
+  deviations.set(what, Math.max(deviations.get(what) ?? 0, Number.isNaN(value) ? Infinity : value));
+}
