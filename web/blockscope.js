@@ -96,64 +96,6 @@ async function instantiateStreaming(responsePromise, url, imports) {
   }
 }
 
-const registry = new FinalizationRegistry((raw) => {
-  try {
-    raw.delete();
-  } catch {
-    /* already deleted */
-  }
-});
-
-/** Base of every class wrapping a wasm object: explicit dispose(), `using` support, GC safety net. */
-class BaseHandle {
-  #raw;
-  constructor(raw) {
-    this.#raw = raw;
-    registry.register(this, raw, this);
-  }
-  /** @protected The live wasm object; throws once disposed. */
-  get raw() {
-    if (!this.#raw) throw new Error(`this ${this.constructor.name} has been disposed`);
-    return this.#raw;
-  }
-  get disposed() {
-    return !this.#raw;
-  }
-  /** Frees the wasm-side object. Safe to call twice. */
-  dispose() {
-    if (!this.#raw) return;
-    registry.unregister(this);
-    this.#raw.delete();
-    this.#raw = null;
-  }
-  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
-    this.dispose();
-  }
-}
-
-/** A wasm object with named parameters (a model or one of its components). */
-class Handle extends BaseHandle {
-  /** [{name, shape}] in state_dict order. */
-  parameters() {
-    return this.raw.parameters();
-  }
-  get numParameters() {
-    return this.raw.numParameters();
-  }
-  /** Replaces the parameter `name` with `data` (length must match its shape). */
-  setParameter(name, data) {
-    this.raw.setParameter(String(name), toFloat32(data, `parameter '${name}'`));
-  }
-  /** A copy of parameter `name`. */
-  getParameter(name) {
-    return this.raw.getParameter(String(name)).slice();
-  }
-  /** Sets every parameter present in `params` ({name: Float32Array|number[]}). */
-  loadParameters(params) {
-    for (const [name, data] of Object.entries(params)) this.setParameter(name, data);
-  }
-}
-
 /** Reads a URL's bytes (file: URLs through fs in Node), reporting progress; `sink(total)` may supply the buffer. */
 async function fetchBytes(url, { onProgress, into } = {}) {
   if (isNode && url.protocol === 'file:') {
