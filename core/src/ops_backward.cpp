@@ -6,22 +6,12 @@
 #include <cmath>
 
 #include "blockscope/ops.hpp"
+#include "eigen_maps.hpp"
 #include "kernels/kernels.hpp"
 
 namespace blockscope {
 
-namespace {
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using MatMap = Eigen::Map<RowMatrix>;
-using ConstMatMap = Eigen::Map<const RowMatrix>;
-using StridedMap = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
-using ConstStridedMap = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
-
-constexpr float kSqrt2OverPi = 0.7978845608028654f;  // sqrt(2 / pi)
-constexpr float kGeluCoeff = 0.044715f;
-constexpr float kInvSqrt2 = 0.7071067811865476f;
-constexpr float kInvSqrt2Pi = 0.3989422804014327f;  // 1 / sqrt(2 pi)
-}  // namespace
+using namespace detail;  // Eigen maps and GELU constants (eigen_maps.hpp)
 
 void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                         const float* weight, const float* mean, const float* rstd, int64_t N, int64_t C) {
