@@ -57,48 +57,49 @@ extern const LinearKernels kLinearSimd128;
 void f32_linear(const LinearKernels& k, float* out, const float* inp, const float* weight, const float* bias,
                 int64_t N, int64_t C, int64_t OC);
 
-// ---- Backward of f32_linear: accumulating GEMMs (C += A @ B) on 4x8 tiles, B packed in 8-column panels ----
+// ---- Backward of f32_linear: accumulating GEMMs (C += A @ B) on 4x8 tiles, both operands packed ----
 
-// Packs rows [0, K) and columns [0, nc) (nc <= 8) of a row-major matrix src, rows ld apart, into the panel
-// the accumulating GEMM reads: packed (K, 8), packed[k][j] = src[k * ld + j], columns nc..7 zero. Unlike
+// A strip of A for the accumulating GEMM: packed (K, 4), packed[k][r] = A[r][k] for r < mr <= 4, rows mr..3
+// zero. f32_pack_a_4 reads A row-major, A[r][k] = src[r * ld + k] (a 4 x K transpose); f32_pack_at_4 reads it
+// as stored transposed, A[r][k] = src[k * ld + r] (a copy of 4 floats per k).
+using PackAFn = void (*)(float* packed, const float* src, int64_t ld, int64_t mr, int64_t K);
+void f32_pack_a_4__generic(float* packed, const float* src, int64_t ld, int64_t mr, int64_t K);
+void f32_pack_at_4__generic(float* packed, const float* src, int64_t ld, int64_t mr, int64_t K);
+
+// A panel of B: packed (K, 8), packed[k][j] = src[k * ld + j] for j < nc <= 8, columns nc..7 zero. Unlike
 // f32_gemm_pack_8 nothing is transposed and there is no bias row: B is used as stored.
-using PackRowsFn = void (*)(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
-void f32_pack_rows_8__generic(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
+using PackBFn = void (*)(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
+void f32_pack_b_8__generic(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
 
-// One tile of out += a @ panel: out[r][j] += s[r][j] with s[r][j] = sum_k a[r][k] * packed[k][j], summed
-// from 0 in k order, for r < mr <= 4, j < nc <= 8, k < K. Rows of a are a_stride apart, rows of out
-// out_stride apart; nothing outside the mr x K block of a is read, nothing outside the mr x nc tile written.
-using GemmAccFn = void (*)(float* out, int64_t out_stride, const float* a, int64_t a_stride, const float* packed,
+// One tile of out += A @ B from a packed strip and panel: out[r][j] += s[r][j], s[r][j] = sum_k
+// packed_a[k][r] * packed_b[k][j] summed from 0 in k order, for r < mr <= 4, j < nc <= 8, k < K. Rows of out
+// are out_stride apart; nothing outside the mr x nc tile is read or written.
+using GemmAccFn = void (*)(float* out, int64_t out_stride, const float* packed_a, const float* packed_b,
                            int64_t mr, int64_t nc, int64_t K);
-void f32_gemm_acc_4x8__generic(float* out, int64_t out_stride, const float* a, int64_t a_stride,
-                               const float* packed, int64_t mr, int64_t nc, int64_t K);
-
-// dst (cols, rows) = src (rows, cols)^T: dst[c * dst_stride + r] = src[r * src_stride + c].
-using TransposeFn = void (*)(float* dst, int64_t dst_stride, const float* src, int64_t src_stride, int64_t rows,
-                             int64_t cols);
-void f32_transpose_4x4__generic(float* dst, int64_t dst_stride, const float* src, int64_t src_stride,
-                                int64_t rows, int64_t cols);
+void f32_gemm_acc_4x8__generic(float* out, int64_t out_stride, const float* packed_a, const float* packed_b,
+                               int64_t mr, int64_t nc, int64_t K);
 
 // sums (cols) += column sums of src (rows, cols), each column summed from 0 in row order, then added.
 using ColsumAccFn = void (*)(float* sums, const float* src, int64_t rows, int64_t cols);
 void f32_colsum_acc_16__generic(float* sums, const float* src, int64_t rows, int64_t cols);
 
 #ifdef __wasm_simd128__
-void f32_pack_rows_8__simd128(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
-void f32_gemm_acc_4x8__simd128(float* out, int64_t out_stride, const float* a, int64_t a_stride,
-                               const float* packed, int64_t mr, int64_t nc, int64_t K);
-void f32_transpose_4x4__simd128(float* dst, int64_t dst_stride, const float* src, int64_t src_stride,
-                                int64_t rows, int64_t cols);
+void f32_pack_a_4__simd128(float* packed, const float* src, int64_t ld, int64_t mr, int64_t K);
+void f32_pack_at_4__simd128(float* packed, const float* src, int64_t ld, int64_t mr, int64_t K);
+void f32_pack_b_8__simd128(float* packed, const float* src, int64_t ld, int64_t nc, int64_t K);
+void f32_gemm_acc_4x8__simd128(float* out, int64_t out_stride, const float* packed_a, const float* packed_b,
+                               int64_t mr, int64_t nc, int64_t K);
 void f32_colsum_acc_16__simd128(float* sums, const float* src, int64_t rows, int64_t cols);
 #endif
 
 // A kernel set for f32_linear_backward, and its cache blocking (GotoBLAS-style): each product is cut into
-// kc reduction terms x mc output rows; a kc x 8 panel of B stays in L1 while the mc x kc block of A,
+// kc reduction terms x mc output rows; a kc x 8 panel of B stays in L1 while the packed mc x kc block of A,
 // in L2, streams through it. Any mc, kc >= 1 give the same sums up to rounding (tests use tiny ones).
 struct LinearBackwardKernels {
-  PackRowsFn pack_rows;
+  PackAFn pack_a;   // dinp: A = dout, row-major
+  PackAFn pack_at;  // dweight: A = dout^T, stored as dout
+  PackBFn pack_b;
   GemmAccFn gemm_acc;
-  TransposeFn transpose;  // dout blocks -> (OC, kc), the A operand of dweight = dout^T @ inp
   ColsumAccFn colsum_acc;
   int64_t mc;
   int64_t kc;
@@ -112,7 +113,7 @@ extern const LinearBackwardKernels kLinearBackwardSimd128;
 //   dinp (N, C)     += dout (N, OC) @ weight (OC, C)      skipped when dinp is null
 //   dweight (OC, C) += dout^T @ inp (N, C)                skipped when dweight is null
 //   dbias (OC)      += column sums of dout                skipped when dbias is null
-// Packing and transpose scratch are thread-local buffers reused across calls (bounded by kc and mc).
+// Packing scratch lives in thread-local buffers reused across calls, sized by kc, mc and C (not by N or OC).
 void f32_linear_backward(const LinearBackwardKernels& k, float* dinp, float* dweight, float* dbias,
                          const float* dout, const float* inp, const float* weight, int64_t N, int64_t C,
                          int64_t OC);
