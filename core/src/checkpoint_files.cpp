@@ -21,7 +21,10 @@ File open_file(const fs::path& path, const char* mode) {
   return f;
 }
 
-std::vector<uint8_t> read_bytes(const fs::path& path) {
+}  // namespace
+
+std::vector<uint8_t> read_file_bytes(const std::string& path_text) {
+  const fs::path path(path_text);
   const File f = open_file(path, "rb");
   std::error_code ec;
   const uintmax_t size = fs::file_size(path, ec);
@@ -32,8 +35,10 @@ std::vector<uint8_t> read_bytes(const fs::path& path) {
   return bytes;
 }
 
-// Writes to "<path>.tmp" and renames it over `path`, so a failed save never leaves a half-written model.
-void write_bytes(const fs::path& path, const void* data, size_t size) {
+void write_file_atomic(const std::string& path_text, std::span<const uint8_t> bytes) {
+  const fs::path path(path_text);
+  const void* data = bytes.data();
+  const size_t size = bytes.size();
   const fs::path tmp = path.string() + ".tmp";
   {
     File f = open_file(tmp, "wb");
@@ -44,26 +49,36 @@ void write_bytes(const fs::path& path, const void* data, size_t size) {
   fs::rename(tmp, path, ec);
   require(!ec, "cannot rename '", tmp.string(), "' to '", path.string(), "': ", ec.message());
 }
-}  // namespace
 
-GPTModel load_model_dir(const std::string& dir, const LoadOptions& opts) {
+NamedModel load_model_dir_named(const std::string& dir, const LoadOptions& opts) {
   const fs::path root(dir);
-  const std::vector<uint8_t> config = read_bytes(root / "config.json");
+  const std::vector<uint8_t> config = read_file_bytes((root / "config.json").string());
   const std::string_view text(reinterpret_cast<const char*>(config.data()), config.size());
-  check_parameter_budget(read_config(text), opts);  // before reading a possibly huge weights file
-  const std::vector<uint8_t> weights = read_bytes(root / "model.safetensors");
-  return load_model(text, weights, opts);
+  const GPTConfig cfg = read_config(text);
+  check_parameter_budget(cfg, opts);  // before reading a possibly huge weights file
+  const std::vector<uint8_t> weights = read_file_bytes((root / "model.safetensors").string());
+  const SafetensorsFile file = SafetensorsFile::parse(weights);
+  return {load_model(cfg, file, opts), checkpoint_naming(file)};
 }
 
-void save_model_dir(const GPTModel& model, const std::string& dir, CheckpointLayout layout) {
-  const std::string config = config_json(model, layout);  // throws before any file is touched if unsupported
-  const std::vector<uint8_t> weights = save_safetensors(model, layout);
+GPTModel load_model_dir(const std::string& dir, const LoadOptions& opts) {
+  return std::move(load_model_dir_named(dir, opts).model);
+}
+
+void save_model_dir(const GPTModel& model, const std::string& dir, const CheckpointNaming& naming) {
+  const std::string config = config_json(model, naming.layout);  // throws before any file is touched
+  const std::vector<uint8_t> weights = save_safetensors(model.config(), model.params(), naming);
   const fs::path root(dir);
   std::error_code ec;
   fs::create_directories(root, ec);
   require(!ec, "cannot create directory '", dir, "': ", ec.message());
-  write_bytes(root / "model.safetensors", weights.data(), weights.size());
-  write_bytes(root / "config.json", config.data(), config.size());
+  write_file_atomic((root / "model.safetensors").string(), weights);
+  write_file_atomic((root / "config.json").string(),
+                    std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(config.data()), config.size()));
+}
+
+void save_model_dir(const GPTModel& model, const std::string& dir, CheckpointLayout layout) {
+  save_model_dir(model, dir, CheckpointNaming{layout, true, false});
 }
 
 }  // namespace blockscope

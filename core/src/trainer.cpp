@@ -13,6 +13,7 @@ namespace blockscope {
 // TrainConfig
 // ---------------------------------------------------------------------------------------------------------
 void TrainConfig::validate() const {
+  adamw().validate();  // the learning rate first: everything else is checked against it
   require(steps >= 1, "steps must be at least 1, got ", steps);
   require(batch_size >= 1, "batch_size must be at least 1, got ", batch_size);
   require(seq_len >= 0, "seq_len must be >= 0 (0 means the context length), got ", seq_len);
@@ -23,7 +24,6 @@ void TrainConfig::validate() const {
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
           "val_fraction must be in [0, 1), got ", val_fraction);
   require(std::isfinite(min_lr) && min_lr <= lr, "min_lr must not exceed lr (", lr, "), got ", min_lr);
-  adamw().validate();
 }
 
 AdamWConfig TrainConfig::adamw() const {
@@ -135,14 +135,38 @@ void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids
 // Trainer
 // ---------------------------------------------------------------------------------------------------------
 namespace {
-const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const TokenData& data) {
+const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const TokenData& data,
+                           int64_t max_memory_bytes) {
   cfg.validate();
-  const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : model.config().context_length;
-  require(T <= model.config().context_length, "seq_len ", T, " exceeds the model's context_length ",
-          model.config().context_length);
+  const GPTConfig& mc = model.config();
+  const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : mc.context_length;
+  require(T <= mc.context_length, "seq_len ", T, " exceeds the model's context_length ", mc.context_length);
   require(data.seq_len() == T, "the data was windowed for sequences of ", data.seq_len(), " tokens, the training ",
           "config asks for ", T);
+  // Before allocating anything: activations for (batch_size, T), gradients and AdamW's two moments. The
+  // attention weights (B, NH, T, T) per layer dominate for long sequences; sized in double first so that
+  // absurd batches cannot overflow the exact count.
+  const double B = static_cast<double>(cfg.batch_size), dT = static_cast<double>(T);
+  const double rough = 4.0 * static_cast<double>(mc.n_layers) * B * dT *
+                       (dT * static_cast<double>(mc.n_heads) + 16.0 * static_cast<double>(mc.emb_dim));
+  const bool dropout = mc.drop_rate > 0.0;
+  const double acts = rough > 1e15 ? rough : 4.0 * static_cast<double>(GPTRunState::size(mc, cfg.batch_size, T, dropout));
+  const double state = 12.0 * static_cast<double>(model.num_parameters());
+  require(acts + state <= static_cast<double>(max_memory_bytes), "training needs about ",
+          static_cast<int64_t>((acts + state) / 1e6), " MB (activations for batch_size ", cfg.batch_size,
+          " x seq_len ", T, ": ", static_cast<int64_t>(acts / 1e6), " MB; gradients and AdamW moments: ",
+          static_cast<int64_t>(state / 1e6), " MB); the limit is ", max_memory_bytes / 1000000,
+          " MB: lower batch_size or seq_len");
   return cfg;
+}
+
+// The generator of step `step`'s data or dropout: a fresh PCG32 stream per (seed, step), so step s draws
+// the same batches whether the run got there uninterrupted or resumed from a checkpoint at step s.
+Rng step_rng(uint64_t seed, int64_t step, uint64_t stream) {
+  uint64_t x = seed ^ (0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(step + 1));
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;  // splitmix64's finalizer
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return Rng(x ^ (x >> 31), stream);
 }
 
 // "embeddings", "trf_blocks.<i>", "head": the groups of the per-layer gradient norms.
@@ -153,9 +177,9 @@ std::string layer_of(const std::string& name) {
 }
 }  // namespace
 
-Trainer::Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data)
+Trainer::Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data, int64_t max_memory_bytes)
     : model_(model),
-      cfg_(checked(cfg, model, data)),
+      cfg_(checked(cfg, model, data, max_memory_bytes)),
       data_(std::move(data)),
       rs_(model.config(), cfg.batch_size, data_.seq_len(), model.config().drop_rate > 0.0),
       grads_(ParamArena::zeros_like(model.params())),
@@ -164,6 +188,8 @@ Trainer::Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data)
       dropout_rng_(cfg.seed, 202) {}
 
 StepResult Trainer::step() {
+  data_rng_ = step_rng(cfg_.seed, optimizer_.steps(), 101);
+  dropout_rng_ = step_rng(cfg_.seed, optimizer_.steps(), 202);
   grads_.zero();
   double loss_sum = 0.0;
   for (int64_t k = 0; k < cfg_.grad_accum; ++k) {
@@ -179,6 +205,7 @@ StepResult Trainer::step(std::span<const int32_t> ids, std::span<const int32_t> 
   require(static_cast<int64_t>(ids.size()) == cfg_.grad_accum * micro && targets.size() == ids.size(),
           "a step needs grad_accum x batch_size x seq_len = ", cfg_.grad_accum, " x ", cfg_.batch_size, " x ",
           data_.seq_len(), " token ids and as many targets, got ", ids.size(), " and ", targets.size());
+  dropout_rng_ = step_rng(cfg_.seed, optimizer_.steps(), 202);
   grads_.zero();
   double loss_sum = 0.0;
   for (int64_t k = 0; k < cfg_.grad_accum; ++k) {

@@ -174,3 +174,54 @@ TEST_CASE("training configs and data are rejected with the offending value named
                     Catch::Contains("a step needs grad_accum x batch_size x seq_len = 1 x 8 x 4 token ids"));
   CHECK_THROWS_WITH(trainer.evaluate(), Catch::Contains("there is no validation data"));
 }
+
+TEST_CASE("a run resumed from its weights and optimizer state continues exactly as the uninterrupted run",
+          "[trainer]") {
+  GPTConfig cfg;
+  cfg.vocab_size = 16;
+  cfg.context_length = 8;
+  cfg.emb_dim = 8;
+  cfg.n_heads = 2;
+  cfg.n_layers = 2;
+  cfg.drop_rate = 0.1;
+  std::vector<int32_t> tokens;
+  for (int i = 0; i < 300; ++i) tokens.push_back((i * 5 + i / 3) % 16);
+  TrainConfig tc;
+  tc.steps = 6;
+  tc.batch_size = 2;
+  tc.warmup = 2;
+  GPTModel whole(cfg, 9);
+  Trainer a(whole, tc, TokenData(tokens, 0.1, 8, 16));
+  std::vector<double> losses;
+  for (int s = 0; s < 6; ++s) losses.push_back(a.step().loss);
+
+  GPTModel first(cfg, 9);
+  Trainer b(first, tc, TokenData(tokens, 0.1, 8, 16));
+  for (int s = 0; s < 3; ++s) CHECK(b.step().loss == losses[s]);
+  GPTModel resumed(cfg, 1);  // other weights, overwritten by the "checkpoint"
+  std::copy(first.params().data(), first.params().data() + first.params().capacity(), resumed.params().data());
+  Trainer c(resumed, tc, TokenData(tokens, 0.1, 8, 16));
+  c.optimizer().load_state(b.optimizer().save_state());
+  CHECK(c.steps_done() == 3);
+  for (int s = 3; s < 6; ++s) CHECK(c.step().loss == losses[s]);
+  for (int64_t i = 0; i < whole.params().capacity(); ++i) REQUIRE(resumed.params().data()[i] == whole.params().data()[i]);
+}
+
+TEST_CASE("a training run that would not fit in memory is refused before allocating", "[trainer][errors]") {
+  GPTConfig cfg;
+  cfg.vocab_size = 256;
+  cfg.context_length = 1024;
+  cfg.emb_dim = 64;
+  cfg.n_heads = 8;
+  cfg.n_layers = 4;
+  GPTModel model(cfg, 1);
+  std::vector<int32_t> tokens(5000, 3);
+  TrainConfig tc;
+  tc.batch_size = 64;
+  CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 1024, 256)),
+                    Catch::Contains("MB (activations for batch_size 64 x seq_len 1024") &&
+                        Catch::Contains("the limit is 2147 MB: lower batch_size or seq_len"));
+  tc.batch_size = int64_t{1} << 40;
+  CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 1024, 256)), Catch::Contains("lower batch_size"));
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"lr", -2}}), Catch::Contains("learning rate must be a positive number, got -2"));
+}

@@ -81,8 +81,21 @@ std::string config_json(const GPTModel& model, CheckpointLayout layout);
 #ifndef __EMSCRIPTEN__
 // Native only: a model directory holds config.json and model.safetensors.
 GPTModel load_model_dir(const std::string& dir, const LoadOptions& opts = {});
+// The model and how its file names tensors, so what is written back for it (trained weights, gradients)
+// carries exactly the original's names.
+struct NamedModel {
+  GPTModel model;
+  CheckpointNaming naming;
+};
+NamedModel load_model_dir_named(const std::string& dir, const LoadOptions& opts = {});
 // Creates `dir` if needed; each file is written to a temporary name and renamed into place.
 void save_model_dir(const GPTModel& model, const std::string& dir, CheckpointLayout layout);
+void save_model_dir(const GPTModel& model, const std::string& dir, const CheckpointNaming& naming);
+// The whole file at `path`; Error "cannot open 'PATH': reason" (directories and unreadable files included).
+std::vector<uint8_t> read_file_bytes(const std::string& path);
+// Writes `bytes` to "<path>.tmp" and renames it over `path`: a failed or interrupted write never leaves a
+// half-written file behind.
+void write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
 #endif
 
 }  // namespace blockscope

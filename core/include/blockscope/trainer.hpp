@@ -80,8 +80,11 @@ struct StepResult {
 class Trainer {
  public:
   // Trains `model` (which must outlive the trainer) on `data`. Allocates the run state, gradients and the
-  // optimizer's moments once.
-  Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data);
+  // optimizer's moments once, after checking they fit in max_memory_bytes (Error naming the sizes if not).
+  // Step s draws its batches and dropout masks from a generator seeded by (cfg.seed, s): a run resumed at step
+  // s (weights + AdamW::load_state) continues exactly as the uninterrupted run would have.
+  Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data, int64_t max_memory_bytes = kMaxTrainingBytes);
+  static constexpr int64_t kMaxTrainingBytes = int64_t{2} << 30;
 
   // One update on freshly sampled batches.
   StepResult step();

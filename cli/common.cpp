@@ -1,0 +1,162 @@
+// Shared helpers of the blockscope subcommands (see common.hpp). stdio, not iostreams.
+#include "common.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "blockscope/error.hpp"
+#include "blockscope/safetensors.hpp"
+
+namespace blockscope::cli {
+
+namespace {
+namespace fs = std::filesystem;
+
+// A decimal token id (optionally negative, so the range check can name it) with surrounding spaces; false
+// if `s` is not one.
+bool parse_one_id(std::string_view s, int32_t& out) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  if (s.empty() || s.size() > 11) return false;
+  size_t i = s[0] == '-' ? 1 : 0;
+  if (i == s.size()) return false;
+  int64_t v = 0;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  if (s[0] == '-') v = -v;
+  if (v < INT32_MIN || v > INT32_MAX) return false;
+  out = static_cast<int32_t>(v);
+  return true;
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// ".ids": integers separated by any mix of whitespace and commas.
+std::vector<int32_t> parse_ids_file(const std::string& text, const std::string& path) {
+  std::vector<int32_t> ids;
+  size_t i = 0;
+  const auto is_sep = [](char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (i < text.size()) {
+    while (i < text.size() && is_sep(text[i])) ++i;
+    const size_t begin = i;
+    while (i < text.size() && !is_sep(text[i])) ++i;
+    if (begin == i) break;
+    const std::string_view entry(text.data() + begin, i - begin);
+    int32_t id = 0;
+    require(parse_one_id(entry, id), "'", entry.substr(0, 40), "' (entry ", ids.size(), " of ", path,
+            ") is not a token id; a .ids file holds integers separated by whitespace or commas");
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+// ".bin": uint16 little-endian, nanoGPT's prepare.py format.
+std::vector<int32_t> parse_bin_file(const std::string& bytes, const std::string& path) {
+  require(bytes.size() % 2 == 0, path, " has an odd number of bytes (", bytes.size(),
+          "); a .bin file holds uint16 little-endian token ids");
+  std::vector<int32_t> ids(bytes.size() / 2);
+  for (size_t i = 0; i < ids.size(); ++i)
+    ids[i] = static_cast<unsigned char>(bytes[2 * i]) | static_cast<unsigned char>(bytes[2 * i + 1]) << 8;
+  return ids;
+}
+}  // namespace
+
+std::vector<int32_t> parse_ids(const std::string& text) {
+  require(!text.empty(), "no token ids given");
+  std::vector<int32_t> ids;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find(',', begin);
+    if (end == std::string::npos) end = text.size();
+    const std::string part = text.substr(begin, end - begin);
+    int32_t id = 0;
+    require(parse_one_id(part, id), "'", part,
+            "' is not a token id (expected comma-separated integers like 15496,11,995)");
+    ids.push_back(id);
+    begin = end + 1;
+  }
+  return ids;
+}
+
+std::string read_file(const std::string& path) {
+  const std::vector<uint8_t> bytes = read_file_bytes(path);
+  return {bytes.begin(), bytes.end()};
+}
+
+void write_file_atomic(const std::string& path, std::string_view text) {
+  blockscope::write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+bool has_tokenizer_files(const std::string& dir) {
+  const fs::path d(dir);
+  return (fs::exists(d / "vocab.json") && fs::exists(d / "merges.txt")) ||
+         (fs::exists(d / "encoder.json") && fs::exists(d / "vocab.bpe"));
+}
+
+std::unique_ptr<Tokenizer> open_tokenizer(const std::string& option, const std::string& model_dir,
+                                          int64_t vocab_size) {
+  if (option == "bytes" || option == "bytes+eot") return std::make_unique<ByteTokenizer>(option == "bytes+eot");
+  if (!option.empty()) return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(option));
+  if (!model_dir.empty() && has_tokenizer_files(model_dir))
+    return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(model_dir));
+  if (vocab_size == 256 || vocab_size == 257) return std::make_unique<ByteTokenizer>(vocab_size == 257);
+  throw Error(detail::concat("the model has ", vocab_size,
+                             " token ids and its directory has no tokenizer files: pass --tokenizer DIR (a directory "
+                             "with vocab.json + merges.txt or encoder.json + vocab.bpe)"));
+}
+
+TokenFile read_token_file(const std::string& path, const std::string& tokenizer, const std::string& model_dir,
+                          int64_t vocab_size) {
+  TokenFile tf;
+  const std::string bytes = read_file(path);
+  tf.bytes = static_cast<int64_t>(bytes.size());
+  if (ends_with(path, ".ids")) {
+    tf.kind = "ids";
+    tf.ids = parse_ids_file(bytes, path);
+  } else if (ends_with(path, ".bin")) {
+    tf.kind = "bin";
+    tf.ids = parse_bin_file(bytes, path);
+  } else {
+    tf.kind = "text";
+    tf.tokenizer = open_tokenizer(tokenizer, model_dir, vocab_size);
+    require(tf.tokenizer->vocab_size() <= vocab_size, "the tokenizer '", tf.tokenizer->name(), "' has ",
+            tf.tokenizer->vocab_size(), " token ids but the model's vocabulary has only ", vocab_size);
+    tf.ids = tf.tokenizer->encode(bytes);
+  }
+  require(!tf.ids.empty(), path, " holds no tokens (", tf.kind == "text" ? "the text is empty" : "no ids", ")");
+  return tf;
+}
+
+std::string megabytes(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  return buf;
+}
+
+std::string with_commas(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string clock_time(double seconds) {
+  const auto s = static_cast<int64_t>(seconds < 0 ? 0 : seconds + 0.5);
+  char buf[32];
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", static_cast<long long>(s / 3600),
+                  static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
+  else
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
+  return buf;
+}
+
+}  // namespace blockscope::cli

@@ -1,0 +1,50 @@
+// Helpers shared by the blockscope subcommands: files (read, atomic write), token ids and data files, the
+// tokenizer choice, a model directory loaded together with its tensor naming, and number formatting.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "blockscope/checkpoint.hpp"
+#include "blockscope/gpt_model.hpp"
+#include "blockscope/tokenizer.hpp"
+
+namespace blockscope::cli {
+
+// "15496,11,995" -> ids; throws Error naming the bad entry ('x' is not a token id ...).
+std::vector<int32_t> parse_ids(const std::string& text);
+
+// The whole file as text (the core's read_file_bytes); throws Error "cannot open 'PATH': reason".
+std::string read_file(const std::string& path);
+// Text through the core's write_file_atomic (a temporary file renamed into place).
+using blockscope::write_file_atomic;
+void write_file_atomic(const std::string& path, std::string_view text);
+
+// True if `dir` holds GPT-2 tokenizer files (vocab.json + merges.txt, or encoder.json + vocab.bpe).
+bool has_tokenizer_files(const std::string& dir);
+// --tokenizer DIR (GPT-2 files) or "bytes" / "bytes+eot"; if empty: the model directory's tokenizer files,
+// else bytes for byte-level vocabularies (256 or 257 ids), else an Error asking for --tokenizer.
+std::unique_ptr<Tokenizer> open_tokenizer(const std::string& option, const std::string& model_dir,
+                                          int64_t vocab_size);
+
+// Token ids of a data file, by extension: ".ids" integers separated by whitespace and/or commas, ".bin"
+// uint16 little-endian (nanoGPT's train.bin), anything else UTF-8 text encoded with `tokenizer`'s choice
+// (open_tokenizer's rules). Throws Error naming the file and the bad entry; an empty result is an error.
+struct TokenFile {
+  std::vector<int32_t> ids;
+  std::string kind;                      // "text", "ids" or "bin"
+  std::unique_ptr<Tokenizer> tokenizer;  // set for text only
+  int64_t bytes = 0;                     // the file's size
+};
+TokenFile read_token_file(const std::string& path, const std::string& tokenizer, const std::string& model_dir,
+                          int64_t vocab_size);
+
+std::string megabytes(double bytes);         // "12.3 MB"
+std::string with_commas(int64_t n);          // 1234567 -> "1,234,567"
+std::string clock_time(double seconds);      // 42 -> "0:42", 3723 -> "1:02:03"
+
+}  // namespace blockscope::cli

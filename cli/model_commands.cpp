@@ -1,0 +1,257 @@
+// The blockscope subcommands that create, inspect and run a model without training it: info, forward,
+// generate, tokenize, detokenize and init.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "blockscope/checkpoint.hpp"
+#include "blockscope/error.hpp"
+#include "blockscope/generation.hpp"
+#include "blockscope/gpt_model.hpp"
+#include "blockscope/tokenizer.hpp"
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace blockscope::cli {
+
+namespace {
+using nlohmann::json;
+
+int cmd_info(const std::string& dir, bool as_json) {
+  const NamedModel md = load_model_dir_named(dir);
+  const GPTConfig& cfg = md.model.config();
+  const double weight_bytes = 4.0 * static_cast<double>(md.model.num_parameters());
+  const double kv_bytes = 2.0 * 4.0 * static_cast<double>(cfg.n_layers * cfg.context_length * cfg.emb_dim);
+  const json j = {{"config", cfg.to_json()},         {"layout", layout_name(md.naming.layout)},
+                  {"parameters", md.model.num_parameters()}, {"weight_bytes", weight_bytes},
+                  {"kv_cache_bytes", kv_bytes}};
+  if (as_json) {
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  std::printf("model      %s (%s layout)\n", dir.c_str(), layout_name(md.naming.layout));
+  const json cj = cfg.to_json();  // named: items() would dangle on a temporary
+  for (const auto& [k, v] : cj.items()) std::printf("  %-20s %s\n", k.c_str(), v.dump().c_str());
+  std::printf("parameters %lld\n", static_cast<long long>(md.model.num_parameters()));
+  std::printf("weights    %s (float32)\n", megabytes(weight_bytes).c_str());
+  std::printf("KV cache   %s for a full context of %lld tokens\n", megabytes(kv_bytes).c_str(),
+              static_cast<long long>(cfg.context_length));
+  return 0;
+}
+
+int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json) {
+  GPTModel model = load_model_dir(dir);
+  const std::vector<int32_t> ids = parse_ids(tokens);
+  const auto T = static_cast<int64_t>(ids.size());
+  const Tensor logits = model.forward(ids, 1, T);
+  const int64_t V = model.config().vocab_size;
+  if (as_json) {
+    json rows = json::array();
+    for (int64_t t = 0; t < T; ++t)
+      rows.push_back(std::vector<float>(logits.data.begin() + t * V, logits.data.begin() + (t + 1) * V));
+    std::printf("%s\n", json{{"logits", rows}}.dump().c_str());
+    return 0;
+  }
+  for (int64_t t = 0; t < T; ++t) {
+    const float* row = logits.data.data() + t * V;
+    const auto best = std::max_element(row, row + V) - row;
+    std::printf("position %lld: token %d -> argmax %lld (logit %.4f)\n", static_cast<long long>(t), ids[t],
+                static_cast<long long>(best), row[best]);
+  }
+  return 0;
+}
+
+struct GenerateArgs {
+  std::string model, prompt, prompt_file, prompt_ids, tokenizer;
+  GenerateOptions opts;
+  bool crop = false, json = false, no_stop = false;
+};
+
+int cmd_generate(GenerateArgs& a) {
+  GPTModel model = load_model_dir(a.model);
+  const auto tok = open_tokenizer(a.tokenizer, a.model, model.config().vocab_size);
+  const int given = !a.prompt.empty() + !a.prompt_file.empty() + !a.prompt_ids.empty();
+  require(given == 1, "give exactly one of --prompt TEXT, --prompt-file FILE or --prompt-ids IDS");
+  const std::vector<int32_t> prompt = !a.prompt_ids.empty() ? parse_ids(a.prompt_ids)
+                                      : tok->encode(a.prompt_file.empty() ? a.prompt : read_file(a.prompt_file));
+  require(!prompt.empty(), "the prompt is empty (", a.prompt_file.empty() ? "--prompt" : a.prompt_file, ")");
+  if (a.crop) a.opts.overflow = ContextOverflow::Crop;
+  if (!a.no_stop) a.opts.stop_token = tok->eot_id();
+  Generator gen(model, prompt, a.opts);
+  std::vector<int32_t> out;
+  while (const auto t = gen.next()) {
+    out.push_back(*t);
+    if (!a.json && (!a.opts.stop_token || *t != *a.opts.stop_token)) {
+      const std::string piece = tok->decode(std::span<const int32_t>(&*t, 1));
+      std::fwrite(piece.data(), 1, piece.size(), stdout);
+      std::fflush(stdout);  // stream each token as it arrives
+    }
+  }
+  if (a.json) {
+    const json j = {{"prompt_tokens", prompt}, {"tokens", out}, {"text", tok->decode(out)},
+                    {"stop_reason", gen.stop_reason()}};
+    std::printf("%s\n", j.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
+  } else {
+    std::printf("\n");
+    std::fprintf(stderr, "[%zu tokens, stopped: %s]\n", out.size(), gen.stop_reason().c_str());
+  }
+  return 0;
+}
+
+int cmd_tokenize(const std::string& tokenizer, const std::string& text, bool as_json) {
+  const auto tok = open_tokenizer(tokenizer.empty() ? "bytes" : tokenizer, "", 0);
+  const std::vector<int32_t> ids = tok->encode(text);
+  if (as_json) {
+    std::printf("%s\n", json(ids).dump().c_str());
+    return 0;
+  }
+  for (size_t i = 0; i < ids.size(); ++i) std::printf("%s%d", i ? "," : "", ids[i]);
+  std::printf("\n");
+  return 0;
+}
+
+int cmd_detokenize(const std::string& tokenizer, const std::string& ids_text) {
+  const auto tok = open_tokenizer(tokenizer.empty() ? "bytes" : tokenizer, "", 0);
+  const std::string text = tok->decode(parse_ids(ids_text));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::printf("\n");
+  return 0;
+}
+
+// init: a config file (optional) with command-line options applied over it.
+struct InitArgs {
+  std::string config, out, layout = "book";
+  uint64_t seed = 123;
+  int64_t vocab_size = 0, context_length = 0, emb_dim = 0, n_heads = 0, n_layers = 0, ffn_hidden = 0;
+  double drop_rate = 0.0;
+  std::string norm, activation, tie_weights, qkv_bias;
+  CLI::Option *o_vocab = nullptr, *o_context = nullptr, *o_emb = nullptr, *o_heads = nullptr, *o_layers = nullptr,
+              *o_ffn = nullptr, *o_drop = nullptr;
+};
+
+bool parse_bool(const std::string& option, const std::string& value) {
+  if (value == "true") return true;
+  if (value == "false") return false;
+  throw Error(detail::concat(option, " must be true or false, got '", value, "'"));
+}
+
+GPTConfig init_config(const InitArgs& a) {
+  GPTConfig cfg;
+  if (!a.config.empty()) {
+    cfg = read_config(read_file(a.config));
+  } else {
+    std::string missing;
+    for (const auto* o : {a.o_vocab, a.o_context, a.o_emb, a.o_heads, a.o_layers})
+      if (o->count() == 0) missing += (missing.empty() ? "" : ", ") + o->get_name();
+    require(missing.empty(), "without --config, give all five sizes (--vocab-size, --context-length, --emb-dim, "
+            "--n-heads, --n-layers); missing: ", missing);
+  }
+  if (*a.o_vocab) cfg.vocab_size = a.vocab_size;
+  if (*a.o_context) cfg.context_length = a.context_length;
+  if (*a.o_emb) cfg.emb_dim = a.emb_dim;
+  if (*a.o_heads) cfg.n_heads = a.n_heads;
+  if (*a.o_layers) cfg.n_layers = a.n_layers;
+  if (*a.o_ffn) cfg.ffn_hidden = a.ffn_hidden;
+  if (*a.o_drop) cfg.drop_rate = a.drop_rate;
+  if (!a.norm.empty()) cfg.norm = parse_norm_placement(a.norm);
+  if (!a.activation.empty()) cfg.activation = parse_activation(a.activation.c_str());
+  if (!a.tie_weights.empty()) cfg.tie_weights = parse_bool("--tie-weights", a.tie_weights);
+  if (!a.qkv_bias.empty()) cfg.qkv_bias = parse_bool("--qkv-bias", a.qkv_bias);
+  return cfg;
+}
+
+int cmd_init(const InitArgs& a) {
+  require(a.layout == "hf" || a.layout == "book", "--layout must be hf or book, got '", a.layout, "'");
+  const GPTConfig cfg = init_config(a);
+  check_parameter_budget(cfg, LoadOptions{});  // validates the config too, naming the field
+  const GPTModel model(cfg, a.seed);
+  save_model_dir(model, a.out, a.layout == "hf" ? CheckpointLayout::HuggingFace : CheckpointLayout::Book);
+  std::fprintf(stderr, "wrote %s (%lld parameters, %s layout, seed %llu)\n", a.out.c_str(),
+               static_cast<long long>(model.num_parameters()), a.layout.c_str(),
+               static_cast<unsigned long long>(a.seed));
+  return 0;
+}
+
+void add_init(CLI::App& app, Action& action) {
+  auto a = std::make_shared<InitArgs>();
+  auto* c = app.add_subcommand("init", "write a model with seeded random weights");
+  c->footer(
+      "The config is --config's file (the book's keys or Hugging Face GPT-2's) with the size and architecture "
+      "options applied over it. Without --config, the five sizes (--vocab-size, --context-length, --emb-dim, "
+      "--n-heads, --n-layers) are required and the rest defaults to the book's GPT_CONFIG_124M (drop_rate 0.1, no qkv "
+      "bias, untied, pre-norm, GELU-tanh, ffn_hidden 4 x emb_dim).");
+  c->add_option("--config", a->config, "config JSON (the book's keys or Hugging Face GPT-2's)");
+  c->add_option("--seed", a->seed, "initialisation seed (default 123)");
+  c->add_option("--out", a->out, "output directory")->required();
+  c->add_option("--layout", a->layout, "hf or book (default book)");
+  a->o_vocab = c->add_option("--vocab-size", a->vocab_size, "vocabulary size");
+  a->o_context = c->add_option("--context-length", a->context_length, "context length (positions)");
+  a->o_emb = c->add_option("--emb-dim", a->emb_dim, "embedding width C");
+  a->o_heads = c->add_option("--n-heads", a->n_heads, "attention heads (must divide --emb-dim)");
+  a->o_layers = c->add_option("--n-layers", a->n_layers, "transformer blocks");
+  a->o_ffn = c->add_option("--ffn-hidden", a->ffn_hidden, "feed-forward width (0 = 4 x emb_dim)");
+  a->o_drop = c->add_option("--drop-rate", a->drop_rate, "dropout probability in [0, 1) (used by train)");
+  c->add_option("--norm", a->norm, "pre or post (LayerNorm placement; hf layout: pre only)");
+  c->add_option("--activation", a->activation, "gelu_tanh, gelu_erf, relu or tanh");
+  c->add_option("--tie-weights", a->tie_weights, "true or false: the output head shares tok_emb's matrix");
+  c->add_option("--qkv-bias", a->qkv_bias, "true or false: biases on the query/key/value projections");
+  c->callback([a, &action] { action = [a] { return cmd_init(*a); }; });
+}
+}  // namespace
+
+void add_model_commands(CLI::App& app, Action& action) {
+  struct Args {
+    bool json = false;
+    std::string model, tokenizer, tokens, text, ids;
+  };
+  auto a = std::make_shared<Args>();
+
+  auto* info = app.add_subcommand("info", "print a model's config, layout, parameter count and memory");
+  info->add_option("--model", a->model, "model directory (config.json + model.safetensors)")->required();
+  info->add_flag("--json", a->json, "print JSON");
+  info->callback([a, &action] { action = [a] { return cmd_info(a->model, a->json); }; });
+
+  auto* forward = app.add_subcommand("forward", "run one forward pass and print the logits");
+  forward->add_option("--model", a->model, "model directory")->required();
+  forward->add_option("--tokens", a->tokens, "comma-separated token ids, e.g. 15496,11,995")->required();
+  forward->add_flag("--json", a->json, "print {\"logits\": [[...], ...]}, one row per position");
+  forward->callback([a, &action] { action = [a] { return cmd_forward(a->model, a->tokens, a->json); }; });
+
+  auto g = std::make_shared<GenerateArgs>();
+  auto* generate = app.add_subcommand("generate", "generate text, streaming tokens to stdout");
+  generate->add_option("--model", g->model, "model directory")->required();
+  generate->add_option("--prompt", g->prompt, "prompt text");
+  generate->add_option("--prompt-file", g->prompt_file, "a file whose UTF-8 text is the prompt");
+  generate->add_option("--prompt-ids", g->prompt_ids, "prompt as comma-separated token ids");
+  generate->add_option("--tokenizer", g->tokenizer,
+                       "GPT-2 tokenizer directory, or 'bytes'; default: the model directory's files, else bytes");
+  generate->add_option("--max-new-tokens", g->opts.max_new_tokens, "tokens to generate (default 50)");
+  generate->add_option("--temperature", g->opts.sampling.temperature, "0 = greedy (default 1)");
+  generate->add_option("--top-k", g->opts.sampling.top_k, "keep the k most likely tokens (0 = all)");
+  generate->add_option("--top-p", g->opts.sampling.top_p, "nucleus sampling threshold (1 = off)");
+  generate->add_option("--seed", g->opts.seed, "sampling seed (default 0)");
+  generate->add_flag("--crop", g->crop, "crop a prompt longer than the context to its last tokens (default: error)");
+  generate->add_flag("--no-stop", g->no_stop, "do not stop at <|endoftext|>");
+  generate->add_flag("--json", g->json, "print one JSON object at the end instead of streaming");
+  generate->callback([g, &action] { action = [g] { return cmd_generate(*g); }; });
+
+  auto* tokenize = app.add_subcommand("tokenize", "text -> token ids");
+  tokenize->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes'")->required();
+  tokenize->add_option("--text", a->text, "text to encode")->required();
+  tokenize->add_flag("--json", a->json, "print a JSON array");
+  tokenize->callback([a, &action] { action = [a] { return cmd_tokenize(a->tokenizer, a->text, a->json); }; });
+
+  auto* detokenize = app.add_subcommand("detokenize", "token ids -> text");
+  detokenize->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes'")->required();
+  detokenize->add_option("--ids", a->ids, "comma-separated token ids")->required();
+  detokenize->callback([a, &action] { action = [a] { return cmd_detokenize(a->tokenizer, a->ids); }; });
+
+  add_init(app, action);
+}
+
+}  // namespace blockscope::cli

@@ -1,0 +1,357 @@
+// `blockscope train`: trains a model directory on a data file with the core's Trainer, reporting progress
+// (a terminal line on stderr, JSON lines on stdout) and saving weights and AdamW state in the input's layout.
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "blockscope/error.hpp"
+#include "blockscope/safetensors.hpp"
+#include "blockscope/trainer.hpp"
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace blockscope::cli {
+
+namespace {
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;  // keys in insertion order: trf_blocks.2 before trf_blocks.10
+using Clock = std::chrono::steady_clock;
+
+constexpr int kExitInterrupted = 130;  // 128 + SIGINT, what shells report for Ctrl-C
+constexpr int kExitDiverged = 3;
+constexpr const char* kOptimizerFile = "optimizer.safetensors";
+
+struct TrainArgs {
+  std::string model, data, tokenizer, out;
+  TrainConfig tc;
+  int64_t eval_every = 0;
+  bool resume = false, json = false;
+};
+
+// Ctrl-C sets a flag the loop checks after each step; SA_RESETHAND makes a second Ctrl-C stop at once.
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+void install_sigint_handler() {
+  struct sigaction sa = {};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, nullptr);
+}
+
+// A loss for people: 3.2100, 1.829e+18, nan, inf.
+std::string number(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::fabs(x) < 1e4 ? "%.4f" : "%.4g", x);
+  return buf;
+}
+
+// The terminal line ("step 12/100  loss 3.21  val 3.30  1,234 tok/s  ETA 0:42"), redrawn with \r on a
+// terminal at most ten times a second (and at evaluations and the last step); without a terminal (and
+// without --json), printed as a plain line ten times per run and at evaluations.
+class Progress {
+ public:
+  Progress(int64_t total, bool json) : total_(total), tty_(isatty(STDERR_FILENO) != 0), json_(json) {}
+  void update(int64_t step, double loss, double val, double tokens_per_s, double eta_s, bool evaluated) {
+    char line[160];
+    char val_text[32] = "";
+    if (!std::isnan(val)) std::snprintf(val_text, sizeof val_text, "  val %s", number(val).c_str());
+    std::snprintf(line, sizeof line, "step %lld/%lld  loss %s%s  %s tok/s  ETA %s", static_cast<long long>(step),
+                  static_cast<long long>(total_), number(loss).c_str(), val_text,
+                  with_commas(static_cast<int64_t>(tokens_per_s + 0.5)).c_str(), clock_time(eta_s).c_str());
+    if (tty_) {
+      const auto now = Clock::now();
+      if (!evaluated && step != total_ && drawn_ && now - last_draw_ < std::chrono::milliseconds(100)) return;
+      const int len = static_cast<int>(std::strlen(line));
+      std::fprintf(stderr, "\r%s%*s", line, std::max(0, drawn_len_ - len), "");  // blank a longer old line
+      std::fflush(stderr);
+      drawn_ = true;
+      drawn_len_ = len;
+      last_draw_ = now;
+    } else if (!json_ && (evaluated || step == total_ || step % std::max<int64_t>(1, total_ / 10) == 0)) {
+      std::fprintf(stderr, "%s\n", line);
+    }
+  }
+  void finish() {
+    if (drawn_) std::fputc('\n', stderr);
+    drawn_ = false;
+  }
+
+ private:
+  int64_t total_;
+  bool tty_, json_, drawn_ = false;
+  int drawn_len_ = 0;
+  Clock::time_point last_draw_;
+};
+
+void print_json(const ojson& j) {
+  std::printf("%s\n", j.dump().c_str());
+  std::fflush(stdout);  // one line per step, readable while training runs
+}
+
+ojson step_json(const StepResult& r, double tokens_per_s, double val) {
+  ojson j = {{"step", r.step}, {"loss", r.loss}, {"grad_norm", r.grad_norm}, {"lr", r.lr},
+             {"tokens_per_s", tokens_per_s}};
+  if (!std::isnan(val)) j["val_loss"] = val;
+  ojson norms = ojson::object();
+  for (const auto& n : r.layer_grad_norms) norms[n.name] = n.norm;
+  j["layer_grad_norms"] = norms;
+  if (!r.finite) j["finite"] = false;
+  return j;
+}
+
+// GPT-2 tokenizer files travel with the model, so `generate --model OUT` finds them.
+void copy_tokenizer_files(const std::string& from, const std::string& to) {
+  std::error_code same;
+  if (fs::equivalent(from, to, same)) return;
+  for (const char* name : {"vocab.json", "merges.txt", "encoder.json", "vocab.bpe"}) {
+    const fs::path src = fs::path(from) / name;
+    if (!fs::exists(src)) continue;
+    std::error_code ec;
+    fs::copy_file(src, fs::path(to) / name, fs::copy_options::overwrite_existing, ec);
+    require(!ec, "cannot copy '", src.string(), "' to '", to, "': ", ec.message());
+  }
+}
+
+// The weights before each of the last two updates. When step k's loss is not finite, the weights after
+// step k-1 produced it (the Trainer skipped update k); the last weights that gave a finite loss are those
+// after step k-2. Costs two copies of the parameters.
+class Rollback {
+ public:
+  void before_step(const ParamArena& params) {
+    std::swap(older_, newer_);
+    newer_.assign(params.data(), params.data() + params.capacity());
+    ++taken_;
+  }
+  // Puts back the weights from before the previous step; false if this run has no such step.
+  bool restore_previous(ParamArena& params) const {
+    if (taken_ < 2) return false;
+    std::copy(older_.begin(), older_.end(), params.data());
+    return true;
+  }
+
+ private:
+  std::vector<float> older_, newer_;
+  int64_t taken_ = 0;
+};
+
+void save_checkpoint(Trainer& trainer, const CheckpointNaming& naming, const TrainArgs& a, bool with_optimizer) {
+  save_model_dir(trainer.model(), a.out, naming);
+  const std::string optimizer = (fs::path(a.out) / kOptimizerFile).string();
+  if (with_optimizer) {
+    write_file_atomic(optimizer, trainer.optimizer().save_state());
+  } else {
+    std::error_code ec;
+    fs::remove(optimizer, ec);  // a stale state would not match the weights just written
+  }
+  copy_tokenizer_files(a.model, a.out);
+}
+
+// The Trainer for the model and data, with AdamW's state loaded when resuming.
+struct Run {
+  std::unique_ptr<Trainer> trainer;
+  int64_t start = 0;  // the step count the run starts from
+  int64_t tokens_per_step = 0;
+};
+
+Run make_run(const TrainArgs& a, GPTModel& model) {
+  const TrainConfig& tc = a.tc;
+  const GPTConfig& cfg = model.config();
+  Run run;
+  std::vector<uint8_t> optimizer_bytes;
+  const std::string optimizer_path = (fs::path(a.model) / kOptimizerFile).string();
+  if (a.resume) optimizer_bytes = read_file_bytes(optimizer_path);  // before the data: fail fast
+  TokenFile tf = read_token_file(a.data, a.tokenizer, a.model, cfg.vocab_size);
+  const size_t n_tokens = tf.ids.size();
+  const int64_t T = tc.seq_len > 0 ? tc.seq_len : cfg.context_length;
+  std::optional<TokenData> data;
+  try {
+    data.emplace(std::move(tf.ids), tc.val_fraction, T, cfg.vocab_size);
+  } catch (const Error& e) {  // name the file: "the training data has 18 tokens; ..."
+    throw Error(detail::concat("--data ", a.data, " (", n_tokens, " tokens): ", e.what()));
+  }
+  run.trainer = std::make_unique<Trainer>(model, tc, std::move(*data));
+  if (a.resume) {
+    try {
+      run.trainer->optimizer().load_state(optimizer_bytes);
+    } catch (const Error& e) {
+      throw Error(detail::concat(optimizer_path, ": ", e.what()));
+    }
+    run.start = run.trainer->steps_done();
+    require(run.start < tc.steps, "the optimizer state in ", optimizer_path, " is at step ", run.start,
+            " and --steps (the schedule's total length) is ", tc.steps, ": nothing left to train; pass a larger --steps");
+  }
+  run.tokens_per_step = tc.batch_size * T * tc.grad_accum;
+  return run;
+}
+
+struct Outcome {
+  std::string stop = "completed";  // or "interrupted", "diverged"
+  StepResult last;                 // the last step run (the non-finite one when diverged)
+  double loss = std::nan(""), val = std::nan("");
+  double train_seconds = 0.0;
+};
+
+Outcome train_loop(const TrainArgs& a, Run& run, Rollback& rollback) {
+  Trainer& trainer = *run.trainer;
+  const TrainConfig& tc = a.tc;
+  const bool has_val = tc.val_fraction > 0.0;
+  const auto per_step = static_cast<double>(run.tokens_per_step);
+  Progress progress(tc.steps, a.json);
+  Outcome o;
+  const auto t0 = Clock::now();
+  while (trainer.steps_done() < tc.steps) {
+    rollback.before_step(trainer.model().params());
+    const auto s0 = Clock::now();
+    const StepResult r = o.last = trainer.step();
+    const double dt = std::chrono::duration<double>(Clock::now() - s0).count();
+    o.train_seconds += dt;
+    if (!r.finite) {
+      if (a.json) print_json(step_json(r, per_step / dt, std::nan("")));
+      o.stop = "diverged";
+      break;
+    }
+    o.loss = r.loss;
+    const bool evaluate = has_val && ((a.eval_every > 0 && r.step % a.eval_every == 0) || r.step == tc.steps);
+    if (evaluate) o.val = trainer.evaluate();
+    if (a.json) print_json(step_json(r, per_step / dt, evaluate ? o.val : std::nan("")));
+    const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    const auto done = static_cast<double>(r.step - run.start);
+    progress.update(r.step, r.loss, o.val, per_step * done / o.train_seconds,
+                    elapsed / done * static_cast<double>(tc.steps - r.step), evaluate);
+    if (g_interrupted) {
+      o.stop = "interrupted";
+      break;
+    }
+  }
+  progress.finish();
+  return o;
+}
+
+int cmd_train(const TrainArgs& a) {
+  const TrainConfig& tc = a.tc;
+  tc.validate();
+  require(a.eval_every >= 0, "--eval-every must be >= 0 (0 = only after the last step), got ", a.eval_every);
+  require(a.eval_every == 0 || tc.val_fraction > 0.0, "--eval-every ", a.eval_every,
+          " needs validation data, but --val-fraction is 0");
+  NamedModel md = load_model_dir_named(a.model);
+  Run run = make_run(a, md.model);
+  Trainer& trainer = *run.trainer;
+  install_sigint_handler();
+  Rollback rollback;
+  const auto t0 = Clock::now();
+  const Outcome o = train_loop(a, run, rollback);
+
+  // A diverged run keeps the last weights that gave a finite loss, without optimizer state (its moments
+  // already hold the diverging update): those after step k-1 if only step k's gradient overflowed, else
+  // those after step k-2; if the starting weights already give a non-finite loss, nothing is saved.
+  const bool diverged = o.stop == "diverged";
+  int64_t weights_step = trainer.steps_done();
+  bool saved = true;
+  if (diverged && !std::isfinite(o.last.loss)) {
+    saved = rollback.restore_previous(trainer.model().params());
+    weights_step = saved ? o.last.step - 2 : run.start;
+  }
+  if (saved) save_checkpoint(trainer, md.naming, a, !diverged);
+
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double tokens = static_cast<double>(run.tokens_per_step * (trainer.steps_done() - run.start));
+  ojson config = tc.to_json();
+  config["eval_every"] = a.eval_every;
+  ojson summary = {{"done", true},         {"stop", o.stop},         {"steps", weights_step},
+                   {"loss", o.loss},       {"tokens", tokens},       {"seconds", seconds},
+                   {"tokens_per_s", o.train_seconds > 0 ? tokens / o.train_seconds : 0.0},
+                   {"memory_bytes", trainer.memory_bytes()},
+                   {"layout", layout_name(md.naming.layout)},       {"out", saved ? ojson(a.out) : ojson()},
+                   {"config", config}};
+  if (!std::isnan(o.val)) summary["val_loss"] = o.val;
+  if (a.json) print_json(summary);
+
+  if (diverged) {
+    std::fprintf(stderr, "blockscope: training diverged at step %lld: loss %s, gradient norm %s; ",
+                 static_cast<long long>(o.last.step), number(o.last.loss).c_str(), number(o.last.grad_norm).c_str());
+    if (saved)
+      std::fprintf(stderr, "saved the weights after step %lld (the last to give a finite loss) to %s, without "
+                   "optimizer state; try a lower --lr\n", static_cast<long long>(weights_step), a.out.c_str());
+    else
+      std::fprintf(stderr, "the starting weights already give a non-finite loss, so nothing was saved\n");
+    return kExitDiverged;
+  }
+  if (o.stop == "interrupted") {
+    std::fprintf(stderr, "blockscope: interrupted after step %lld of %lld; saved the model and optimizer state to "
+                 "%s (continue with: blockscope train --model %s --resume ...)\n",
+                 static_cast<long long>(weights_step), static_cast<long long>(tc.steps), a.out.c_str(), a.out.c_str());
+    return kExitInterrupted;
+  }
+  if (!a.json) {
+    std::printf("trained steps %lld-%lld of %lld: loss %.4f", static_cast<long long>(run.start + 1),
+                static_cast<long long>(weights_step), static_cast<long long>(tc.steps), o.loss);
+    if (!std::isnan(o.val)) std::printf(", val %.4f", o.val);
+    std::printf(" (%s tok/s, %s)\nwrote %s (%s layout, optimizer state at step %lld)\n",
+                with_commas(static_cast<int64_t>(tokens / o.train_seconds)).c_str(), clock_time(seconds).c_str(),
+                a.out.c_str(), layout_name(md.naming.layout), static_cast<long long>(weights_step));
+  }
+  return 0;
+}
+}  // namespace
+
+void add_training_commands(CLI::App& app, Action& action) {
+  auto a = std::make_shared<TrainArgs>();
+  TrainConfig& tc = a->tc;
+  auto* c = app.add_subcommand("train", "train a model on a data file (AdamW, warmup + cosine decay)");
+  c->footer(
+      "--data is UTF-8 text, tokenized with --tokenizer (default: the model directory's GPT-2 files, else bytes "
+      "for a 256/257-id vocabulary), or token ids: FILE.ids (integers separated by whitespace/commas) or FILE.bin "
+      "(uint16 little-endian, nanoGPT's format). The last --val-fraction of the tokens is held out.\n"
+      "OUT gets model.safetensors + config.json in the layout and tensor names the model was loaded from (book "
+      "or Hugging Face), optimizer.safetensors (AdamW moments and the step count) and the model directory's "
+      "tokenizer files.\n"
+      "--steps is the schedule's total length. --resume loads MODEL/optimizer.safetensors and continues its "
+      "step count and learning-rate schedule up to --steps; each step's batches and dropout masks are seeded by "
+      "(--seed, step), so a resumed run continues exactly as the uninterrupted run would have.\n"
+      "Ctrl-C finishes the current step, saves and exits with 130 (a second Ctrl-C stops at once). A "
+      "non-finite loss (or gradient) at step k stops training, saves the last weights that gave a finite loss "
+      "(after step k-2, or k-1 if only the gradient overflowed; no optimizer state) and exits with 3. Keeping "
+      "them costs two copies of the parameters.\n"
+      "--json prints one line per step {step, loss, grad_norm, lr, tokens_per_s, [val_loss], "
+      "layer_grad_norms} and a final {done, stop, steps, loss, [val_loss], ...} line.");
+  c->add_option("--model", a->model, "model directory to start from")->required();
+  c->add_option("--data", a->data, "training data: text, .ids or .bin")->required();
+  c->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes' (text data only)");
+  c->add_option("--out", a->out, "output directory (may be --model itself)")->required();
+  c->add_option("--steps", tc.steps, "optimizer updates in the whole schedule (default 1000)");
+  c->add_option("--batch-size", tc.batch_size, "sequences per micro-batch (default 8)");
+  c->add_option("--seq-len", tc.seq_len, "tokens per sequence (default: the context length)");
+  c->add_option("--grad-accum", tc.grad_accum, "micro-batches per update (default 1)");
+  c->add_option("--lr", tc.lr, "peak learning rate (default 3e-4)");
+  c->add_option("--min-lr", tc.min_lr, "the cosine's floor (default lr / 10)");
+  c->add_option("--warmup", tc.warmup, "linear warmup updates (default 0)");
+  c->add_option("--weight-decay", tc.weight_decay, "AdamW weight decay of Linear weights (default 0.1)");
+  c->add_option("--clip", tc.clip, "max global gradient norm, 0 = off (default 1)");
+  c->add_option("--val-fraction", tc.val_fraction, "fraction of the tokens held out for validation (default 0.1)");
+  c->add_option("--eval-batches", tc.eval_batches, "batches per validation estimate (default 8)");
+  c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)");
+  c->add_option("--seed", tc.seed, "seed of the data order and dropout (default 1)");
+  c->add_flag("--resume", a->resume, "continue from MODEL/optimizer.safetensors");
+  c->add_flag("--json", a->json, "JSON lines on stdout");
+  c->callback([a, &action] { action = [a] { return cmd_train(*a); }; });
+}
+
+}  // namespace blockscope::cli
