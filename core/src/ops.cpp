@@ -12,6 +12,7 @@
 
 #include "blockscope/error.hpp"
 #include "eigen_maps.hpp"
+#include "fast_math.hpp"
 #include "kernels/kernels.hpp"
 
 namespace blockscope {
@@ -91,7 +92,7 @@ void activation_forward(Activation kind, float* out, const float* inp, int64_t n
     case Activation::GeluTanh:
       for (int64_t i = 0; i < n; ++i) {
         const float x = inp[i];
-        out[i] = 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + kGeluCoeff * x * x * x)));
+        out[i] = 0.5f * x * (1.0f + tanh_f32(kSqrt2OverPi * (x + kGeluCoeff * x * x * x)));
       }
       break;
     case Activation::GeluErf:
@@ -105,7 +106,7 @@ void activation_forward(Activation kind, float* out, const float* inp, int64_t n
       for (int64_t i = 0; i < n; ++i) out[i] = inp[i] > 0.0f ? inp[i] : (std::isnan(inp[i]) ? inp[i] : 0.0f);
       break;
     case Activation::Tanh:
-      for (int64_t i = 0; i < n; ++i) out[i] = std::tanh(inp[i]);
+      for (int64_t i = 0; i < n; ++i) out[i] = tanh_f32(inp[i]);
       break;
   }
 }
@@ -116,7 +117,7 @@ void activation_derivative(Activation kind, float* out, const float* inp, int64_
       for (int64_t i = 0; i < n; ++i) {
         const float x = inp[i];
         const float u = kSqrt2OverPi * (x + kGeluCoeff * x * x * x);
-        const float t = std::tanh(u);
+        const float t = tanh_f32(u);
         const float du = kSqrt2OverPi * (1.0f + 3.0f * kGeluCoeff * x * x);
         out[i] = 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * du;
       }
@@ -132,7 +133,7 @@ void activation_derivative(Activation kind, float* out, const float* inp, int64_
       break;
     case Activation::Tanh:
       for (int64_t i = 0; i < n; ++i) {
-        const float t = std::tanh(inp[i]);
+        const float t = tanh_f32(inp[i]);
         out[i] = 1.0f - t * t;
       }
       break;

@@ -7,6 +7,7 @@
 
 #include "blockscope/ops.hpp"
 #include "eigen_maps.hpp"
+#include "fast_math.hpp"
 #include "kernels/kernels.hpp"
 
 namespace blockscope {
@@ -59,7 +60,7 @@ void activation_backward(Activation kind, float* dinp, const float* inp, const f
     case Activation::GeluTanh:  // PyTorch's GeluBackward with approximate='tanh'
       for (int64_t i = 0; i < n; ++i) {
         const float x = inp[i];
-        const float t = std::tanh(kSqrt2OverPi * (x + kGeluCoeff * x * x * x));
+        const float t = tanh_f32(kSqrt2OverPi * (x + kGeluCoeff * x * x * x));
         const float left_derivative = 0.5f * (1.0f + t);
         const float right_derivative = 0.5f * x * (1.0f - t * t) * kSqrt2OverPi * (1.0f + 3.0f * kGeluCoeff * x * x);
         dinp[i] += dout[i] * (left_derivative + right_derivative);
@@ -77,7 +78,7 @@ void activation_backward(Activation kind, float* dinp, const float* inp, const f
       break;
     case Activation::Tanh:  // 1 - tanh(x)^2
       for (int64_t i = 0; i < n; ++i) {
-        const float t = std::tanh(inp[i]);
+        const float t = tanh_f32(inp[i]);
         dinp[i] += dout[i] * (1.0f - t * t);
       }
       break;

@@ -7,6 +7,7 @@
 
 #include "blockscope/ops.hpp"
 #include "blockscope/rng.hpp"
+#include "fast_math.hpp"  // core/src: the vectorizable exp and tanh behind GELU
 
 using namespace blockscope;
 
@@ -98,4 +99,26 @@ TEST_CASE("ops: row statistics are two-pass stable far from zero", "[ops]") {
   CHECK(v > 5e-5);
   CHECK(mean == Approx(m).epsilon(1e-7));
   CHECK(var == Approx(v).epsilon(1e-5));
+}
+
+
+TEST_CASE("the branch-free exp and tanh stay within 3 float ulps of double precision", "[ops]") {
+  double worst_tanh = 0.0, worst_exp = 0.0;
+  for (float x = -20.0f; x <= 20.0f; x += 1.0e-3f) {
+    const double t = std::tanh(static_cast<double>(x));
+    const double err = std::fabs(detail::tanh_f32(x) - t);
+    worst_tanh = std::max(worst_tanh, err / std::max(std::fabs(t), 1e-30));
+    REQUIRE(err <= 1e-7);
+  }
+  for (float x = -87.0f; x <= 88.0f; x += 1.0e-2f) {
+    const double e = std::exp(static_cast<double>(x));
+    worst_exp = std::max(worst_exp, std::fabs(detail::exp_f32(x) - e) / e);
+  }
+  const double ulp = std::ldexp(1.0, -23);
+  CHECK(worst_tanh <= 3 * ulp);
+  CHECK(worst_exp <= 3 * ulp);
+  CHECK(detail::tanh_f32(0.0f) == 0.0f);
+  CHECK(detail::tanh_f32(100.0f) == 1.0f);
+  CHECK(detail::tanh_f32(-100.0f) == -1.0f);
+  CHECK(detail::exp_f32(0.0f) == 1.0f);
 }
