@@ -9,15 +9,16 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "blockscope/error.hpp"
-#include "eigen_maps.hpp"
+#include "ops_internal.hpp"
 #include "fast_math.hpp"
 #include "kernels/kernels.hpp"
 
 namespace blockscope {
 
-using namespace detail;  // Eigen maps and GELU constants (eigen_maps.hpp)
+using namespace detail;  // Eigen maps, GELU constants, head scratch (ops_internal.hpp)
 
 const char* activation_name(Activation a) {
   switch (a) {
@@ -160,13 +161,21 @@ void softmax_rows(float* x, int64_t N, int64_t n) {
     float* r = x + i * n;
     const float mx = *std::max_element(r, r + n);
     float sum = 0.0f;
-    for (int64_t j = 0; j < n; ++j) {
-      r[j] = std::exp(r[j] - mx);
-      sum += r[j];
-    }
+    for (int64_t j = 0; j < n; ++j) r[j] = exp_f32(r[j] - mx);
+    for (int64_t j = 0; j < n; ++j) sum += r[j];
     const float inv = 1.0f / sum;
     for (int64_t j = 0; j < n; ++j) r[j] *= inv;
   }
+}
+
+float* detail::head_scratch(size_t n) {
+  thread_local std::vector<float> buf;
+  if (buf.size() < n) buf.resize(n);
+  return buf.data();
+}
+
+void detail::gather_head(float* dst, const float* src, int64_t rows, int64_t hs, int64_t stride) {
+  for (int64_t r = 0; r < rows; ++r) std::copy(src + r * stride, src + r * stride + hs, dst + r * hs);
 }
 
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
@@ -175,29 +184,37 @@ void attention_forward(float* out, float* att, const float* q, const float* k, c
   const int64_t hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const int64_t offset = S - T;  // absolute position of query 0
+  // Each head's Q, K, V and output as contiguous (rows, hs) copies, so both products run on linear_forward /
+  // linear_backward's kernels (SIMD128 in wasm) instead of strided Eigen maps.
+  float* Qh = head_scratch(static_cast<size_t>((T + 2 * S + T) * hs));
+  float* Kh = Qh + T * hs;
+  float* Vh = Kh + S * hs;
+  float* Oh = Vh + S * hs;
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t h = 0; h < NH; ++h) {
-      const ConstStridedMap Q(q + b * T * C + h * hs, T, hs, Eigen::OuterStride<>(C));
-      const ConstStridedMap K(k + b * kv_rows * C + h * hs, S, hs, Eigen::OuterStride<>(C));
-      const ConstStridedMap Vm(v + b * kv_rows * C + h * hs, S, hs, Eigen::OuterStride<>(C));
-      MatMap A(att + (b * NH + h) * T * S, T, S);
-      A.noalias() = Q * K.transpose();
+      gather_head(Qh, q + b * T * C + h * hs, T, hs, C);
+      gather_head(Kh, k + b * kv_rows * C + h * hs, S, hs, C);
+      gather_head(Vh, v + b * kv_rows * C + h * hs, S, hs, C);
+      float* A = att + (b * NH + h) * T * S;
+      linear_forward(A, Qh, Kh, nullptr, T, hs, S);  // queries @ keys^T
       for (int64_t t = 0; t < T; ++t) {
-        float* row = att + ((b * NH + h) * T + t) * S;
+        float* row = A + t * S;
         const int64_t visible = causal ? std::min<int64_t>(S, offset + t + 1) : S;
         // Scale after masking, like the book: softmax(masked_scores / sqrt(hs)).
         for (int64_t s = 0; s < visible; ++s) row[s] *= scale;
         softmax_rows(row, 1, visible);
         std::fill(row + visible, row + S, 0.0f);  // exp(-inf) = 0 for masked keys
       }
-      StridedMap O(out + b * T * C + h * hs, T, hs, Eigen::OuterStride<>(C));
+      const float* weights = A;
       if (att_mask) {  // attn_weights = self.dropout(attn_weights)
-        MatMap Ad(scratch, T, S);
-        Ad = A.cwiseProduct(ConstMatMap(att_mask + (b * NH + h) * T * S, T, S));
-        O.noalias() = Ad * Vm;
-      } else {
-        O.noalias() = A * Vm;
+        const float* M = att_mask + (b * NH + h) * T * S;
+        for (int64_t i = 0; i < T * S; ++i) scratch[i] = A[i] * M[i];
+        weights = scratch;
       }
+      std::fill(Oh, Oh + T * hs, 0.0f);
+      linear_backward(Oh, nullptr, nullptr, weights, nullptr, Vh, T, hs, S);  // weights @ values
+      float* o = out + b * T * C + h * hs;
+      for (int64_t t = 0; t < T; ++t) std::copy(Oh + t * hs, Oh + (t + 1) * hs, o + t * C);
     }
   }
 }

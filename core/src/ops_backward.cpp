@@ -6,13 +6,13 @@
 #include <cmath>
 
 #include "blockscope/ops.hpp"
-#include "eigen_maps.hpp"
+#include "ops_internal.hpp"
 #include "fast_math.hpp"
 #include "kernels/kernels.hpp"
 
 namespace blockscope {
 
-using namespace detail;  // Eigen maps and GELU constants (eigen_maps.hpp)
+using namespace detail;  // Eigen maps, GELU constants, head scratch (ops_internal.hpp)
 
 void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                         const float* weight, const float* mean, const float* rstd, int64_t N, int64_t C) {
@@ -88,36 +88,44 @@ void activation_backward(Activation kind, float* dinp, const float* inp, const f
 void attention_backward(float* dq, float* dk, float* dv, float* datt, const float* dout, const float* q,
                         const float* k, const float* v, const float* att, const float* att_mask, int64_t B,
                         int64_t T, int64_t C, int64_t NH, bool causal) {
-  const int64_t hs = C / NH;
+  const int64_t hs = C / NH, n = T * hs;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
-  MatMap dA(datt, T, T);                 // d loss / d (softmax weights), one (b, h) at a time
-  MatMap Ad(datt + T * T, T, T);         // the weights after dropout, when there is dropout
+  // One head at a time on contiguous (T, hs) copies, so the four products run on the linear kernels.
+  float* Qh = head_scratch(static_cast<size_t>(7 * n));
+  float* Kh = Qh + n;
+  float* Vh = Kh + n;
+  float* dOh = Vh + n;
+  float* dQh = dOh + n;
+  float* dKh = dQh + n;
+  float* dVh = dKh + n;
+  float* dA = datt;          // (T, T): d loss / d softmax weights, then d loss / d scores
+  float* Ad = datt + T * T;  // (T, T): the weights after dropout
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t h = 0; h < NH; ++h) {
       const int64_t off = b * T * C + h * hs;
-      const ConstStridedMap Q(q + off, T, hs, Eigen::OuterStride<>(C));
-      const ConstStridedMap K(k + off, T, hs, Eigen::OuterStride<>(C));
-      const ConstStridedMap V(v + off, T, hs, Eigen::OuterStride<>(C));
-      const ConstStridedMap dO(dout + off, T, hs, Eigen::OuterStride<>(C));
-      StridedMap dQ(dq + off, T, hs, Eigen::OuterStride<>(C));
-      StridedMap dK(dk + off, T, hs, Eigen::OuterStride<>(C));
-      StridedMap dV(dv + off, T, hs, Eigen::OuterStride<>(C));
-      const ConstMatMap A(att + (b * NH + h) * T * T, T, T);
+      gather_head(Qh, q + off, T, hs, C);
+      gather_head(Kh, k + off, T, hs, C);
+      gather_head(Vh, v + off, T, hs, C);
+      gather_head(dOh, dout + off, T, hs, C);
+      std::fill(dQh, dQh + 3 * n, 0.0f);  // dQh, dKh, dVh
+      const float* A = att + (b * NH + h) * T * T;
       // out = drop(A) @ V
-      dA.noalias() = dO * V.transpose();
+      linear_forward(dA, dOh, Vh, nullptr, T, hs, T);  // dA = dO @ V^T
+      const float* weights = A;
       if (att_mask) {
-        const ConstMatMap M(att_mask + (b * NH + h) * T * T, T, T);
-        Ad = A.cwiseProduct(M);
-        dV.noalias() += Ad.transpose() * dO;
-        dA = dA.cwiseProduct(M);
-      } else {
-        dV.noalias() += A.transpose() * dO;
+        const float* M = att_mask + (b * NH + h) * T * T;
+        for (int64_t i = 0; i < T * T; ++i) {
+          Ad[i] = A[i] * M[i];
+          dA[i] *= M[i];
+        }
+        weights = Ad;
       }
+      linear_backward(nullptr, dVh, nullptr, weights, dOh, nullptr, T, hs, T);  // dV += drop(A)^T @ dO
       // A = softmax(scale * masked scores): dscores = scale * A * (dA - rowsum(A * dA)). Masked (future)
       // keys have A = 0 and so get no gradient; with `causal` their columns are skipped outright.
       for (int64_t t = 0; t < T; ++t) {
-        const float* a = att + ((b * NH + h) * T + t) * T;
-        float* g = datt + t * T;
+        const float* a = A + t * T;
+        float* g = dA + t * T;
         const int64_t visible = causal ? t + 1 : T;
         double dot = 0.0;
         for (int64_t s = 0; s < visible; ++s) dot += static_cast<double>(a[s]) * g[s];
@@ -125,9 +133,15 @@ void attention_backward(float* dq, float* dk, float* dv, float* datt, const floa
         for (int64_t s = 0; s < visible; ++s) g[s] = scale * a[s] * (g[s] - d);
         std::fill(g + visible, g + T, 0.0f);
       }
-      // scores = Q K^T
-      dQ.noalias() += dA * K;
-      dK.noalias() += dA.transpose() * Q;
+      // scores = Q @ K^T
+      linear_backward(dQh, nullptr, nullptr, dA, nullptr, Kh, T, hs, T);  // dQ += dscores @ K
+      linear_backward(nullptr, dKh, nullptr, dA, Qh, nullptr, T, hs, T);  // dK += dscores^T @ Q
+      for (int64_t t = 0; t < T; ++t)
+        for (int64_t j = 0; j < hs; ++j) {
+          dq[off + t * C + j] += dQh[t * hs + j];
+          dk[off + t * C + j] += dKh[t * hs + j];
+          dv[off + t * C + j] += dVh[t * hs + j];
+        }
     }
   }
 }

@@ -1,8 +1,10 @@
 // Internal header shared by the forward (ops.cpp) and backward (ops_backward.cpp) kernels: Eigen maps over
-// row-major float32 buffers (no copies) and the GELU constants both directions use.
+// row-major float32 buffers (no copies), the GELU constants, and the per-head scratch attention uses.
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
+#include <cstdint>
 
 namespace blockscope::detail {
 
@@ -17,5 +19,10 @@ inline constexpr float kSqrt2OverPi = 0.7978845608028654f;  // sqrt(2 / pi)
 inline constexpr float kGeluCoeff = 0.044715f;
 inline constexpr float kInvSqrt2 = 0.7071067811865476f;
 inline constexpr float kInvSqrt2Pi = 0.3989422804014327f;  // 1 / sqrt(2 pi)
+
+// At least n floats of scratch, reused across calls (one buffer per thread; the wasm build has no threads).
+float* head_scratch(size_t n);
+// One head's rows of a (rows, C) buffer copied to contiguous (rows, hs): dst[r][j] = src[r * stride + j].
+void gather_head(float* dst, const float* src, int64_t rows, int64_t hs, int64_t stride);
 
 }  // namespace blockscope::detail
