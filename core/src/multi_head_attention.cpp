@@ -68,13 +68,11 @@ void MultiHeadAttention::forward(float* out, float* att, const float* inp, int64
 
 void MultiHeadAttention::forward(float* out, const AttentionActs& a, const float* inp, int64_t B, int64_t T) {
   const int64_t N = B * T, D = cfg_.d_out;
-  if (a.att_mask) drop_scratch_.resize(static_cast<size_t>(T * T));
   wq_.forward(a.q, inp, N);  // queries = self.W_query(x)
   wk_.forward(a.k, inp, N);  // keys = self.W_key(x)
   wv_.forward(a.v, inp, N);  // values = self.W_value(x)
   // self.dropout(softmax(mask(q k^T) / sqrt(head_dim))) @ v, heads concatenated back to (B, T, d_out).
-  attention_forward(a.ctx, a.att, a.q, a.k, a.v, B, T, T, T, D, cfg_.num_heads, cfg_.causal, a.att_mask,
-                    drop_scratch_.data());
+  attention_forward(a.ctx, a.att, a.q, a.k, a.v, B, T, T, T, D, cfg_.num_heads, cfg_.causal, a.att_mask);
   wo_.forward(out, a.ctx, N);  // self.out_proj(context_vec)
 }
 

@@ -180,39 +180,51 @@ void detail::gather_head(float* dst, const float* src, int64_t rows, int64_t hs,
 
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
                        int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal,
-                       const float* att_mask, float* scratch) {
+                       const float* att_mask) {
   const int64_t hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const int64_t offset = S - T;  // absolute position of query 0
   // Each head's Q, K, V and output as contiguous (rows, hs) copies, so both products run on linear_forward /
-  // linear_backward's kernels (SIMD128 in wasm) instead of strided Eigen maps.
-  float* Qh = head_scratch(static_cast<size_t>((T + 2 * S + T) * hs));
+  // linear_backward's kernels (SIMD128 in wasm) instead of strided Eigen maps. Causal attention goes by blocks
+  // of query rows, each against only the keys it can see: about 5/8 of the full products at T = 128.
+  const int64_t R = causal ? std::min<int64_t>(T, kAttentionRowBlock) : T;
+  float* Qh = head_scratch(static_cast<size_t>((T + 2 * S + T) * hs + 2 * R * S));
   float* Kh = Qh + T * hs;
   float* Vh = Kh + S * hs;
   float* Oh = Vh + S * hs;
+  float* Wb = Oh + T * hs;  // (R, S): one block's scores, then softmax weights
+  float* Db = Wb + R * S;   // (R, S): the same after dropout
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t h = 0; h < NH; ++h) {
       gather_head(Qh, q + b * T * C + h * hs, T, hs, C);
       gather_head(Kh, k + b * kv_rows * C + h * hs, S, hs, C);
       gather_head(Vh, v + b * kv_rows * C + h * hs, S, hs, C);
-      float* A = att + (b * NH + h) * T * S;
-      linear_forward(A, Qh, Kh, nullptr, T, hs, S);  // queries @ keys^T
-      for (int64_t t = 0; t < T; ++t) {
-        float* row = A + t * S;
-        const int64_t visible = causal ? std::min<int64_t>(S, offset + t + 1) : S;
-        // Scale after masking, like the book: softmax(masked_scores / sqrt(hs)).
-        for (int64_t s = 0; s < visible; ++s) row[s] *= scale;
-        softmax_rows(row, 1, visible);
-        std::fill(row + visible, row + S, 0.0f);  // exp(-inf) = 0 for masked keys
-      }
-      const float* weights = A;
-      if (att_mask) {  // attn_weights = self.dropout(attn_weights)
-        const float* M = att_mask + (b * NH + h) * T * S;
-        for (int64_t i = 0; i < T * S; ++i) scratch[i] = A[i] * M[i];
-        weights = scratch;
-      }
       std::fill(Oh, Oh + T * hs, 0.0f);
-      linear_backward(Oh, nullptr, nullptr, weights, nullptr, Vh, T, hs, S);  // weights @ values
+      float* A = att + (b * NH + h) * T * S;
+      const float* M = att_mask ? att_mask + (b * NH + h) * T * S : nullptr;
+      for (int64_t r0 = 0; r0 < T; r0 += R) {
+        const int64_t rows = std::min(R, T - r0);
+        const int64_t cols = causal ? std::min(S, offset + r0 + rows) : S;  // keys any row of the block sees
+        linear_forward(Wb, Qh + r0 * hs, Kh, nullptr, rows, hs, cols);    // queries @ keys^T
+        for (int64_t i = 0; i < rows; ++i) {
+          float* w = Wb + i * cols;
+          const int64_t visible = causal ? std::min(S, offset + r0 + i + 1) : S;
+          // Scale after masking, like the book: softmax(masked_scores / sqrt(hs)).
+          for (int64_t s = 0; s < visible; ++s) w[s] *= scale;
+          softmax_rows(w, 1, visible);
+          std::fill(w + visible, w + cols, 0.0f);  // exp(-inf) = 0 for masked keys
+          float* a = A + (r0 + i) * S;
+          std::copy(w, w + cols, a);
+          std::fill(a + cols, a + S, 0.0f);
+        }
+        const float* weights = Wb;
+        if (M) {  // attn_weights = self.dropout(attn_weights)
+          for (int64_t i = 0; i < rows; ++i)
+            for (int64_t s = 0; s < cols; ++s) Db[i * cols + s] = Wb[i * cols + s] * M[(r0 + i) * S + s];
+          weights = Db;
+        }
+        linear_backward(Oh + r0 * hs, nullptr, nullptr, weights, nullptr, Vh, rows, hs, cols);  // weights @ values
+      }
       float* o = out + b * T * C + h * hs;
       for (int64_t t = 0; t < T; ++t) std::copy(Oh + t * hs, Oh + (t + 1) * hs, o + t * C);
     }

@@ -90,7 +90,9 @@ void attention_backward(float* dq, float* dk, float* dv, float* datt, const floa
                         int64_t T, int64_t C, int64_t NH, bool causal) {
   const int64_t hs = C / NH, n = T * hs;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
-  // One head at a time on contiguous (T, hs) copies, so the four products run on the linear kernels.
+  // One head at a time on contiguous (T, hs) copies, so the four products run on the linear kernels; causal
+  // attention by blocks of query rows against the keys they see, as in the forward pass.
+  const int64_t R = causal ? std::min<int64_t>(T, kAttentionRowBlock) : T;
   float* Qh = head_scratch(static_cast<size_t>(7 * n));
   float* Kh = Qh + n;
   float* Vh = Kh + n;
@@ -98,8 +100,8 @@ void attention_backward(float* dq, float* dk, float* dv, float* datt, const floa
   float* dQh = dOh + n;
   float* dKh = dQh + n;
   float* dVh = dKh + n;
-  float* dA = datt;          // (T, T): d loss / d softmax weights, then d loss / d scores
-  float* Ad = datt + T * T;  // (T, T): the weights after dropout
+  float* dW = datt;          // (R, cols): d loss / d softmax weights of a block, then d loss / d scores
+  float* Wb = datt + T * T;  // (R, cols): the block's weights (after dropout, when there is dropout)
   for (int64_t b = 0; b < B; ++b) {
     for (int64_t h = 0; h < NH; ++h) {
       const int64_t off = b * T * C + h * hs;
@@ -109,33 +111,34 @@ void attention_backward(float* dq, float* dk, float* dv, float* datt, const floa
       gather_head(dOh, dout + off, T, hs, C);
       std::fill(dQh, dQh + 3 * n, 0.0f);  // dQh, dKh, dVh
       const float* A = att + (b * NH + h) * T * T;
-      // out = drop(A) @ V
-      linear_forward(dA, dOh, Vh, nullptr, T, hs, T);  // dA = dO @ V^T
-      const float* weights = A;
-      if (att_mask) {
-        const float* M = att_mask + (b * NH + h) * T * T;
-        for (int64_t i = 0; i < T * T; ++i) {
-          Ad[i] = A[i] * M[i];
-          dA[i] *= M[i];
+      const float* M = att_mask ? att_mask + (b * NH + h) * T * T : nullptr;
+      for (int64_t r0 = 0; r0 < T; r0 += R) {
+        const int64_t rows = std::min(R, T - r0), cols = causal ? r0 + rows : T;
+        // out = drop(A) @ V
+        linear_forward(dW, dOh + r0 * hs, Vh, nullptr, rows, hs, cols);  // dW = dO @ V^T
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t s = 0; s < cols; ++s) {
+            const int64_t at = (r0 + i) * T + s;
+            Wb[i * cols + s] = M ? A[at] * M[at] : A[at];
+            if (M) dW[i * cols + s] *= M[at];
+          }
+        linear_backward(nullptr, dVh, nullptr, Wb, dOh + r0 * hs, nullptr, rows, hs, cols);  // dV += W^T @ dO
+        // A = softmax(scale * masked scores): dscores = scale * A * (dA - rowsum(A * dA)). Masked (future)
+        // keys have A = 0 and so get no gradient.
+        for (int64_t i = 0; i < rows; ++i) {
+          const float* a = A + (r0 + i) * T;
+          float* g = dW + i * cols;
+          const int64_t visible = causal ? r0 + i + 1 : T;
+          double dot = 0.0;
+          for (int64_t s = 0; s < visible; ++s) dot += static_cast<double>(a[s]) * g[s];
+          const auto d = static_cast<float>(dot);
+          for (int64_t s = 0; s < visible; ++s) g[s] = scale * a[s] * (g[s] - d);
+          std::fill(g + visible, g + cols, 0.0f);
         }
-        weights = Ad;
+        // scores = Q @ K^T
+        linear_backward(dQh + r0 * hs, nullptr, nullptr, dW, nullptr, Kh, rows, hs, cols);  // dQ += dS @ K
+        linear_backward(nullptr, dKh, nullptr, dW, Qh + r0 * hs, nullptr, rows, hs, cols);  // dK += dS^T @ Q
       }
-      linear_backward(nullptr, dVh, nullptr, weights, dOh, nullptr, T, hs, T);  // dV += drop(A)^T @ dO
-      // A = softmax(scale * masked scores): dscores = scale * A * (dA - rowsum(A * dA)). Masked (future)
-      // keys have A = 0 and so get no gradient; with `causal` their columns are skipped outright.
-      for (int64_t t = 0; t < T; ++t) {
-        const float* a = A + t * T;
-        float* g = dA + t * T;
-        const int64_t visible = causal ? t + 1 : T;
-        double dot = 0.0;
-        for (int64_t s = 0; s < visible; ++s) dot += static_cast<double>(a[s]) * g[s];
-        const auto d = static_cast<float>(dot);
-        for (int64_t s = 0; s < visible; ++s) g[s] = scale * a[s] * (g[s] - d);
-        std::fill(g + visible, g + T, 0.0f);
-      }
-      // scores = Q @ K^T
-      linear_backward(dQh, nullptr, nullptr, dA, nullptr, Kh, T, hs, T);  // dQ += dscores @ K
-      linear_backward(nullptr, dKh, nullptr, dA, Qh, nullptr, T, hs, T);  // dK += dscores^T @ Q
       for (int64_t t = 0; t < T; ++t)
         for (int64_t j = 0; j < hs; ++j) {
           dq[off + t * C + j] += dQh[t * hs + j];

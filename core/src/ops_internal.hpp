@@ -20,6 +20,9 @@ inline constexpr float kGeluCoeff = 0.044715f;
 inline constexpr float kInvSqrt2 = 0.7071067811865476f;
 inline constexpr float kInvSqrt2Pi = 0.3989422804014327f;  // 1 / sqrt(2 pi)
 
+// Query rows per block of causal attention: each block is multiplied only with the keys it can see.
+inline constexpr int64_t kAttentionRowBlock = 32;
+
 // At least n floats of scratch, reused across calls (one buffer per thread; the wasm build has no threads).
 float* head_scratch(size_t n);
 // One head's rows of a (rows, C) buffer copied to contiguous (rows, hs): dst[r][j] = src[r * stride + j].

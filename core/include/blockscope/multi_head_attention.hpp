@@ -88,7 +88,6 @@ class MultiHeadAttention {
   std::unique_ptr<ParamArena> own_;
   Linear wq_, wk_, wv_, wo_;
   std::vector<float> q_, k_, v_, ctx_;  // workspace (B, T, d_out) each
-  std::vector<float> drop_scratch_;       // (T, T): one head's weights after dropout
   std::vector<float> dq_, dk_, dv_, dctx_, datt_;  // backward scratch
   Tensor last_att_;
 };

@@ -46,10 +46,10 @@ void linear_forward(float* out, const float* inp, const float* weight, const flo
 // out (B, T, C); att (B, NH, T, S) softmax weights; q (B, T, C); k, v (B, kv_rows, C) of which the first
 // S rows of each batch entry are used; C = NH * hs.
 // With `att_mask` (B, NH, T, S), attention dropout: out = (att * att_mask) @ v while att keeps the weights
-// before dropout (the backward needs them); `scratch` (T, S) then holds one head's dropped weights.
+// before dropout (the backward needs them).
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
                        int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal,
-                       const float* att_mask = nullptr, float* scratch = nullptr);
+                       const float* att_mask = nullptr);
 
 // Numerically stable softmax of every row in place: x (N, n).
 void softmax_rows(float* x, int64_t N, int64_t n);
