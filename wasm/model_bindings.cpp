@@ -85,42 +85,12 @@ class TokenizerHandle {
   std::string bytes_;
 };
 
-// Generation options from JS: {maxNewTokens, temperature, topK, topP, seed, stopToken, overflow}.
-GenerateOptions generate_options_from(const val& o) {
-  GenerateOptions g;
-  if (o.isUndefined() || o.isNull()) return g;
-  const auto number = [&](const char* key, double fallback) {
-    const val v = o[key];
-    if (v.isUndefined() || v.isNull()) return fallback;
-    require(v.typeOf().as<std::string>() == "number", "generation option '", key, "' must be a number");
-    return v.as<double>();
-  };
-  const auto integer = [&](const char* key, double fallback) {
-    const double v = number(key, fallback);
-    require(std::isfinite(v) && v == std::floor(v), "generation option '", key, "' must be an integer, got ", v);
-    return v;
-  };
-  g.max_new_tokens = static_cast<int64_t>(integer("maxNewTokens", 50));
-  g.sampling.temperature = static_cast<float>(number("temperature", 1.0));
-  g.sampling.top_k = static_cast<int64_t>(integer("topK", 0));
-  g.sampling.top_p = static_cast<float>(number("topP", 1.0));
-  g.seed = seed_of(integer("seed", 0));
-  if (!o["stopToken"].isUndefined() && !o["stopToken"].isNull())
-    g.stop_token = static_cast<int32_t>(integer("stopToken", -1));
-  const val overflow = o["overflow"];
-  if (!overflow.isUndefined()) {
-    const auto s = overflow.as<std::string>();
-    require(s == "error" || s == "crop", "overflow must be 'error' or 'crop', got '", s, "'");
-    g.overflow = s == "crop" ? ContextOverflow::Crop : ContextOverflow::Error;
-  }
-  return g;
-}
 
 // A running generation over a GPT: one token per next(). Must be deleted before its GPT.
 class GeneratorHandle {
  public:
   GeneratorHandle(GPTHandle& gpt, val ids, val options)
-      : gen_([&] { return Generator(gpt.model(), ids_from(ids), generate_options_from(options)); }()) {}
+      : gen_([&] { return Generator(gpt.model(), ids_from(ids), GenerateOptions::from_json(json_from(options))); }()) {}
   // The next token id, or -1 once finished.
   int next() {
     return guarded([&] {

@@ -8,7 +8,7 @@
 // module returns are copies the caller owns; the zero-copy views the bindings produce never escape.
 
 import { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer } from './models.js';
-import { toFloat32 } from './handles.js';
+import { jsonSafe, toFloat32 } from './handles.js';
 import { ResidualMLP, Trainer } from './training.js';
 
 export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer };
@@ -195,7 +195,7 @@ export class Blockscope {
   }
   /** @returns {GPT} */
   createGPT(config, { seed = 123 } = {}) {
-    return GPT._create(this.#m, new this.#m.GPT(config, seed));
+    return GPT._create(this.#m, new this.#m.GPT(jsonSafe(config, 'GPT config'), seed));
   }
   /**
    * A trainer for `gpt` (which it must not outlive: disposing the GPT disposes it). tokens: the training
@@ -212,15 +212,15 @@ export class Blockscope {
    * init_std}. @returns {ResidualMLP}
    */
   createResidualMLP(config = {}, { seed = 7 } = {}) {
-    return new ResidualMLP(new this.#m.ResidualMLP(config, seed));
+    return new ResidualMLP(new this.#m.ResidualMLP(jsonSafe(config, 'residual MLP config'), seed));
   }
   /** @returns {Block} config: emb_dim, context_length, n_heads, drop_rate, qkv_bias, norm (+ encoder keys) */
   createBlock(config, { seed = 123 } = {}) {
-    return new Block(new this.#m.Block(config, seed));
+    return new Block(new this.#m.Block(jsonSafe(config, 'block config'), seed));
   }
   /** @returns {MultiHeadAttention} config: d_in, d_out, context_length, num_heads, qkv_bias, causal */
   createAttention(config, { seed = 123 } = {}) {
-    return new MultiHeadAttention(new this.#m.MultiHeadAttention(config, seed));
+    return new MultiHeadAttention(new this.#m.MultiHeadAttention(jsonSafe(config, 'attention config'), seed));
   }
   /** @returns {FeedForward} hiddenDim defaults to expansion (4) x embDim */
   createFeedForward({ embDim, hiddenDim, expansion = 4, activation = 'gelu_tanh', seed = 123 }) {

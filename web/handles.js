@@ -4,6 +4,19 @@
 
 // Input marshalling: validate in JS what typed arrays cannot express, and name the problem.
 
+/**
+ * `value` (a config or options object) checked for what JSON cannot carry to the core: NaN and ±Infinity
+ * would silently become null. Throws an Error naming the key; returns the value, or {} for null/undefined.
+ */
+export function jsonSafe(value, what, path = '') {
+  if (value == null) return path ? value : {};
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw new Error(`${what} key '${path}' must be a finite number, got ${value}`);
+  }
+  if (typeof value === 'object') for (const [k, v] of Object.entries(value)) jsonSafe(v, what, path ? `${path}.${k}` : k);
+  return value;
+}
+
 export function toFloat32(data, what) {
   if (data instanceof Float32Array) return data;
   if (ArrayBuffer.isView(data) || Array.isArray(data)) {

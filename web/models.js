@@ -1,7 +1,7 @@
 // models.js — the classes web/blockscope.js hands out for models and components: GPT (forward pass,
 // inspection, generation, gradients, saving), one transformer block, multi-head attention, the feed-forward
 // network and tokenizers. Each wraps a wasm object that blockscope.js created; none loads the module.
-import { BaseHandle, copyBlockInspection, copyNorm, Handle, toFloat32, toIds } from './handles.js';
+import { BaseHandle, copyBlockInspection, copyNorm, Handle, jsonSafe, toFloat32, toIds } from './handles.js';
 
 /** A GPT model (the book's GPTModel): seeded random weights until parameters are loaded. */
 export class GPT extends Handle {
@@ -55,7 +55,7 @@ export class GPT extends Handle {
    */
   *generate(prompt, options = {}) {
     const { ids } = toIds(prompt);
-    const gen = new this.#module.Generator(this.raw, ids, options);
+    const gen = new this.#module.Generator(this.raw, ids, jsonSafe(options, 'generation options'));
     let stopReason = 'cancelled';
     try {
       for (let index = 0; ; index++) {

@@ -1,7 +1,7 @@
 // training.js — training classes web/blockscope.js hands out: a Trainer over a GPT (steps on sampled or given
 // batches, evaluation, optimizer state) and the lesson's residual-gradient-flow network. They wrap wasm
 // objects created through the GPT's module; none loads the module itself.
-import { BaseHandle, Handle, toIds } from './handles.js';
+import { BaseHandle, Handle, jsonSafe, toIds } from './handles.js';
 
 function int32(ids, what) {
   if (ids instanceof Int32Array) return ids;
@@ -25,7 +25,7 @@ export class Trainer extends BaseHandle {
   /** @internal */
   static _create(gpt, tokens, validationTokens, config) {
     const module = gpt._module;
-    const raw = new module.Trainer(gpt.raw, config, int32(tokens, 'tokens'),
+    const raw = new module.Trainer(gpt.raw, jsonSafe(config, 'training config'), int32(tokens, 'tokens'),
       validationTokens == null ? null : int32(validationTokens, 'validationTokens'));
     const trainer = new Trainer(raw);
     trainer.#gpt = gpt;

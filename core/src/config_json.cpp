@@ -5,6 +5,7 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/feed_forward.hpp"
+#include "blockscope/generation.hpp"
 #include "blockscope/gpt_model.hpp"
 #include "blockscope/multi_head_attention.hpp"
 #include "blockscope/transformer_block.hpp"
@@ -94,6 +95,31 @@ AttentionConfig AttentionConfig::from_json(const json& j) {
   a.drop_rate = r.number("drop_rate", 0.0);
   a.validate();
   return a;
+}
+
+GenerateOptions GenerateOptions::from_json(const json& j) {
+  GenerateOptions g;
+  if (j.is_null()) return g;
+  const Reader r(j, "generation options",
+                 {"maxNewTokens", "temperature", "topK", "topP", "seed", "stopToken", "overflow"});
+  g.max_new_tokens = r.integer("maxNewTokens", g.max_new_tokens);
+  g.sampling.temperature = static_cast<float>(r.number("temperature", g.sampling.temperature));
+  g.sampling.top_k = r.integer("topK", g.sampling.top_k);
+  g.sampling.top_p = static_cast<float>(r.number("topP", g.sampling.top_p));
+  const int64_t seed = r.integer("seed", 0);
+  require(seed >= 0 && seed <= (int64_t{1} << 53), "seed must be an integer in [0, 2^53], got ", seed);
+  g.seed = static_cast<uint64_t>(seed);
+  if (r.has("stopToken")) {
+    const int64_t stop = r.integer("stopToken");
+    require(stop >= INT32_MIN && stop <= INT32_MAX, "stopToken ", stop, " is not a token id");
+    g.stop_token = static_cast<int32_t>(stop);
+  }
+  const std::string overflow = r.text("overflow", "error");
+  require(overflow == "error" || overflow == "crop", "overflow must be 'error' or 'crop', got '", overflow, "'");
+  g.overflow = overflow == "crop" ? ContextOverflow::Crop : ContextOverflow::Error;
+  g.sampling.validate();
+  require(g.max_new_tokens >= 0, "maxNewTokens must be >= 0, got ", g.max_new_tokens);
+  return g;
 }
 
 FeedForwardConfig FeedForwardConfig::from_json(const json& j) {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "blockscope/error.hpp"
 #include "blockscope/generation.hpp"
@@ -179,4 +180,23 @@ TEST_CASE("top_candidates ranks like the sampler and gives softmax probabilities
   CHECK(hot[4].probability > 0.0f);
   CHECK_THROWS_WITH(top_candidates(logits, 0), Catch::Contains("at least 1, got 0"));
   CHECK_THROWS_WITH(top_candidates(logits, 2, 0.0f), Catch::Contains("temperature must be > 0"));
+}
+
+TEST_CASE("generation options from the JS API's object are parsed strictly in the core", "[generation][config]") {
+  using nlohmann::json;
+  const GenerateOptions g = GenerateOptions::from_json(
+      {{"maxNewTokens", 7}, {"temperature", 0.5}, {"topK", 3}, {"topP", 0.9}, {"seed", 4}, {"stopToken", 2},
+       {"overflow", "crop"}});
+  CHECK(g.max_new_tokens == 7);
+  CHECK(g.sampling.top_k == 3);
+  CHECK(g.seed == 4);
+  CHECK(g.stop_token == 2);
+  CHECK(g.overflow == ContextOverflow::Crop);
+  CHECK_FALSE(GenerateOptions::from_json(json::object()).stop_token.has_value());
+  CHECK_THROWS_WITH(GenerateOptions::from_json({{"topK", 1.5}}), Catch::Contains("'topK' must be an integer, got 1.5"));
+  CHECK_THROWS_WITH(GenerateOptions::from_json({{"topk", 1}}), Catch::Contains("unknown config key 'topk'"));
+  CHECK_THROWS_WITH(GenerateOptions::from_json({{"seed", -1}}), Catch::Contains("seed must be an integer in [0, 2^53]"));
+  CHECK_THROWS_WITH(GenerateOptions::from_json({{"stopToken", 1e10}}), Catch::Contains("'stopToken' must be an integer"));
+  CHECK_THROWS_WITH(GenerateOptions::from_json({{"overflow", "wrap"}}), Catch::Contains("overflow must be 'error' or 'crop'"));
+  CHECK_THROWS_WITH(GenerateOptions::from_json({{"temperature", -1}}), Catch::Contains("temperature must be >= 0"));
 }

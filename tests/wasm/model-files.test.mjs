@@ -130,6 +130,10 @@ for (const flavour of FLAVOURS) {
       assert.throws(() => [...gpt.generate([1], { temperature: -1 })], /temperature must be >= 0/);
       assert.throws(() => [...gpt.generate([1], { topP: 2 })], /top_p must be in \(0, 1\]/);
       assert.throws(() => [...gpt.generate([1], { topK: 1.5 })], /'topK' must be an integer/);
+      assert.throws(() => [...gpt.generate([1], { temperature: NaN })], /'temperature' must be a finite number, got NaN/);
+      assert.throws(() => [...gpt.generate([1], { topk: 3 })], /unknown config key 'topk' in the generation options/);
+      assert.throws(() => bs.createGPT({ vocab_size: 40, context_length: Infinity, emb_dim: 16, n_heads: 4, n_layers: 2 }),
+        /GPT config key 'context_length' must be a finite number, got Infinity/);
       assert.throws(() => [...gpt.generate(new Array(11).fill(1))], /the prompt has 11 tokens but the model's context_length is 10/);
       const it = gpt.generate([1, 2], { maxNewTokens: 100, seed: 1 });
       assert.equal(it.next().done, false);

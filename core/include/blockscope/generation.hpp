@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -49,6 +50,9 @@ struct GenerateOptions {
   uint64_t seed = 0;
   std::optional<int32_t> stop_token;  // e.g. <|endoftext|>; generation stops after emitting it
   ContextOverflow overflow = ContextOverflow::Error;
+  // The JavaScript API's option object (config_json.cpp): "maxNewTokens", "temperature", "topK", "topP",
+  // "seed", "stopToken" (null: none), "overflow" ("error" | "crop"); all optional, strict, type-checked.
+  static GenerateOptions from_json(const nlohmann::json& j);
 };
 
 // Generates one token per next() call: the first call prefills the KV cache with the prompt, later calls
