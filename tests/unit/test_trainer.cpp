@@ -20,6 +20,17 @@ TrainConfig train_config_of(nlohmann::json j) {
   j["val_fraction"] = 0.0;
   return TrainConfig::from_json(j);
 }
+// A small GPT config: vocabulary, context, width, heads, layers and dropout.
+GPTConfig small_gpt(int64_t V, int64_t ctx, int64_t C, int64_t NH, int64_t L, double drop = 0.0) {
+  GPTConfig cfg;
+  cfg.vocab_size = V;
+  cfg.context_length = ctx;
+  cfg.emb_dim = C;
+  cfg.n_heads = NH;
+  cfg.n_layers = L;
+  cfg.drop_rate = drop;
+  return cfg;
+}
 }  // namespace
 
 TEST_CASE("training reproduces PyTorch's loss curve step for step", "[trainer][golden]") {
@@ -67,12 +78,7 @@ TEST_CASE("training reproduces PyTorch's loss curve step for step", "[trainer][g
 }
 
 TEST_CASE("a step reports per-layer gradient norms that add up to the global norm", "[trainer]") {
-  GPTConfig cfg;
-  cfg.vocab_size = 16;
-  cfg.context_length = 8;
-  cfg.emb_dim = 8;
-  cfg.n_heads = 2;
-  cfg.n_layers = 3;
+  const GPTConfig cfg = small_gpt(16, 8, 8, 2, 3);
   GPTModel model(cfg, 3);
   std::vector<int32_t> tokens;
   for (int i = 0; i < 400; ++i) tokens.push_back((i * 7 + i / 5) % 16);
@@ -97,13 +103,7 @@ TEST_CASE("a step reports per-layer gradient norms that add up to the global nor
 }
 
 TEST_CASE("the same seed gives the same losses; another seed another data order", "[trainer]") {
-  GPTConfig cfg;
-  cfg.vocab_size = 16;
-  cfg.context_length = 8;
-  cfg.emb_dim = 8;
-  cfg.n_heads = 2;
-  cfg.n_layers = 1;
-  cfg.drop_rate = 0.1;
+  const GPTConfig cfg = small_gpt(16, 8, 8, 2, 1, 0.1);
   std::vector<int32_t> tokens;
   for (int i = 0; i < 300; ++i) tokens.push_back((i * 5 + i / 3) % 16);
   const auto run = [&](uint64_t seed) {
@@ -122,12 +122,7 @@ TEST_CASE("the same seed gives the same losses; another seed another data order"
 }
 
 TEST_CASE("a non-finite loss skips the update and keeps the last good weights", "[trainer][errors]") {
-  GPTConfig cfg;
-  cfg.vocab_size = 8;
-  cfg.context_length = 4;
-  cfg.emb_dim = 4;
-  cfg.n_heads = 1;
-  cfg.n_layers = 1;
+  const GPTConfig cfg = small_gpt(8, 4, 4, 1, 1);
   GPTModel model(cfg, 1);
   std::vector<int32_t> tokens(64);
   for (size_t i = 0; i < tokens.size(); ++i) tokens[i] = static_cast<int32_t>(i % 8);
@@ -157,12 +152,7 @@ TEST_CASE("training configs and data are rejected with the offending value named
   CHECK_THROWS_WITH(TokenData(few, 0.0, 4, 8), Catch::Contains("the training data has 3 tokens; a sequence length of 4 needs at least 5"));
   CHECK_THROWS_WITH(TokenData(std::vector<int32_t>{1, 2, 9, 3, 4, 5}, 0.0, 4, 8),
                     Catch::Contains("token id 9 at position 2 of the training data is outside the vocabulary [0, 8)"));
-  GPTConfig cfg;
-  cfg.vocab_size = 8;
-  cfg.context_length = 4;
-  cfg.emb_dim = 4;
-  cfg.n_heads = 1;
-  cfg.n_layers = 1;
+  const GPTConfig cfg = small_gpt(8, 4, 4, 1, 1);
   GPTModel model(cfg, 1);
   std::vector<int32_t> tokens(64, 1);
   TrainConfig tc;
@@ -177,13 +167,7 @@ TEST_CASE("training configs and data are rejected with the offending value named
 
 TEST_CASE("a run resumed from its weights and optimizer state continues exactly as the uninterrupted run",
           "[trainer]") {
-  GPTConfig cfg;
-  cfg.vocab_size = 16;
-  cfg.context_length = 8;
-  cfg.emb_dim = 8;
-  cfg.n_heads = 2;
-  cfg.n_layers = 2;
-  cfg.drop_rate = 0.1;
+  const GPTConfig cfg = small_gpt(16, 8, 8, 2, 2, 0.1);
   std::vector<int32_t> tokens;
   for (int i = 0; i < 300; ++i) tokens.push_back((i * 5 + i / 3) % 16);
   TrainConfig tc;
@@ -208,12 +192,7 @@ TEST_CASE("a run resumed from its weights and optimizer state continues exactly 
 }
 
 TEST_CASE("a training run that would not fit in memory is refused before allocating", "[trainer][errors]") {
-  GPTConfig cfg;
-  cfg.vocab_size = 256;
-  cfg.context_length = 1024;
-  cfg.emb_dim = 64;
-  cfg.n_heads = 8;
-  cfg.n_layers = 4;
+  const GPTConfig cfg = small_gpt(256, 1024, 64, 8, 4);
   GPTModel model(cfg, 1);
   std::vector<int32_t> tokens(5000, 3);
   TrainConfig tc;
