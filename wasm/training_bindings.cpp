@@ -45,6 +45,10 @@ class TrainerHandle {
         }()) {}
 
   val step() { return guarded([&] { return step_result(trainer_->step()); }); }
+  // The same step in pieces: beginStep(), accumulate() while it returns true, finishStep().
+  void beginStep() { guarded([&] { trainer_->begin_step(); }); }
+  bool accumulate() { return guarded([&] { return trainer_->accumulate(); }); }
+  val finishStep() { return guarded([&] { return step_result(trainer_->finish_step()); }); }
   // One update on the caller's batch: ids and targets (grad_accum x batch_size, seq_len) as Int32Arrays.
   val stepBatch(val ids, val targets) {
     return guarded([&] { return step_result(trainer_->step(ids_from(ids), ids_from(targets))); });
@@ -146,6 +150,9 @@ EMSCRIPTEN_BINDINGS(blockscope_training) {
       .constructor(&make_handle<TrainerHandle, GPTHandle&, val, val, val>, allow_raw_pointers())
       .function("step", &TrainerHandle::step)
       .function("stepBatch", &TrainerHandle::stepBatch)
+      .function("beginStep", &TrainerHandle::beginStep)
+      .function("accumulate", &TrainerHandle::accumulate)
+      .function("finishStep", &TrainerHandle::finishStep)
       .function("evaluate", &TrainerHandle::evaluate)
       .function("stepsDone", &TrainerHandle::stepsDone)
       .function("memoryBytes", &TrainerHandle::memoryBytes)

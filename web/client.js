@@ -262,7 +262,8 @@ export class RemoteResidualMLP extends RemoteObject {
 
 /**
  * A Trainer living in the worker. train() runs steps there, streaming each step's result to onStep, and
- * yields between steps so other widgets' calls and pause() are served within one step's time.
+ * yields between micro-batches (config.grad_accum per step) so other widgets' calls and pause() are served
+ * within one micro-batch's time: split a large batch with grad_accum to keep a page responsive.
  */
 export class RemoteTrainer extends RemoteObject {
   #run = null; // {id, promise, remaining, options} of the train() in progress

@@ -4,8 +4,8 @@
 //                    'dispose', ...}
 //   worker -> page  {id, ok: true, result} | {id, ok: false, error} | {id, event, data}
 // Objects created here (GPT, Block, FeedForward, Trainer, ...) stay here and are addressed by handle number.
-// Long jobs (generate, train) yield to the event loop after every token or step, so a 'cancel', or another
-// widget's forward pass, is served between two steps.
+// Long jobs (generate, train) yield to the event loop after every token, and after every micro-batch of a
+// training step, so a 'cancel', or another widget's forward pass, waits at most one micro-batch.
 import { loadBlockscope } from './blockscope.js';
 
 /**
@@ -87,7 +87,10 @@ export function createHost(post) {
         reason = 'cancelled';
         break;
       }
-      const r = trainer.step();
+      // A step in micro-batch pieces (config.grad_accum of them), yielding between them too.
+      trainer.beginStep();
+      while (trainer.accumulate()) await yieldToEvents();
+      const r = trainer.finishStep();
       done++;
       if (evalEvery > 0 && r.step % evalEvery === 0) r.valLoss = trainer.evaluate();
       post({ id: msg.id, event: 'step', data: r });

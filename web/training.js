@@ -59,6 +59,20 @@ export class Trainer extends BaseHandle {
     return stepResult(this.raw.stepBatch(int32(batch.ids, 'ids'), int32(batch.targets, 'targets')));
   }
   /**
+   * One sampled update in pieces, for code that must stay responsive: beginStep(), then accumulate() (the
+   * forward and backward pass of one micro-batch) while it returns true, then finishStep() (clipping and the
+   * update) -> the step() result. With config.grad_accum > 1 the pieces are that many micro-batches.
+   */
+  beginStep() {
+    this.raw.beginStep();
+  }
+  accumulate() {
+    return this.raw.accumulate();
+  }
+  finishStep() {
+    return stepResult(this.raw.finishStep());
+  }
+  /**
    * Runs `steps` updates synchronously (use the worker client to keep a page responsive), calling
    * onStep(result) after each, with the validation loss (valLoss) every evalEvery steps; stops early when
    * onStep returns false or a step is not finite.

@@ -188,19 +188,39 @@ Trainer::Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data, int64_
       dropout_rng_(cfg.seed, 202) {}
 
 StepResult Trainer::step() {
+  begin_step();
+  while (accumulate()) {
+  }
+  return finish_step();
+}
+
+void Trainer::begin_step() {
   data_rng_ = step_rng(cfg_.seed, optimizer_.steps(), 101);
   dropout_rng_ = step_rng(cfg_.seed, optimizer_.steps(), 202);
   grads_.zero();
-  double loss_sum = 0.0;
-  for (int64_t k = 0; k < cfg_.grad_accum; ++k) {
-    data_.sample(data_rng_, cfg_.batch_size, ids_, targets_);
-    loss_sum += model_.forward_loss(rs_, ids_, targets_, rs_.dropout ? &dropout_rng_ : nullptr);
-    model_.backward(rs_, grads_, 1.0f / static_cast<float>(cfg_.grad_accum));
-  }
-  return update(loss_sum);
+  loss_sum_ = 0.0;
+  micro_done_ = 0;
+}
+
+bool Trainer::accumulate() {
+  require(micro_done_ >= 0 && micro_done_ < cfg_.grad_accum,
+          micro_done_ < 0 ? "accumulate() needs begin_step() first"
+                          : "every micro-batch of this step is done: call finish_step()");
+  data_.sample(data_rng_, cfg_.batch_size, ids_, targets_);
+  loss_sum_ += model_.forward_loss(rs_, ids_, targets_, rs_.dropout ? &dropout_rng_ : nullptr);
+  model_.backward(rs_, grads_, 1.0f / static_cast<float>(cfg_.grad_accum));
+  return ++micro_done_ < cfg_.grad_accum;
+}
+
+StepResult Trainer::finish_step() {
+  require(micro_done_ == cfg_.grad_accum, "finish_step() needs begin_step() and all ", cfg_.grad_accum,
+          " micro-batches accumulated, got ", micro_done_ < 0 ? 0 : micro_done_);
+  micro_done_ = -1;
+  return update(loss_sum_);
 }
 
 StepResult Trainer::step(std::span<const int32_t> ids, std::span<const int32_t> targets) {
+  micro_done_ = -1;  // abandons a step in pieces under way
   const int64_t micro = cfg_.batch_size * data_.seq_len();
   require(static_cast<int64_t>(ids.size()) == cfg_.grad_accum * micro && targets.size() == ids.size(),
           "a step needs grad_accum x batch_size x seq_len = ", cfg_.grad_accum, " x ", cfg_.batch_size, " x ",

@@ -204,3 +204,29 @@ TEST_CASE("a training run that would not fit in memory is refused before allocat
   CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 1024, 256)), Catch::Contains("lower batch_size"));
   CHECK_THROWS_WITH(TrainConfig::from_json({{"lr", -2}}), Catch::Contains("learning rate must be a positive number, got -2"));
 }
+
+TEST_CASE("a step taken in pieces equals step() and the pieces must come in order", "[trainer]") {
+  const GPTConfig cfg = small_gpt(16, 8, 8, 2, 1, 0.1);
+  std::vector<int32_t> tokens;
+  for (int i = 0; i < 300; ++i) tokens.push_back((i * 3 + i / 7) % 16);
+  TrainConfig tc;
+  tc.steps = 3;
+  tc.batch_size = 2;
+  tc.grad_accum = 3;
+  GPTModel a(cfg, 2), b(cfg, 2);
+  Trainer whole(a, tc, TokenData(tokens, 0.1, 8, 16)), pieces(b, tc, TokenData(tokens, 0.1, 8, 16));
+  CHECK_THROWS_WITH(pieces.accumulate(), Catch::Contains("needs begin_step() first"));
+  CHECK_THROWS_WITH(pieces.finish_step(), Catch::Contains("all 3 micro-batches accumulated, got 0"));
+  for (int s = 0; s < 3; ++s) {
+    const StepResult r = whole.step();
+    pieces.begin_step();
+    int calls = 1;
+    while (pieces.accumulate()) ++calls;
+    CHECK(calls == 3);
+    CHECK_THROWS_WITH(pieces.accumulate(), Catch::Contains("call finish_step()"));
+    const StepResult p = pieces.finish_step();
+    CHECK(p.loss == r.loss);
+    CHECK(p.grad_norm == r.grad_norm);
+  }
+  for (int64_t i = 0; i < a.params().capacity(); ++i) REQUIRE(a.params().data()[i] == b.params().data()[i]);
+}

@@ -91,3 +91,17 @@ test('bad trainer options are reported by name and the runtime keeps working', a
   const { logits } = await gpt.forward([1, 2]);
   assert.equal(logits.length, 64);
 });
+
+test('a step split into micro-batches (grad_accum) lets other calls in between its pieces', async () => {
+  const trainer = await gpt.createTrainer({ tokens, config: { steps: 20, batch_size: 2, grad_accum: 4, seed: 6 } });
+  let stepsSeen = 0;
+  const training = trainer.train({ steps: 6, onStep: () => stepsSeen++ });
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const before = stepsSeen;
+  await other.forward([3, 4]);
+  // Served while the first steps were still running, not after all 6.
+  assert.ok(stepsSeen - before <= 1, `${stepsSeen - before} steps completed while the forward pass waited`);
+  const r = await training;
+  assert.equal(r.steps, 6);
+  await trainer.dispose();
+});

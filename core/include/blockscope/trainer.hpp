@@ -86,8 +86,15 @@ class Trainer {
   Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data, int64_t max_memory_bytes = kMaxTrainingBytes);
   static constexpr int64_t kMaxTrainingBytes = int64_t{2} << 30;
 
-  // One update on freshly sampled batches.
+  // One update on freshly sampled batches: begin_step(), accumulate() until it returns false, finish_step().
   StepResult step();
+  // The same update in pieces, for callers that must stay responsive between micro-batches (the web worker
+  // yields after each accumulate()): begin_step() zeroes the gradients and seeds the step, accumulate() runs
+  // the forward and backward pass of the next micro-batch and returns whether more remain, finish_step()
+  // clips and updates. Errors if called out of order.
+  void begin_step();
+  bool accumulate();
+  StepResult finish_step();
   // One update on the given batch: ids and targets (micro_batches * B, T) row-major, split into micro_batches
   // micro-batches of the configured batch size (the tests and widgets feed their own batches).
   StepResult step(std::span<const int32_t> ids, std::span<const int32_t> targets);
@@ -113,6 +120,8 @@ class Trainer {
   AdamW optimizer_;
   Rng data_rng_, dropout_rng_;
   std::vector<int32_t> ids_, targets_;
+  int64_t micro_done_ = -1;  // micro-batches accumulated in the step under way; -1 outside a step
+  double loss_sum_ = 0.0;
 };
 
 }  // namespace blockscope
