@@ -2,8 +2,8 @@
 // machines, so compare the ratios measured in one run).
 //   node bench/run.mjs [--repeat N] [--tokens 1,64]
 // Prints: bytes (raw and gzip) of each wasm flavour and its JS glue, and the forward-pass time of a
-// GPT_CONFIG_124M-shaped model with seeded random weights natively (Release build, and the -march=native
-// build if present) and in Node with and without SIMD128.
+// GPT_CONFIG_124M-shaped model with seeded random weights natively (the Release build, -march=native, and the
+// portable SSE2 build if present) and in Node with and without SIMD128.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -73,7 +73,7 @@ function nativeRun(preset) {
   if (!existsSync(exe)) return null;
   const out = execFileSync(exe, ['--repeat', String(repeat), '--tokens', tokens.join(',')], { encoding: 'utf8' });
   const r = JSON.parse(out);
-  r.runtime = preset === 'native' ? 'native -march=native' : 'native Release (SSE2)';
+  r.runtime = preset === 'portable' ? 'native portable (SSE2)' : 'native Release (-march=native)';
   return r;
 }
 
@@ -83,7 +83,7 @@ console.log('| file | bytes | gzip -9 |\n|---|---:|---:|');
 for (const r of s.rows) console.log(`| ${r.file} | ${r.raw.toLocaleString('en')} | ${r.gzip.toLocaleString('en')} |`);
 console.log(`| **both flavours together** | | **${s.gzipTotal.toLocaleString('en')}** (budget 307,200) |\n`);
 
-const runs = [nativeRun('release'), nativeRun('native'), await wasmRun('simd'), await wasmRun('baseline')].filter(Boolean);
+const runs = [nativeRun('release'), nativeRun('portable'), await wasmRun('simd'), await wasmRun('baseline')].filter(Boolean);
 const ref = runs[0];
 console.log(`## Forward pass, GPT_CONFIG_124M shape (${(ref.parameters / 1e6).toFixed(1)}M parameters), median of ${repeat}\n`);
 console.log(`| runtime | init ms | ${tokens.map((t) => `${t} token${t > 1 ? 's' : ''} ms | ×native`).join(' | ')} | generate tokens/s |`);

@@ -6,7 +6,8 @@
 // training memory and the phases of a step.
 //   npm run bench:train [-- --rounds 5 --steps 3 --warmup 2 --data FILE --build DIR ... --no-torch --ops
 //                            --openblas-core auto|detect|NAME]
-// --build DIR (repeatable) picks native build directories; the default is build/release and build/native.
+// --build DIR (repeatable) picks native build directories; the default is build/release (-march=native) and
+// build/portable (SSE2).
 // OpenBLAS 0.3.21 does not recognise every recent CPU and then falls back to its generic SSE3 "Prescott"
 // kernels (seen here on an AVX-512 Xeon: 2.5x slower steps). --openblas-core auto (the default) forces the
 // kernel set matching the CPU's features (OPENBLAS_CORETYPE=SkylakeX for AVX-512, Haswell for AVX2+FMA) and,
@@ -47,7 +48,7 @@ const log = (s) => process.stderr.write(`${s}\n`);
 // ---------------------------------------------------------------------------------------------------------
 function nativeBinaries() {
   const dirs = all('--build');
-  const list = (dirs.length ? dirs : ['build/release', 'build/native']).map((d) => d.replace(/\/$/, ''));
+  const list = (dirs.length ? dirs : ['build/release', 'build/portable']).map((d) => d.replace(/\/$/, ''));
   const found = [];
   for (const d of list) {
     const exe = join(d.startsWith('/') ? d : join(root, d), 'bench', 'blockscope_bench_train');

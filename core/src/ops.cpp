@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "blockscope/error.hpp"
+#include "blockscope/tensor.hpp"
 #include "ops_internal.hpp"
 #include "fast_math.hpp"
 #include "kernels/kernels.hpp"
@@ -169,7 +170,7 @@ void softmax_rows(float* x, int64_t N, int64_t n) {
 }
 
 float* detail::head_scratch(size_t n) {
-  thread_local std::vector<float> buf;
+  thread_local FloatBuffer buf;
   if (buf.size() < n) buf.resize(n);
   return buf.data();
 }

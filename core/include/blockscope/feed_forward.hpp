@@ -62,7 +62,7 @@ class FeedForward {
   std::unique_ptr<ParamArena> own_;
   Linear fc_, proj_;
   Tensor last_pre_, last_post_;
-  std::vector<float> dpost_, dpre_;  // backward scratch (N, H): d hidden_post, d hidden_pre
+  FloatBuffer dpost_, dpre_;  // backward scratch (N, H): d hidden_post, d hidden_pre
 };
 
 }  // namespace blockscope

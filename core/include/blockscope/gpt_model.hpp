@@ -48,7 +48,7 @@ struct GPTConfig {
 struct KVCache {
   int64_t n_layers = 0, context_length = 0, dim = 0;
   int64_t length = 0;        // tokens cached so far
-  std::vector<float> k, v;   // (L, context_length, C) each
+  FloatBuffer k, v;          // (L, context_length, C) each
   explicit KVCache(const GPTConfig& cfg);
   void clear() { length = 0; }
   KVSlot slot(int64_t layer);
@@ -74,7 +74,7 @@ struct GPTRunState {
   static int64_t size(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout);
 
  private:
-  std::vector<float> mem_;
+  FloatBuffer mem_;
 };
 
 class GPTModel {
@@ -135,9 +135,9 @@ class GPTModel {
   void final_logits(float* logits, const float* x, int64_t N, bool inspect);
   void check_targets(std::span<const int32_t> targets, int64_t n) const;
 
-  std::vector<float> x_, y_, normed_;  // residual stream ping-pong and final-norm output (B, T, C)
-  std::vector<float> acts_;            // one block's activations, shared by all blocks at inference
-  std::vector<float> dx_, dy_;         // backward: the residual stream's gradient (B, T, C), ping-pong
+  FloatBuffer x_, y_, normed_;  // residual stream ping-pong and final-norm output (B, T, C)
+  FloatBuffer acts_;            // one block's activations, shared by all blocks at inference
+  FloatBuffer dx_, dy_;         // backward: the residual stream's gradient (B, T, C), ping-pong
   ForwardInspection inspection_;
 };
 

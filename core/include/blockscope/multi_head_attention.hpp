@@ -87,8 +87,8 @@ class MultiHeadAttention {
   AttentionConfig cfg_;
   std::unique_ptr<ParamArena> own_;
   Linear wq_, wk_, wv_, wo_;
-  std::vector<float> q_, k_, v_, ctx_;  // workspace (B, T, d_out) each
-  std::vector<float> dq_, dk_, dv_, dctx_, datt_;  // backward scratch
+  FloatBuffer q_, k_, v_, ctx_;  // workspace (B, T, d_out) each
+  FloatBuffer dq_, dk_, dv_, dctx_, datt_;  // backward scratch
   Tensor last_att_;
 };
 

@@ -51,7 +51,7 @@ class ParamArena {
   const float* data() const { return data_.data(); }
 
  private:
-  std::vector<float> data_;
+  FloatBuffer data_;
   std::vector<ParamInfo> params_;
   std::unordered_map<std::string, size_t> index_;  // name -> position in params_
   int64_t used_ = 0;

@@ -67,13 +67,13 @@ class ResidualMLP {
   std::vector<LayerNorm> norms_;  // norms.{i}, empty without layer_norm
   // Activations of the last forward, B rows of C = dim; layer l reads h[l] and writes h[l + 1].
   int64_t B_ = 0;
-  std::vector<float> h_;     // (depth + 1, B, C) each layer's input; h[depth] is the output
-  std::vector<float> ln_;    // (depth, B, C) LN(h[l]), with layer_norm
-  std::vector<float> mean_;  // (depth, B) LayerNorm caches, with layer_norm
-  std::vector<float> rstd_;  // (depth, B)
-  std::vector<float> pre_;   // (depth, B, C) l(.) before the activation
+  FloatBuffer h_;     // (depth + 1, B, C) each layer's input; h[depth] is the output
+  FloatBuffer ln_;    // (depth, B, C) LN(h[l]), with layer_norm
+  FloatBuffer mean_;  // (depth, B) LayerNorm caches, with layer_norm
+  FloatBuffer rstd_;  // (depth, B)
+  FloatBuffer pre_;   // (depth, B, C) l(.) before the activation
   // Backward scratch (B, C): d pre-activation, d LayerNorm output; dx_ carries d loss / d h[l] down the stack.
-  std::vector<float> dpre_, dln_;
+  FloatBuffer dpre_, dln_;
   Tensor dx_;
 };
 

@@ -2,11 +2,33 @@
 // It is the public currency of the component API; the hot paths work on raw pointers and Eigen maps.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
 namespace blockscope {
+
+// Allocates on 64-byte boundaries (a cache line; the widest vector, AVX-512). Eigen peels unaligned heads of
+// some reductions and small products one element at a time, so with -march=native a buffer's address mod 64
+// would change the order of float sums from run to run; buffers that always start at 64 bytes keep training
+// bit-reproducible.
+template <typename T>
+struct AlignedAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlign{64};
+  AlignedAllocator() = default;
+  template <typename U>
+  AlignedAllocator(const AlignedAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  void deallocate(T* p, size_t) { ::operator delete(p, kAlign); }
+  template <typename U>
+  bool operator==(const AlignedAllocator<U>&) const { return true; }
+};
+
+// The float buffers the core computes in: parameters, gradients, activations, workspaces.
+using FloatBuffer = std::vector<float, AlignedAllocator<float>>;
 
 using Shape = std::vector<int64_t>;
 

@@ -124,7 +124,7 @@ class TransformerBlock {
   LayerNorm norm1_, norm2_;
   // Workspace reused across calls: activations of the last raw forward, the cached forward's attention
   // weights, and three (N, C) gradient buffers for the backward pass.
-  std::vector<float> ws_, att_w_, d1_, d2_, d3_;
+  FloatBuffer ws_, att_w_, d1_, d2_, d3_;
   BlockActs ws_acts_;
 };
 
