@@ -12,9 +12,11 @@
 #include "blockscope/ops.hpp"
 #include "blockscope/rng.hpp"
 #include "kernels/kernels.hpp"
+#include "support/kernel_check.hpp"
 
 using namespace blockscope;
 using namespace blockscope::kernels;
+using namespace blockscope::kernel_check;
 
 namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -25,13 +27,6 @@ constexpr int64_t kGuard = 5;  // NaN cells after every output buffer
 
 const int64_t kCs[] = {1, 3, 4, 5, 8, 17, 64, 100};
 const int64_t kOCs[] = {1, 7, 8, 9, 16, 33};
-
-std::vector<float> random_vec(int64_t n, uint64_t seed) {
-  Rng r(seed);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (auto& x : v) x = r.normal();
-  return v;
-}
 
 // A linear problem: inp (N, C), weight (OC, C), bias (OC) or none.
 struct Problem {
@@ -58,22 +53,6 @@ std::vector<double> reference(const Problem& p) {
       y[n * p.OC + o] = acc;
     }
   return y;
-}
-
-// Worst element of `got` against `want` under the mixed tolerance; `excess` > 0 means a failure (NaN too).
-struct Deviation {
-  int64_t index = -1;
-  double got = 0, want = 0, abs = 0, excess = -1;
-};
-template <class T>
-Deviation compare(const std::vector<float>& got, const std::vector<T>& want) {
-  Deviation d;
-  for (size_t i = 0; i < want.size(); ++i) {
-    const double a = got[i], e = static_cast<double>(want[i]), err = std::fabs(a - e);
-    const double excess = std::isnan(err) ? 1.0 : err - (kAtol + kRtol * std::fabs(e));
-    if (excess > d.excess || d.index < 0) d = {static_cast<int64_t>(i), a, e, err, excess};
-  }
-  return d;
 }
 
 bool guard_intact(const std::vector<float>& buf, size_t from) {
@@ -122,7 +101,7 @@ std::vector<float> run_gemm_tile(GemmFn gemm, const Problem& p) {
 template <class T>
 void require_close(const std::vector<float>& got, const std::vector<T>& want, const Problem& p,
                    double* worst = nullptr) {
-  const Deviation d = compare(got, want);
+  const Deviation d = compare(got, want, kAtol, kRtol);
   INFO(p.name() << ": element " << d.index << " is " << d.got << ", expected " << d.want);
   REQUIRE(d.excess <= 0.0);
   if (worst && d.abs > *worst) *worst = d.abs;

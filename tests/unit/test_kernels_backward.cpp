@@ -11,9 +11,11 @@
 
 #include "blockscope/rng.hpp"
 #include "kernels/kernels.hpp"
+#include "support/kernel_check.hpp"
 
 using namespace blockscope;
 using namespace blockscope::kernels;
+using namespace blockscope::kernel_check;
 
 namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -28,13 +30,6 @@ constexpr int64_t kGuard = 5;  // NaN cells after every buffer
 const int64_t kNs[] = {1, 2, 3, 4, 5, 17, 33};
 const int64_t kCs[] = {1, 3, 8, 17, 64};
 const int64_t kOCs[] = {1, 7, 8, 9, 33};
-
-std::vector<float> random_vec(int64_t n, uint64_t seed) {
-  Rng r(seed);
-  std::vector<float> v(static_cast<size_t>(n));
-  for (auto& x : v) x = r.normal();
-  return v;
-}
 
 // Which gradients a call computes (the others are passed as null).
 enum Want : unsigned { kDinp = 1, kDweight = 2, kDbias = 4, kAll = 7 };
@@ -104,26 +99,11 @@ Grads run_backward(const LinearBackwardKernels& k, const Problem& p, unsigned wa
   return g;
 }
 
-struct Deviation {
-  int64_t index = -1;
-  double got = 0, want = 0, abs = 0, excess = -1;
-};
-template <class T>
-Deviation compare(const std::vector<float>& got, const std::vector<T>& want) {
-  Deviation d;
-  for (size_t i = 0; i < want.size(); ++i) {
-    const double a = got[i], e = static_cast<double>(want[i]), err = std::fabs(a - e);
-    const double excess = std::isnan(err) ? 1.0 : err - (kAtol + kRtol * std::fabs(e));
-    if (excess > d.excess || d.index < 0) d = {static_cast<int64_t>(i), a, e, err, excess};
-  }
-  return d;
-}
-
 template <class T>
 void require_close(const std::vector<float>& got, const std::vector<T>& want, const std::string& what,
                    double* worst = nullptr) {
   REQUIRE(got.size() == want.size());
-  const Deviation d = compare(got, want);
+  const Deviation d = compare(got, want, kAtol, kRtol);
   INFO(what << ": element " << d.index << " is " << d.got << ", expected " << d.want);
   REQUIRE(d.excess <= 0.0);
   if (worst && d.abs > *worst) *worst = d.abs;
@@ -287,7 +267,7 @@ TEST_CASE("backward kernels: the default blocking splits large shapes without ch
   const Grads blocked = run_backward(kLinearBackwardGeneric, p), once = run_backward(whole, p);
   for (Want w : {kDinp, kDweight, kDbias}) {
     require_close(blocked.get(w), once.get(w), p.name() + grad_name(w) + " blocked vs whole");
-    const Deviation d = compare(once.get(w), reference(p, w));
+    const Deviation d = compare(once.get(w), reference(p, w), kAtol, kRtol);
     INFO(p.name() << grad_name(w) << ": element " << d.index << " is " << d.got << ", expected " << d.want);
     REQUIRE(d.abs <= 1e-4);  // and both near the double reference
   }
