@@ -5,6 +5,7 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/gpt_model.hpp"
+#include "support/configs.hpp"
 #include "support/golden.hpp"
 
 using namespace blockscope;
@@ -12,15 +13,8 @@ using namespace blockscope;
 void check_block_inspection(const golden::Case& c, const BlockInspection& insp, const std::string& prefix);
 
 namespace {
-GPTConfig tiny_config() {
-  GPTConfig cfg;
-  cfg.vocab_size = 50;
-  cfg.context_length = 12;
-  cfg.emb_dim = 16;
-  cfg.n_heads = 4;
-  cfg.n_layers = 2;
-  return cfg;
-}
+// The PyTorch goldens' tiny GPT: vocabulary 50, context 12, width 16, 4 heads, 2 layers.
+GPTConfig tiny_config() { return test::small_gpt(50, 12, 16, 4, 2, 0.1); }
 }  // namespace
 
 TEST_CASE("GPT_CONFIG_124M has 163,009,536 parameters untied and 124,412,160 tied", "[gpt][lesson]") {

@@ -7,9 +7,11 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/gpt_model.hpp"
+#include "support/configs.hpp"
 #include "support/golden.hpp"
 
 using namespace blockscope;
+using test::small_gpt;
 
 namespace {
 constexpr float kGradRel = 1e-4f;  // of each tensor's largest |value|
@@ -28,16 +30,6 @@ void load_masks(const golden::Case& c, GPTRunState& rs, double p) {
   }
 }
 
-GPTConfig small_config() {
-  GPTConfig cfg;
-  cfg.vocab_size = 20;
-  cfg.context_length = 8;
-  cfg.emb_dim = 8;
-  cfg.n_heads = 2;
-  cfg.n_layers = 2;
-  cfg.drop_rate = 0.0;
-  return cfg;
-}
 }  // namespace
 
 TEST_CASE("tiny GPT loss and every parameter gradient match PyTorch in every variant", "[training][golden]") {
@@ -77,7 +69,7 @@ TEST_CASE("the training forward without dropout gives the inference logits bit f
 }
 
 TEST_CASE("backward accumulates: two scaled micro-batches give the sum of their gradients", "[training]") {
-  GPTModel model(small_config(), 5);
+  GPTModel model(small_gpt(20, 8, 8, 2, 2), 5);
   const std::vector<int32_t> a = {1, 2, 3, 4, 5, 6}, ta = {2, 3, 4, 5, 6, 7};
   const std::vector<int32_t> b = {9, 8, 7, 6, 5, 4}, tb = {8, 7, 6, 5, 4, 3};
   GPTRunState rs(model.config(), 1, 6, false);
@@ -98,7 +90,7 @@ TEST_CASE("backward accumulates: two scaled micro-batches give the sum of their 
 }
 
 TEST_CASE("seeded dropout: the same seed gives the same loss, another seed another", "[training]") {
-  GPTConfig cfg = small_config();
+  GPTConfig cfg = small_gpt(20, 8, 8, 2, 2);
   cfg.drop_rate = 0.3;
   GPTModel model(cfg, 7);
   const std::vector<int32_t> ids = {1, 2, 3, 4, 5, 6, 7, 8}, targets = {2, 3, 4, 5, 6, 7, 8, 9};
@@ -116,7 +108,7 @@ TEST_CASE("seeded dropout: the same seed gives the same loss, another seed anoth
 }
 
 TEST_CASE("training passes reject bad targets, ids and a backward without a forward", "[training][errors]") {
-  GPTModel model(small_config(), 1);
+  GPTModel model(small_gpt(20, 8, 8, 2, 2), 1);
   GPTRunState rs(model.config(), 1, 4, false);
   const std::vector<int32_t> ids = {1, 2, 3, 4};
   CHECK_THROWS_WITH(model.forward_loss(rs, ids, std::vector<int32_t>{1, 2, 3}),

@@ -8,9 +8,11 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/trainer.hpp"
+#include "support/configs.hpp"
 #include "support/golden.hpp"
 
 using namespace blockscope;
+using test::small_gpt;
 
 namespace {
 // The golden's config minus what is not a training setting (the model, the list of decayed tensors).
@@ -19,17 +21,6 @@ TrainConfig train_config_of(nlohmann::json j) {
   j.erase("decay_params");
   j["val_fraction"] = 0.0;
   return TrainConfig::from_json(j);
-}
-// A small GPT config: vocabulary, context, width, heads, layers and dropout.
-GPTConfig small_gpt(int64_t V, int64_t ctx, int64_t C, int64_t NH, int64_t L, double drop = 0.0) {
-  GPTConfig cfg;
-  cfg.vocab_size = V;
-  cfg.context_length = ctx;
-  cfg.emb_dim = C;
-  cfg.n_heads = NH;
-  cfg.n_layers = L;
-  cfg.drop_rate = drop;
-  return cfg;
 }
 }  // namespace
 
