@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -177,6 +178,50 @@ int cmd_init(const InitArgs& a) {
   return 0;
 }
 
+struct ConvertArgs {
+  std::string model, out, dtype = "f32";
+};
+
+Dtype parse_storage(const std::string& name) {
+  if (name == "f32" || name == "F32") return Dtype::F32;
+  if (name == "f16" || name == "F16") return Dtype::F16;
+  if (name == "bf16" || name == "BF16") return Dtype::BF16;
+  throw Error(detail::concat("--dtype must be f32, f16 or bf16, got '", name, "'"));
+}
+
+// Rewrites a model directory with another storage dtype, keeping its layout and tensor names, and reports how
+// far rounding moved the weights.
+int cmd_convert(const ConvertArgs& a) {
+  const Dtype storage = parse_storage(a.dtype);
+  const NamedModel md = load_model_dir_named(a.model);
+  save_model_dir(md.model, a.out, md.naming, storage);
+  const GPTModel back = load_model_dir(a.out);
+  const ParamArena& p0 = md.model.params();
+  const ParamArena& p1 = back.params();
+  double worst = 0.0, worst_rel = 0.0;
+  for (int64_t i = 0; i < p0.capacity(); ++i) {
+    const double x = p0.data()[i], d = std::fabs(p1.data()[i] - x);
+    worst = std::max(worst, d);
+    if (x != 0.0) worst_rel = std::max(worst_rel, d / std::fabs(x));
+  }
+  std::fprintf(stderr, "wrote %s (%s, %s layout): %lld parameters, largest change %.3g (relative %.3g)\n",
+               a.out.c_str(), dtype_name(storage), layout_name(md.naming.layout),
+               static_cast<long long>(md.model.num_parameters()), worst, worst_rel);
+  return 0;
+}
+
+void add_convert(CLI::App& app, Action& action) {
+  auto a = std::make_shared<ConvertArgs>();
+  auto* c = app.add_subcommand("convert", "rewrite a model directory with F32, F16 or BF16 weights");
+  c->footer("Keeps the layout and tensor names of --model's file. F16 and BF16 round each weight to nearest (ties "
+            "to even, as torch's .half() and .bfloat16() do) and halve the file; F16 keeps 11 significant bits and "
+            "fails on a weight beyond +-65504, BF16 keeps 8 bits and float32's range. Prints the largest change.");
+  c->add_option("--model", a->model, "model directory (config.json + model.safetensors)")->required();
+  c->add_option("--out", a->out, "output directory (may be --model itself)")->required();
+  c->add_option("--dtype", a->dtype, "f32, f16 or bf16 (default f32)");
+  c->callback([a, &action] { action = [a] { return cmd_convert(*a); }; });
+}
+
 void add_init(CLI::App& app, Action& action) {
   auto a = std::make_shared<InitArgs>();
   auto* c = app.add_subcommand("init", "write a model with seeded random weights");
@@ -252,6 +297,7 @@ void add_model_commands(CLI::App& app, Action& action) {
   detokenize->callback([a, &action] { action = [a] { return cmd_detokenize(a->tokenizer, a->ids); }; });
 
   add_init(app, action);
+  add_convert(app, action);
 }
 
 }  // namespace blockscope::cli

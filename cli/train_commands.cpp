@@ -37,7 +37,7 @@ constexpr int kExitDiverged = 3;
 constexpr const char* kOptimizerFile = "optimizer.safetensors";
 
 struct TrainArgs {
-  std::string model, data, tokenizer, out;
+  std::string model, data, val_data, tokenizer, out;
   TrainConfig tc;
   int64_t eval_every = 0;
   bool resume = false, json = false;
@@ -182,10 +182,21 @@ Run make_run(const TrainArgs& a, GPTModel& model) {
   const size_t n_tokens = tf.ids.size();
   const int64_t T = tc.seq_len > 0 ? tc.seq_len : cfg.context_length;
   std::optional<TokenData> data;
-  try {
-    data.emplace(std::move(tf.ids), tc.val_fraction, T, cfg.vocab_size);
-  } catch (const Error& e) {  // name the file: "the training data has 18 tokens; ..."
-    throw Error(detail::concat("--data ", a.data, " (", n_tokens, " tokens): ", e.what()));
+  if (!a.val_data.empty()) {  // a separate held-out file (e.g. whole documents), nothing cut from --data
+    TokenFile vf = read_token_file(a.val_data, a.tokenizer, a.model, cfg.vocab_size);
+    const size_t n_val = vf.ids.size();
+    try {
+      data.emplace(std::move(tf.ids), std::move(vf.ids), T, cfg.vocab_size);
+    } catch (const Error& e) {
+      throw Error(detail::concat("--data ", a.data, " (", n_tokens, " tokens) / --val-data ", a.val_data, " (",
+                                 n_val, " tokens): ", e.what()));
+    }
+  } else {
+    try {
+      data.emplace(std::move(tf.ids), tc.val_fraction, T, cfg.vocab_size);
+    } catch (const Error& e) {  // name the file: "the training data has 18 tokens; ..."
+      throw Error(detail::concat("--data ", a.data, " (", n_tokens, " tokens): ", e.what()));
+    }
   }
   run.trainer = std::make_unique<Trainer>(model, tc, std::move(*data));
   if (a.resume) {
@@ -212,7 +223,7 @@ struct Outcome {
 Outcome train_loop(const TrainArgs& a, Run& run, Rollback& rollback) {
   Trainer& trainer = *run.trainer;
   const TrainConfig& tc = a.tc;
-  const bool has_val = tc.val_fraction > 0.0;
+  const bool has_val = tc.val_fraction > 0.0 || !a.val_data.empty();
   const auto per_step = static_cast<double>(run.tokens_per_step);
   Progress progress(tc.steps, a.json);
   Outcome o;
@@ -249,8 +260,8 @@ int cmd_train(const TrainArgs& a) {
   const TrainConfig& tc = a.tc;
   tc.validate();
   require(a.eval_every >= 0, "--eval-every must be >= 0 (0 = only after the last step), got ", a.eval_every);
-  require(a.eval_every == 0 || tc.val_fraction > 0.0, "--eval-every ", a.eval_every,
-          " needs validation data, but --val-fraction is 0");
+  require(a.eval_every == 0 || tc.val_fraction > 0.0 || !a.val_data.empty(), "--eval-every ", a.eval_every,
+          " needs validation data, but --val-fraction is 0 and there is no --val-data");
   NamedModel md = load_model_dir_named(a.model);
   Run run = make_run(a, md.model);
   Trainer& trainer = *run.trainer;
@@ -275,6 +286,7 @@ int cmd_train(const TrainArgs& a) {
   const double tokens = static_cast<double>(run.tokens_per_step * (trainer.steps_done() - run.start));
   ojson config = tc.to_json();
   config["eval_every"] = a.eval_every;
+  if (!a.val_data.empty()) config.erase("val_fraction");  // the held-out part is the --val-data file
   ojson summary = {{"done", true},         {"stop", o.stop},         {"steps", weights_step},
                    {"loss", o.loss},       {"tokens", tokens},       {"seconds", seconds},
                    {"tokens_per_s", o.train_seconds > 0 ? tokens / o.train_seconds : 0.0},
@@ -319,7 +331,9 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->footer(
       "--data is UTF-8 text, tokenized with --tokenizer (default: the model directory's GPT-2 files, else bytes "
       "for a 256/257-id vocabulary), or token ids: FILE.ids (integers separated by whitespace/commas) or FILE.bin "
-      "(uint16 little-endian, nanoGPT's format). The last --val-fraction of the tokens is held out.\n"
+      "(uint16 little-endian, nanoGPT's format). The last --val-fraction of the tokens is held out, or, with "
+      "--val-data, the tokens of that file (tokenized like --data) are the validation set and all of --data is "
+      "trained on.\n"
       "OUT gets model.safetensors + config.json in the layout and tensor names the model was loaded from (book "
       "or Hugging Face), optimizer.safetensors (AdamW moments and the step count) and the model directory's "
       "tokenizer files.\n"
@@ -345,7 +359,10 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->add_option("--warmup", tc.warmup, "linear warmup updates (default 0)");
   c->add_option("--weight-decay", tc.weight_decay, "AdamW weight decay of Linear weights (default 0.1)");
   c->add_option("--clip", tc.clip, "max global gradient norm, 0 = off (default 1)");
-  c->add_option("--val-fraction", tc.val_fraction, "fraction of the tokens held out for validation (default 0.1)");
+  auto* val_fraction = c->add_option("--val-fraction", tc.val_fraction,
+                                     "fraction of the tokens held out for validation (default 0.1)");
+  c->add_option("--val-data", a->val_data, "validation data file (text, .ids or .bin) instead of --val-fraction")
+      ->excludes(val_fraction);
   c->add_option("--eval-batches", tc.eval_batches, "batches per validation estimate (default 8)");
   c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)");
   c->add_option("--seed", tc.seed, "seed of the data order and dropout (default 1)");

@@ -369,7 +369,8 @@ CheckpointNaming checkpoint_naming(const SafetensorsFile& file) {
   return n;
 }
 
-std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& arena, const CheckpointNaming& naming) {
+std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& arena, const CheckpointNaming& naming,
+                                      Dtype storage) {
   const CheckpointLayout layout = naming.layout;
   if (layout == kHF) require_hf_compatible(cfg, "save");
   const Plan plan = make_plan(cfg, layout, naming.hf_prefix ? "transformer." : "");
@@ -388,7 +389,7 @@ std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& ar
   // the same values there, so the file has exactly the original's tensors.
   if (naming.tied_copy && !plan.tied_copy.empty())
     refs.push_back({plan.tied_copy, {cfg.vocab_size, cfg.emb_dim}, param_values(arena, "tok_emb.weight")});
-  return write_safetensors(refs, {{"format", "pt"}});
+  return write_safetensors(refs, {{"format", "pt"}}, storage);
 }
 
 }  // namespace blockscope

@@ -65,9 +65,9 @@ GPTModel load_model_dir(const std::string& dir, const LoadOptions& opts) {
   return std::move(load_model_dir_named(dir, opts).model);
 }
 
-void save_model_dir(const GPTModel& model, const std::string& dir, const CheckpointNaming& naming) {
+void save_model_dir(const GPTModel& model, const std::string& dir, const CheckpointNaming& naming, Dtype storage) {
   const std::string config = config_json(model, naming.layout);  // throws before any file is touched
-  const std::vector<uint8_t> weights = save_safetensors(model.config(), model.params(), naming);
+  const std::vector<uint8_t> weights = save_safetensors(model.config(), model.params(), naming, storage);
   const fs::path root(dir);
   std::error_code ec;
   fs::create_directories(root, ec);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -79,6 +80,30 @@ float half_to_float(uint16_t h) {
 
 // bfloat16 is the top half of a float32.
 float bfloat16_to_float(uint16_t b) { return float_of(static_cast<uint32_t>(b) << 16); }
+
+uint16_t float_to_half(float x) {
+  const uint32_t u = bits_of(x);
+  const auto sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
+  const uint32_t a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u | ((a >> 13) & 0x3ffu));  // NaN, quiet
+  if (a >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // >= 65520 (or inf) rounds to inf
+  if (a < 0x38800000u) {
+    // Below 2^-14, half's smallest normal: a subnormal k * 2^-24. x * 2^24 is exact (a power-of-two scaling)
+    // and nearbyint rounds it to the nearest integer, ties to even (the default rounding mode); k = 1024
+    // is the smallest normal's encoding, which is right.
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(float_of(a) * 0x1p24f)));
+  }
+  // Normal: rebias the exponent (127 -> 15) and drop 13 mantissa bits, rounding to nearest even; a carry out
+  // of the mantissa correctly bumps the exponent (at most to 0x7bff here, given the range check above).
+  const uint32_t rebased = a - 0x38000000u;
+  return static_cast<uint16_t>(sign | ((rebased + 0x0fffu + ((rebased >> 13) & 1u)) >> 13));
+}
+
+uint16_t float_to_bfloat16(float x) {
+  const uint32_t u = bits_of(x);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x0040u);  // NaN, quiet
+  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Header JSON: parsed with a callback that rejects duplicate keys (nlohmann would silently keep the last
@@ -313,13 +338,13 @@ std::vector<const SafetensorsTensorRef*> sorted_checked(std::span<const Safetens
 }
 
 std::string header_text(const std::vector<const SafetensorsTensorRef*>& order,
-                        const std::map<std::string, std::string>& metadata, uint64_t* buffer_size) {
+                        const std::map<std::string, std::string>& metadata, Dtype storage, uint64_t* buffer_size) {
   json header = json::object();
   if (!metadata.empty()) header[kMetadataKey] = metadata;
   uint64_t offset = 0;
   for (const auto* t : order) {
-    const uint64_t bytes = t->data.size() * sizeof(float);
-    header[t->name] = {{"dtype", "F32"}, {"shape", t->shape}, {"data_offsets", {offset, offset + bytes}}};
+    const uint64_t bytes = t->data.size() * static_cast<uint64_t>(dtype_size(storage));
+    header[t->name] = {{"dtype", dtype_name(storage)}, {"shape", t->shape}, {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
   *buffer_size = offset;
@@ -332,13 +357,36 @@ std::string header_text(const std::vector<const SafetensorsTensorRef*>& order,
   text.append((8 - text.size() % 8) % 8, ' ');  // pad so the data buffer starts 8-byte aligned
   return text;
 }
+// Writes t's values at p as 16-bit `convert(x)` little-endian words; returns the end.
+template <typename Convert>
+uint8_t* write_16bit(const SafetensorsTensorRef& t, uint8_t* p, Convert convert) {
+  for (const float x : t.data) {
+    const uint16_t v = convert(x);
+    std::memcpy(p, &v, 2);  // the targets are little-endian (x86-64, wasm), as the format requires
+    p += 2;
+  }
+  return p;
+}
+
+// F16 holds |x| < 65520; a finite value beyond would silently become infinity.
+void check_half_range(const SafetensorsTensorRef& t) {
+  for (size_t i = 0; i < t.data.size(); ++i) {
+    const float x = t.data[i];
+    require(!std::isfinite(x) || std::fabs(x) < 65520.0f, "safetensors: tensor '", t.name, "' holds ", x,
+            " at index ", i, ", beyond F16's range (|x| <= 65504): store it as BF16 or F32");
+  }
+}
 }  // namespace
 
 std::vector<uint8_t> write_safetensors(std::span<const SafetensorsTensorRef> tensors,
-                                       const std::map<std::string, std::string>& metadata) {
+                                       const std::map<std::string, std::string>& metadata, Dtype storage) {
+  require(storage == Dtype::F32 || storage == Dtype::F16 || storage == Dtype::BF16,
+          "safetensors: can write F32, F16 or BF16 tensors, not ", dtype_name(storage));
   const auto order = sorted_checked(tensors);
+  if (storage == Dtype::F16)
+    for (const auto* t : order) check_half_range(*t);
   uint64_t buffer_size = 0;
-  const std::string text = header_text(order, metadata, &buffer_size);
+  const std::string text = header_text(order, metadata, storage, &buffer_size);
   std::vector<uint8_t> out(8 + text.size() + buffer_size);
   const uint64_t n = text.size();
   std::memcpy(out.data(), &n, 8);
@@ -346,8 +394,14 @@ std::vector<uint8_t> write_safetensors(std::span<const SafetensorsTensorRef> ten
   uint8_t* p = out.data() + 8 + text.size();
   for (const auto* t : order) {
     if (t->data.empty()) continue;  // memcpy from an empty span's null pointer is undefined
-    std::memcpy(p, t->data.data(), t->data.size() * sizeof(float));
-    p += t->data.size() * sizeof(float);
+    if (storage == Dtype::F16) {
+      p = write_16bit(*t, p, float_to_half);
+    } else if (storage == Dtype::BF16) {
+      p = write_16bit(*t, p, float_to_bfloat16);
+    } else {
+      std::memcpy(p, t->data.data(), t->data.size() * sizeof(float));
+      p += t->data.size() * sizeof(float);
+    }
   }
   return out;
 }

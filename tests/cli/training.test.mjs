@@ -188,3 +188,20 @@ test('a model whose first step is already non-finite is reported and nothing is 
   assert.equal(jsonLines(r.stdout).at(-1).out, null);
   assert.ok(!existsSync(out));
 });
+
+test('--val-data validates on a separate file and trains on all of --data', () => {
+  const other = writeText(join(work, 'other.txt'), 'Numbers and symbols: 0123456789 +-*/ = %$#@! '.repeat(40));
+  const held = train(book, join(work, 'val-data'), '--steps', '6', '--eval-every', '3', '--val-data', other);
+  const all = train(book, join(work, 'no-val'), '--steps', '6', '--val-fraction', '0');
+  // The same training stream (nothing cut from --data): identical training losses step by step.
+  assert.deepEqual(held.steps.map((s) => s.loss), all.steps.map((s) => s.loss));
+  assert.ok(held.steps.every((s) => ('val_loss' in s) === (s.step % 3 === 0)));
+  assert.ok(!('val_fraction' in held.summary.config), 'the summary does not claim a val_fraction');
+  // Validation text unlike the training text scores worse than the training text itself.
+  const self = train(book, join(work, 'val-self'), '--steps', '6', '--val-data', text);
+  assert.ok(held.summary.val_loss > self.summary.val_loss + 0.5, `${held.summary.val_loss} vs ${self.summary.val_loss}`);
+  fails(['train', '--model', book, '--data', text, '--out', join(work, 'x'), '--val-data', other, '--val-fraction', '0.2'],
+    /--val-data excludes --val-fraction|excludes/);
+  const short = writeText(join(work, 'short.txt'), 'too short');
+  fails(['train', '--model', book, '--data', text, '--out', join(work, 'x'), '--val-data', short], /--val-data .*short\.txt/);
+});

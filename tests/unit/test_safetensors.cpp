@@ -103,6 +103,61 @@ TEST_CASE("bfloat16_to_float is the top half of a float32", "[safetensors]") {
   CHECK(std::isnan(bfloat16_to_float(0x7FC0)));
 }
 
+TEST_CASE("float_to_half and float_to_bfloat16 round to nearest even over every 16-bit value", "[safetensors]") {
+  // Every finite value converts back to its own bits; every midpoint between neighbours goes to the one with
+  // an even mantissa, and a hair either side of it to the nearer one.
+  const auto check_all = [](auto to16, auto to32, uint16_t max_finite) {
+    for (uint32_t h = 0; h <= max_finite; ++h) {
+      for (const uint32_t sign : {0u, 0x8000u}) {
+        const auto bits = static_cast<uint16_t>(h | sign);
+        const float x = to32(bits);
+        REQUIRE(to16(x) == bits);
+        if (h == max_finite) continue;
+        const float next = to32(static_cast<uint16_t>(bits + 1));
+        const float mid = x + (next - x) / 2;  // exact, and no overflow near float32's largest
+        const auto even = static_cast<uint16_t>((h & 1u) == 0 ? bits : bits + 1);
+        REQUIRE(to16(mid) == even);
+        REQUIRE(to16(std::nextafter(mid, x)) == bits);
+        REQUIRE(to16(std::nextafter(mid, next)) == static_cast<uint16_t>(bits + 1));
+      }
+    }
+  };
+  check_all(float_to_half, half_to_float, 0x7BFF);
+  check_all(float_to_bfloat16, bfloat16_to_float, 0x7F7F);
+  CHECK(float_to_half(65519.99f) == 0x7BFF);  // rounds down to 65504
+  CHECK(float_to_half(65520.0f) == 0x7C00);   // the midpoint to "65536" rounds to even: infinity
+  CHECK(float_to_half(-1e30f) == 0xFC00);
+  CHECK(float_to_half(std::numeric_limits<float>::infinity()) == 0x7C00);
+  CHECK(float_to_half(1e-9f) == 0x0000);      // below half the smallest subnormal
+  CHECK(std::isnan(half_to_float(float_to_half(std::nanf("")))));
+  CHECK(float_to_bfloat16(std::numeric_limits<float>::max()) == 0x7F80);  // rounds up to infinity
+  CHECK(std::isnan(bfloat16_to_float(float_to_bfloat16(std::nanf("")))));
+}
+
+TEST_CASE("write_safetensors stores F16 and BF16 and refuses values F16 cannot hold", "[safetensors]") {
+  const std::vector<float> a = {1.0f, -2.5f, 0.1f, 3.0e-6f, 65504.0f, 1.0f / 3.0f};
+  const std::vector<SafetensorsTensorRef> tensors = {{"w", {2, 3}, a}};
+  for (const Dtype storage : {Dtype::F16, Dtype::BF16}) {
+    const Bytes bytes = write_safetensors(tensors, {{"format", "pt"}}, storage);
+    const auto f = SafetensorsFile::parse(bytes);
+    CHECK(f.at("w").dtype == storage);
+    CHECK(f.at("w").end - f.at("w").begin == 12);
+    const std::vector<float> back = f.tensor("w").data;
+    for (size_t i = 0; i < a.size(); ++i) {
+      const float expected = storage == Dtype::F16 ? half_to_float(float_to_half(a[i]))
+                                                   : bfloat16_to_float(float_to_bfloat16(a[i]));
+      CHECK(float_bits(back[i]) == float_bits(expected));
+      CHECK(std::fabs(back[i] - a[i]) <= std::fabs(a[i]) * (storage == Dtype::F16 ? 0x1p-11f : 0x1p-8f) + 0x1p-24f);
+    }
+  }
+  const std::vector<float> big = {1.0f, 70000.0f};
+  const std::vector<SafetensorsTensorRef> too_big = {{"big", {2}, big}};
+  CHECK_THROWS_WITH(write_safetensors(too_big, {}, Dtype::F16), Contains("'big' holds 70000 at index 1"));
+  const Bytes bf16 = write_safetensors(too_big, {}, Dtype::BF16);  // BF16 has float32's range
+  CHECK(SafetensorsFile::parse(bf16).tensor("big").data[1] == 70144.0f);
+  CHECK_THROWS_WITH(write_safetensors(tensors, {}, Dtype::I32), Contains("not I32"));
+}
+
 TEST_CASE("write_safetensors round-trips through the reader with a sorted, space-padded header", "[safetensors]") {
   const std::vector<float> a = {1, 2, 3, 4, 5, 6}, s = {-7.5f}, e;
   const std::vector<SafetensorsTensorRef> tensors = {

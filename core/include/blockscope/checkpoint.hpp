@@ -73,7 +73,9 @@ CheckpointNaming checkpoint_naming(const SafetensorsFile& file);
 // Writes `values` — the model's parameters or anything laid out like them (gradients, AdamW moments) — as
 // F32 tensors named and shaped as `naming` says: Conv1D weights transposed, Q|K|V fused into c_attn, a tied
 // head's values (for gradients: the folded gradient of both uses) under both names when tied_copy.
-std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& values, const CheckpointNaming& naming);
+// `storage` F16 or BF16 rounds every value to that type (half the bytes; see write_safetensors).
+std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& values, const CheckpointNaming& naming,
+                                      Dtype storage = Dtype::F32);
 // The config.json matching save_safetensors(model, layout); read_config reads it back to the same config
 // (HuggingFace layout: with qkv_bias true).
 std::string config_json(const GPTModel& model, CheckpointLayout layout);
@@ -90,7 +92,8 @@ struct NamedModel {
 NamedModel load_model_dir_named(const std::string& dir, const LoadOptions& opts = {});
 // Creates `dir` if needed; each file is written to a temporary name and renamed into place.
 void save_model_dir(const GPTModel& model, const std::string& dir, CheckpointLayout layout);
-void save_model_dir(const GPTModel& model, const std::string& dir, const CheckpointNaming& naming);
+void save_model_dir(const GPTModel& model, const std::string& dir, const CheckpointNaming& naming,
+                    Dtype storage = Dtype::F32);
 // The whole file at `path`; Error "cannot open 'PATH': reason" (directories and unreadable files included).
 std::vector<uint8_t> read_file_bytes(const std::string& path);
 // Writes `bytes` to "<path>.tmp" and renames it over `path`: a failed or interrupted write never leaves a

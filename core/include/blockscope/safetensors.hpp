@@ -25,6 +25,10 @@ bool dtype_is_float(Dtype d);
 // IEEE 754 binary16 / bfloat16 bit patterns -> float32, exactly (subnormals, +-inf and NaN included).
 float half_to_float(uint16_t bits);
 float bfloat16_to_float(uint16_t bits);
+// float32 -> binary16 / bfloat16, rounding to nearest, ties to even, as PyTorch converts (binary16 overflows
+// to +-inf from 65520 on). NaN stays a (quiet) NaN.
+uint16_t float_to_half(float x);
+uint16_t float_to_bfloat16(float x);
 
 // The reference implementation's guard against huge JSON headers (100 MB).
 inline constexpr uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;
@@ -78,10 +82,14 @@ struct SafetensorsTensorRef {
   std::span<const float> data;
 };
 
-// Serializes F32 tensors, sorted by name and packed back to back, after a header padded with spaces to a
+// Serializes the tensors, sorted by name and packed back to back, after a header padded with spaces to a
 // multiple of 8 bytes (so every tensor starts 8-byte aligned in the file, like the reference writer).
-// Throws Error on a duplicate or reserved ("__metadata__") name or a shape that does not match the data size.
+// `storage` is F32 (the values as they are), F16 or BF16 (each value rounded to nearest, ties to even, as
+// torch's .half() / .bfloat16() do: half the bytes). Throws Error on a duplicate or reserved ("__metadata__")
+// name, a shape that does not match the data size, another storage dtype, or a finite value F16 cannot hold
+// (|x| >= 65520 would become infinity: store as BF16 or F32 instead).
 std::vector<uint8_t> write_safetensors(std::span<const SafetensorsTensorRef> tensors,
-                                       const std::map<std::string, std::string>& metadata = {});
+                                       const std::map<std::string, std::string>& metadata = {},
+                                       Dtype storage = Dtype::F32);
 
 }  // namespace blockscope
