@@ -98,6 +98,15 @@ val lossAndGradients(GPTHandle& gpt, val ids_val, val targets_val, int B, int T)
   });
 }
 
+// The mean cross-entropy of the logits of ids (B, T) against targets (B, T), dropout off: evaluation without
+// the training state (activations are not kept for a backward pass).
+double loss(GPTHandle& gpt, val ids_val, val targets_val, int B, int T) {
+  return guarded([&] {
+    const std::vector<int32_t> ids = ids_from(ids_val), targets = ids_from(targets_val);
+    return gpt.model().loss(ids, targets, B, T);
+  });
+}
+
 class ResidualMLPHandle {
  public:
   ResidualMLPHandle(val config, double seed)
@@ -160,6 +169,7 @@ EMSCRIPTEN_BINDINGS(blockscope_training) {
       .function("saveOptimizerState", &TrainerHandle::saveOptimizerState)
       .function("loadOptimizerState", &TrainerHandle::loadOptimizerState);
   function("lossAndGradients", &lossAndGradients);
+  function("loss", &loss);
   with_parameters(class_<ResidualMLPHandle>("ResidualMLP")
                       .constructor(&make_handle<ResidualMLPHandle, val, double>, allow_raw_pointers())
                       .function("forward", &ResidualMLPHandle::forward)

@@ -72,6 +72,16 @@ export class GPT extends Handle {
     return { stopReason };
   }
   /**
+   * The mean cross-entropy (nats per token) of the logits of `ids` against `targets` (same shape: one sequence
+   * or an array of equal-length sequences), dropout off — an evaluation, without gradients.
+   */
+  loss(ids, targets) {
+    const x = toIds(ids);
+    const y = toIds(targets);
+    if (y.B !== x.B || y.T !== x.T) throw new Error(`targets are ${y.B} x ${y.T}, the ids ${x.B} x ${x.T}`);
+    return this.#module.loss(this.raw, x.ids, y.ids, x.B, x.T);
+  }
+  /**
    * The mean cross-entropy of the logits of `ids` against `targets` (same shape) and the gradient of every
    * parameter (dropout off): {loss, gradients: {name: Float32Array}}.
    */
