@@ -193,10 +193,8 @@ export class RemoteGPT extends RemoteObject {
     this.config = { ...this.config, norm: placement };
     return this.call('setNormPlacement', placement);
   }
-  /**
-   * Generates tokens; onToken({token, index}) streams them as they come.
-   * @returns {Promise<{tokens: number[], stopReason: string}>}
-   */
+  /** Mean cross-entropy (nats per token) of one batch against its targets (dropout off, no gradients). */
+  loss(ids, targets) { return this.call('loss', ids, targets); }
   /** {loss, gradients: {name: Float32Array}} of one batch (dropout off). */
   lossAndGradients(ids, targets) { return this.call('lossAndGradients', ids, targets); }
   /** {config, weights, layout}: the model as a checkpoint, in the layout it was loaded from unless {layout}. */
@@ -211,6 +209,10 @@ export class RemoteGPT extends RemoteObject {
     const info = await this.send({ op: 'createTrainer', gpt: this.handle, options }).promise;
     return new RemoteTrainer(this._client, info);
   }
+  /**
+   * Generates tokens; onToken({token, index}) streams them as they come.
+   * @returns {Promise<{tokens: number[], stopReason: string}>}
+   */
   generate(prompt, options = {}, { onToken, signal } = {}) {
     if (this.handle == null) return Promise.reject(new Error('this RemoteGPT has been disposed'));
     const { id, promise } = this.send(

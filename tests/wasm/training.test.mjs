@@ -76,6 +76,7 @@ for (const flavour of FLAVOURS) {
         const rows = (t) => Array.from({ length: B }, (_, b) => t.data.slice(b * T, (b + 1) * T));
         const { loss, gradients } = gpt.lossAndGradients(rows(c.inputs.ids), rows(c.inputs.targets));
         assertClose([loss], c.outputs.loss, `${flavour} GPT loss`);
+        assertClose([gpt.loss(rows(c.inputs.ids), rows(c.inputs.targets))], c.outputs.loss, `${flavour} GPT loss()`);
         const expected = Object.entries(c.outputs).filter(([k]) => k.startsWith('grad.'));
         assert.deepEqual(Object.keys(gradients).sort(), expected.map(([k]) => k.slice(5)).sort(), `${c.name}: gradient names`);
         // The key bias adds q . b_k to every score of a query's row, which softmax ignores: its exact gradient is
@@ -204,6 +205,9 @@ for (const flavour of FLAVOURS) {
         rejects(() => gpt.lossAndGradients([1, 2, 3, 4], [1, 2, 3, 16]),
           /target id 16 at position 3 is outside the vocabulary \[0, 16\)/);
         rejects(() => gpt.lossAndGradients([1, 2, -1, 4], [1, 2, 3, 4]), /token id -1 at position 2/);
+        rejects(() => gpt.loss([1, 2, 3, 4], [1, 2, 3]), /targets are 1 x 3, the ids 1 x 4/);
+        rejects(() => gpt.loss([1, 2, 3, 4], [1, 2, 3, 16]), /target id 16 at position 3 is outside the vocabulary/);
+        rejects(() => gpt.loss([1, 2, 99, 4], [1, 2, 3, 4]), /99/);
         stillWorks();
       });
 
