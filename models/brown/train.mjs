@@ -10,7 +10,7 @@
 // Deterministic: the same recipe, seed, corpus package and `blockscope` build give a byte-identical
 // model.safetensors (the core's training is single-threaded with fixed summation orders; a build for
 // another CPU — e.g. AVX2 instead of AVX-512 — rounds differently and gives a slightly different file).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,14 +25,42 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const CLI = process.env.BLOCKSCOPE_CLI ?? join(root, 'build/release/cli/blockscope');
 
-/** Runs the blockscope CLI; throws with its stderr on failure. `tee` streams stderr (progress) to ours. */
-function blockscope(args, { tee = false } = {}) {
-  const r = spawnSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', tee ? 'inherit' : 'pipe'] });
+/** Runs the blockscope CLI; throws with its stderr on failure. */
+function blockscope(args) {
+  const r = spawnSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.error) throw new Error(`cannot run ${CLI}: ${r.error.message} (build it with: bash scripts/build.sh native)`);
   if (r.status !== 0) throw new Error(`blockscope ${args.join(' ')} failed (exit ${r.status}):\n${r.stderr ?? ''}`);
   return r.stdout;
 }
 const lastJson = (stdout) => JSON.parse(stdout.trim().split('\n').at(-1));
+
+/**
+ * `blockscope train ... --json`, reading its JSON lines as they come: onStep(line) for each step, and the
+ * final summary returned. stderr passes through.
+ */
+function trainStreaming(args, onStep) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(CLI, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let buffered = '';
+    const lines = [];
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      let nl;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        lines.push(line);
+        if (!line.done) onStep(line);
+      }
+    });
+    child.on('error', (err) => reject(new Error(`cannot run ${CLI}: ${err.message}`)));
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`blockscope ${args.join(' ')} failed (exit ${code})`));
+      else resolve(lines);
+    });
+  });
+}
 
 /** The recipe with the --tiny overrides applied. */
 export function loadRecipe({ tiny = false } = {}) {
@@ -57,8 +85,8 @@ function trainFlags(t) {
 
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-/** Runs the whole recipe into `out`; returns the metrics it also writes to out/metrics.json. */
-export function runRecipe({ out, tiny = false, log = console.log }) {
+/** Runs the whole recipe into `out`; resolves to the metrics it also writes to out/metrics.json. */
+export async function runRecipe({ out, tiny = false, log = console.log }) {
   const recipe = loadRecipe({ tiny });
   const work = mkdtempSync(join(tmpdir(), 'blockscope-recipe-')); // corpus and intermediate checkpoints
 
@@ -76,9 +104,18 @@ export function runRecipe({ out, tiny = false, log = console.log }) {
 
   log('3/5 train');
   const trained = join(work, 'trained');
-  const stdout = blockscope(['train', '--model', join(work, 'init'), '--data', trainText, '--val-data', valText,
-    '--tokenizer', 'bytes', '--out', trained, '--json', ...trainFlags(recipe.train)], { tee: true });
-  const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const t0 = Date.now();
+  const every = Math.max(1, Math.round(recipe.train.steps / 20));
+  let lastVal = NaN;
+  const lines = await trainStreaming(['train', '--model', join(work, 'init'), '--data', trainText, '--val-data', valText,
+    '--tokenizer', 'bytes', '--out', trained, '--json', ...trainFlags(recipe.train)], (l) => {
+    if (l.val_loss !== undefined) lastVal = l.val_loss;
+    if (l.step % every !== 0 && l.step !== recipe.train.steps) return;
+    const s = (Date.now() - t0) / 1000;
+    const eta = (s / l.step) * (recipe.train.steps - l.step);
+    log(`    step ${l.step}/${recipe.train.steps}  loss ${l.loss.toFixed(4)}  val ${Number.isNaN(lastVal) ? '-' : lastVal.toFixed(4)}  ` +
+      `${Math.round(l.tokens_per_s).toLocaleString('en-US')} tokens/s  ${Math.round(s)} s, ETA ${Math.round(eta)} s`);
+  });
   const summary = lines.at(-1);
   if (summary.stop !== 'completed') throw new Error(`training stopped: ${summary.stop}`);
   const curve = lines.filter((l) => !l.done).map(({ step, loss, val_loss, lr, grad_norm }) => ({ step, loss, val_loss, lr, grad_norm }));
@@ -131,5 +168,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { out: { type: 'string' }, tiny: { type: 'boolean', default: false } } });
   const out = resolve(values.out ?? join(root, 'web/models/brown'));
   if (!existsSync(CLI)) throw new Error(`no blockscope binary at ${CLI}: build it with bash scripts/build.sh native`);
-  runRecipe({ out, tiny: values.tiny });
+  await runRecipe({ out, tiny: values.tiny });
 }
