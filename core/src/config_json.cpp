@@ -19,7 +19,7 @@ using detail::Reader;
 GPTConfig GPTConfig::from_json(const json& j) {
   const Reader r(j, "GPT config",
                  {"vocab_size", "context_length", "emb_dim", "n_heads", "n_layers", "drop_rate", "qkv_bias",
-                  "tie_weights", "norm", "layer_norm_epsilon", "ffn_hidden", "activation"});
+                  "tie_weights", "norm", "layer_norm_epsilon", "ffn_hidden", "activation", "residual"});
   GPTConfig c;
   c.vocab_size = r.integer("vocab_size");
   c.context_length = r.integer("context_length");
@@ -33,12 +33,13 @@ GPTConfig GPTConfig::from_json(const json& j) {
   c.layer_norm_epsilon = static_cast<float>(r.number("layer_norm_epsilon", c.layer_norm_epsilon));
   c.ffn_hidden = r.integer("ffn_hidden", 0);
   c.activation = parse_activation(r.text("activation", "gelu_tanh").c_str());
+  c.residual = r.flag("residual", true);
   c.validate();
   return c;
 }
 
 json GPTConfig::to_json() const {
-  return {{"vocab_size", vocab_size},
+  json j = {{"vocab_size", vocab_size},
           {"context_length", context_length},
           {"emb_dim", emb_dim},
           {"n_heads", n_heads},
@@ -50,12 +51,14 @@ json GPTConfig::to_json() const {
           {"layer_norm_epsilon", std::stod(detail::concat(layer_norm_epsilon))},  // 1e-05, not 9.99999974e-06
           {"ffn_hidden", block().hidden_dim()},
           {"activation", activation_name(activation)}};
+  if (!residual) j["residual"] = false;
+  return j;
 }
 
 BlockConfig BlockConfig::from_json(const json& j) {
   const Reader r(j, "block config",
                  {"emb_dim", "context_length", "n_heads", "drop_rate", "qkv_bias", "norm", "ffn_hidden",
-                  "activation", "causal", "attn_out_bias", "ln_eps"});
+                  "activation", "causal", "attn_out_bias", "ln_eps", "residual"});
   BlockConfig b;
   b.emb_dim = r.integer("emb_dim");
   b.context_length = r.integer("context_length");
@@ -68,6 +71,7 @@ BlockConfig BlockConfig::from_json(const json& j) {
   b.causal = r.flag("causal", true);
   b.attn_out_bias = r.flag("attn_out_bias", true);
   b.ln_eps = static_cast<float>(r.number("ln_eps", 1e-5));
+  b.residual = r.flag("residual", true);
   b.validate();
   return b;
 }
@@ -78,7 +82,7 @@ json BlockConfig::to_json() const {
           {"qkv_bias", qkv_bias},       {"norm", norm_placement_name(norm)},
           {"ffn_hidden", hidden_dim()}, {"activation", activation_name(activation)},
           {"causal", causal},           {"attn_out_bias", attn_out_bias},
-          {"ln_eps", std::stod(detail::concat(ln_eps))}};
+          {"ln_eps", std::stod(detail::concat(ln_eps))}, {"residual", residual}};
 }
 
 AttentionConfig AttentionConfig::from_json(const json& j) {

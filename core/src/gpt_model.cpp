@@ -22,6 +22,7 @@ BlockConfig GPTConfig::block() const {
   b.ln_eps = layer_norm_epsilon;
   b.ffn_hidden = ffn_hidden;
   b.activation = activation;
+  b.residual = residual;
   return b;
 }
 

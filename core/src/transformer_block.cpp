@@ -145,12 +145,16 @@ const BlockActs& TransformerBlock::workspace(int64_t B, int64_t T) {
 // Forward: the book's TransformerBlock.forward, one op per line
 // ---------------------------------------------------------------------------------------------------------
 namespace {
-// out = x + drop_shortcut(sub), the shortcut connection; mask null = no dropout.
+// out = x + drop_shortcut(sub), the shortcut connection; mask null = no dropout; x null = no shortcut
+// (a block without residual connections): out = drop_shortcut(sub).
 void residual(float* out, const float* x, const float* sub, const float* mask, int64_t n) {
-  if (mask)
+  if (x == nullptr) {
+    for (int64_t i = 0; i < n; ++i) out[i] = mask ? sub[i] * mask[i] : sub[i];
+  } else if (mask) {
     for (int64_t i = 0; i < n; ++i) out[i] = x[i] + sub[i] * mask[i];
-  else
+  } else {
     for (int64_t i = 0; i < n; ++i) out[i] = x[i] + sub[i];
+  }
 }
 }  // namespace
 
@@ -163,19 +167,20 @@ void TransformerBlock::forward(float* out, const float* inp, int64_t B, int64_t 
 
 void TransformerBlock::forward(const BlockActs& a, const float* x, int64_t B, int64_t T) {
   const int64_t N = B * T, C = cfg_.emb_dim;
+  const bool sc = cfg_.residual;  // the shortcut connections (residual(): a null source drops them)
   if (cfg_.norm == NormPlacement::Pre) {
     norm1_.forward(a.ln1_out, a.ln1_mean, a.ln1_rstd, x, N);      // x = self.norm1(x)
     att_.forward(a.att_out, a.att, a.ln1_out, B, T);                // x = self.att(x)
-    residual(a.res1, x, a.att_out, a.drop1_mask, N * C);            // x = self.drop_shortcut(x) + shortcut
+    residual(a.res1, sc ? x : nullptr, a.att_out, a.drop1_mask, N * C);       // x = self.drop_shortcut(x) + shortcut
     norm2_.forward(a.ln2_out, a.ln2_mean, a.ln2_rstd, a.res1, N);  // x = self.norm2(x)
     ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln2_out, N);       // x = self.ff(x)
-    residual(a.res2, a.res1, a.ff_out, a.drop2_mask, N * C);        // x = self.drop_shortcut(x) + shortcut
+    residual(a.res2, sc ? a.res1 : nullptr, a.ff_out, a.drop2_mask, N * C);   // x = self.drop_shortcut(x) + shortcut
   } else {
     att_.forward(a.att_out, a.att, x, B, T);                        // self.att(x)
-    residual(a.res1, x, a.att_out, a.drop1_mask, N * C);            // x + self.drop_shortcut(...)
+    residual(a.res1, sc ? x : nullptr, a.att_out, a.drop1_mask, N * C);       // x + self.drop_shortcut(...)
     norm1_.forward(a.ln1_out, a.ln1_mean, a.ln1_rstd, a.res1, N);  // x = self.norm1(...)
     ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln1_out, N);       // self.ff(x)
-    residual(a.res2, a.ln1_out, a.ff_out, a.drop2_mask, N * C);     // x + self.drop_shortcut(...)
+    residual(a.res2, sc ? a.ln1_out : nullptr, a.ff_out, a.drop2_mask, N * C);  // x + self.drop_shortcut(...)
     norm2_.forward(a.ln2_out, a.ln2_mean, a.ln2_rstd, a.res2, N);  // x = self.norm2(...)
   }
 }
@@ -185,19 +190,20 @@ void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, con
   const BlockActs& a = workspace(1, T);
   att_w_.resize(static_cast<size_t>(cfg_.n_heads * T * (kv.pos + T)));
   const int64_t C = cfg_.emb_dim;
+  const bool sc = cfg_.residual;
   if (cfg_.norm == NormPlacement::Pre) {
     norm1_.forward(a.ln1_out, nullptr, nullptr, x, T);
     att_.forward_cached(a.att_out, att_w_.data(), a.ln1_out, T, kv);
-    residual(a.res1, x, a.att_out, nullptr, T * C);
+    residual(a.res1, sc ? x : nullptr, a.att_out, nullptr, T * C);
     norm2_.forward(a.ln2_out, nullptr, nullptr, a.res1, T);
     ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln2_out, T);
-    residual(out, a.res1, a.ff_out, nullptr, T * C);
+    residual(out, sc ? a.res1 : nullptr, a.ff_out, nullptr, T * C);
   } else {
     att_.forward_cached(a.att_out, att_w_.data(), x, T, kv);
-    residual(a.res1, x, a.att_out, nullptr, T * C);
+    residual(a.res1, sc ? x : nullptr, a.att_out, nullptr, T * C);
     norm1_.forward(a.ln1_out, nullptr, nullptr, a.res1, T);
     ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln1_out, T);
-    residual(a.res2, a.ln1_out, a.ff_out, nullptr, T * C);
+    residual(a.res2, sc ? a.ln1_out : nullptr, a.ff_out, nullptr, T * C);
     norm2_.forward(out, nullptr, nullptr, a.res2, T);
   }
 }
@@ -224,12 +230,13 @@ void TransformerBlock::backward(float* dinp, const float* dout, const float* x, 
   const int64_t N = B * T, C = cfg_.emb_dim, n = N * C;
   for (auto* buf : {&d1_, &d2_, &d3_}) buf->assign(static_cast<size_t>(n), 0.0f);
   float *d1 = d1_.data(), *d2 = d2_.data(), *d3 = d3_.data();
+  const bool sc = cfg_.residual;  // without shortcuts, the gradient reaches x only through the sublayers
   if (cfg_.norm == NormPlacement::Pre) {
-    std::copy(dout, dout + n, d1);                                    // d res1 (the shortcut)
+    if (sc) std::copy(dout, dout + n, d1);                            // d res1 (the shortcut)
     scaled_copy(d2, dout, a.drop2_mask, n);                           // d ff_out
     ff_.backward(d3, d2, a.ln2_out, a.fc_pre, a.fc_post, N, g);       // d ln2_out
     norm2_.backward(d1, d3, a.res1, a.ln2_mean, a.ln2_rstd, N, g);    // d res1 += through norm2
-    accumulate(dinp, d1, n);                                          // d x (the shortcut)
+    if (sc) accumulate(dinp, d1, n);                                  // d x (the shortcut)
     scaled_copy(d2, d1, a.drop1_mask, n);                             // d att_out
     std::fill(d3, d3 + n, 0.0f);
     att_.backward(d3, d2, a.ln1_out, a.att, B, T, g);                 // d ln1_out
@@ -237,9 +244,10 @@ void TransformerBlock::backward(float* dinp, const float* dout, const float* x, 
   } else {
     norm2_.backward(d1, dout, a.res2, a.ln2_mean, a.ln2_rstd, N, g);  // d res2
     scaled_copy(d2, d1, a.drop2_mask, n);                             // d ff_out
+    if (!sc) std::fill(d1, d1 + n, 0.0f);                             // no shortcut from res2 to ln1_out
     ff_.backward(d1, d2, a.ln1_out, a.fc_pre, a.fc_post, N, g);       // d ln1_out = d res2 + through ff
     norm1_.backward(d3, d1, a.res1, a.ln1_mean, a.ln1_rstd, N, g);    // d res1
-    accumulate(dinp, d3, n);                                          // d x (the shortcut)
+    if (sc) accumulate(dinp, d3, n);                                  // d x (the shortcut)
     scaled_copy(d2, d3, a.drop1_mask, n);                             // d att_out
     att_.backward(dinp, d2, x, a.att, B, T, g);                       // d x += through att
   }
@@ -272,13 +280,14 @@ void TransformerBlock::inspect(const BlockActs& a, const float* x, int64_t B, in
   const bool pre = cfg_.norm == NormPlacement::Pre;
   // drop_shortcut is the identity at inference: its statistics are those of the sublayer's output.
   using Step = std::pair<const char*, const float*>;
+  const char* add = cfg_.residual ? "x + shortcut" : "no shortcut";  // a block without residual connections
   const std::vector<Step> steps =
       pre ? std::vector<Step>{{"x (input)", x}, {"norm1", a.ln1_out}, {"att", a.att_out},
-                              {"drop_shortcut", a.att_out}, {"x + shortcut", a.res1}, {"norm2", a.ln2_out},
-                              {"ff", a.ff_out}, {"drop_shortcut", a.ff_out}, {"x + shortcut", a.res2}}
+                              {"drop_shortcut", a.att_out}, {add, a.res1}, {"norm2", a.ln2_out},
+                              {"ff", a.ff_out}, {"drop_shortcut", a.ff_out}, {add, a.res2}}
           : std::vector<Step>{{"x (input)", x}, {"att", a.att_out}, {"drop_shortcut", a.att_out},
-                              {"x + shortcut", a.res1}, {"norm1", a.ln1_out}, {"ff", a.ff_out},
-                              {"drop_shortcut", a.ff_out}, {"x + shortcut", a.res2}, {"norm2", a.ln2_out}};
+                              {add, a.res1}, {"norm1", a.ln1_out}, {"ff", a.ff_out},
+                              {"drop_shortcut", a.ff_out}, {add, a.res2}, {"norm2", a.ln2_out}};
   insp.steps.clear();
   for (const auto& [op, values] : steps) record_step(insp, op, values, N, C);
   record_stats(insp.norm1.in, pre ? x : a.res1, N, C);

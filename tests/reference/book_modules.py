@@ -101,8 +101,13 @@ class TransformerBlock(nn.Module):
         self.drop_shortcut = nn.Dropout(cfg["drop_rate"])
         self.norm = cfg.get("norm", "pre")
         assert self.norm in ("pre", "post")
+        # Not in the book: "residual": False drops both shortcut connections (the lessons' "without
+        # residuals" experiment); the default is the book's block.
+        self.residual = cfg.get("residual", True)
 
     def forward(self, x):
+        if not self.residual:
+            return self.forward_without_shortcuts(x)
         if self.norm == "pre":  # GPT-2
             shortcut = x
             x = self.norm1(x)
@@ -118,6 +123,15 @@ class TransformerBlock(nn.Module):
         else:  # post-norm (original Transformer)
             x = self.norm1(x + self.drop_shortcut(self.att(x)))
             x = self.norm2(x + self.drop_shortcut(self.ff(x)))
+        return x
+
+    def forward_without_shortcuts(self, x):
+        if self.norm == "pre":
+            x = self.drop_shortcut(self.att(self.norm1(x)))
+            x = self.drop_shortcut(self.ff(self.norm2(x)))
+        else:
+            x = self.norm1(self.drop_shortcut(self.att(x)))
+            x = self.norm2(self.drop_shortcut(self.ff(x)))
         return x
 
 

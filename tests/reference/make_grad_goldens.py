@@ -419,11 +419,14 @@ for _norm in ("pre", "post"):
             _s += 1
 
 
-def gpt_grad_case(norm, qkv_bias, tie, p):
+def gpt_grad_case(norm, qkv_bias, tie, p, residual=True):
     name = f"gpt_{norm}_{'bias' if qkv_bias else 'nobias'}_{'tied' if tie else 'untied'}"
+    name += "" if residual else "_noresidual"
     name += "_dropout" if p > 0 else ""
     cfg = {"vocab_size": 50, "context_length": 12, "emb_dim": 16, "n_heads": 4, "n_layers": 2,
            "drop_rate": p, "qkv_bias": qkv_bias, "tie_weights": tie, "norm": norm}
+    if not residual:
+        cfg["residual"] = False
     torch.manual_seed(GPT_SEEDS[(norm, qkv_bias, tie)])  # same weights and ids as gpt_tiny.json
     model = GPTModel(cfg)
     randomize_layer_norms(model)
@@ -462,6 +465,10 @@ def make_grad_gpt():
                 cases.append(gpt_grad_case(norm, qkv_bias, tie, 0.0))
     cases.append(gpt_grad_case("pre", True, False, 0.2))
     cases.append(gpt_grad_case("post", False, True, 0.2))
+    # Blocks without shortcut connections (the training lab's "without residuals" comparison).
+    cases.append(gpt_grad_case("pre", False, False, 0.0, residual=False))
+    cases.append(gpt_grad_case("post", False, False, 0.0, residual=False))
+    cases.append(gpt_grad_case("pre", False, False, 0.2, residual=False))
     return cases
 
 

@@ -169,3 +169,25 @@ TEST_CASE("every config is parsed strictly, once, in the core", "[config][errors
   CHECK(GPTConfig::from_json(g.to_json()).to_json() == g.to_json());
   CHECK(GPTModel::count_parameters(g) == GPTModel(g, 1).num_parameters());
 }
+
+TEST_CASE("a GPT config's residual flag: false drops the shortcuts, and only then appears in JSON", "[gpt]") {
+  nlohmann::json j = {{"vocab_size", 16}, {"context_length", 8}, {"emb_dim", 8}, {"n_heads", 2}, {"n_layers", 2}};
+  const GPTConfig with = GPTConfig::from_json(j);
+  CHECK(with.residual);
+  CHECK_FALSE(with.to_json().contains("residual"));  // ordinary configs keep the book's keys
+  j["residual"] = false;
+  const GPTConfig without = GPTConfig::from_json(j);
+  CHECK_FALSE(without.residual);
+  CHECK(without.to_json().at("residual") == false);
+  CHECK_FALSE(GPTConfig::from_json(without.to_json()).residual);
+  // The same weights give different logits without shortcuts; the parameter count does not change.
+  GPTModel a(with, 5), b(without, 5);
+  CHECK(a.num_parameters() == b.num_parameters());
+  const std::vector<int32_t> ids = {1, 2, 3};
+  const Tensor la = a.forward(ids, 1, 3), lb = b.forward(ids, 1, 3);
+  bool differ = false;
+  for (int64_t i = 0; i < la.numel(); ++i) differ |= la.data[i] != lb.data[i];
+  CHECK(differ);
+  j["residual"] = "no";
+  CHECK_THROWS_WITH(GPTConfig::from_json(j), Catch::Contains("residual"));
+}

@@ -63,11 +63,11 @@ for (const flavour of FLAVOURS) {
       assert.equal(bs.buildInfo().flavour, flavour);
     });
 
-    test('grad_gpt.json: loss and every parameter gradient in the 8 variants without dropout', () => {
+    test('grad_gpt.json: loss and every parameter gradient in the 10 variants without dropout (2 without residuals)', () => {
       // The *_dropout cases need PyTorch's dropout masks, which the JS API does not take (lossAndGradients
       // runs with dropout off); test_gpt_training.cpp covers them natively. Skipped here by name.
       const cases = goldenCases('grad_gpt.json').filter((c) => !c.name.endsWith('_dropout'));
-      assert.equal(cases.length, 8);
+      assert.equal(cases.length, 10);
       for (const c of cases) {
         assert.equal(c.config.drop_rate, 0, c.name);
         const gpt = bs.createGPT(c.config);

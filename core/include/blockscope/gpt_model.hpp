@@ -32,13 +32,15 @@ struct GPTConfig {
   float layer_norm_epsilon = 1e-5f;  // the book's LayerNorm eps; Hugging Face's "layer_norm_epsilon"
   int64_t ffn_hidden = 0;            // the feed-forward width; 0 means 4 * emb_dim (the book, GPT-2)
   Activation activation = Activation::GeluTanh;  // the feed-forward activation (GPT-2: GELU, tanh form)
+  bool residual = true;  // false: blocks without shortcut connections (an experiment; "residual": false)
 
   static GPTConfig gpt2_124m();  // the book's GPT_CONFIG_124M
   BlockConfig block() const;
   // Throws Error naming the field: sizes must be positive, emb_dim divisible by n_heads, 0 <= drop_rate < 1.
   void validate() const;
   // The book's keys ("vocab_size", "context_length", "emb_dim", "n_heads", "n_layers", "drop_rate",
-  // "qkv_bias") plus optional "tie_weights", "norm", "layer_norm_epsilon", "ffn_hidden" and "activation".
+  // "qkv_bias") plus optional "tie_weights", "norm", "layer_norm_epsilon", "ffn_hidden", "activation" and
+  // "residual" (written only when false, so ordinary configs keep the book's keys).
   // Unknown keys are rejected by name (config_json.cpp).
   static GPTConfig from_json(const nlohmann::json& j);
   nlohmann::json to_json() const;

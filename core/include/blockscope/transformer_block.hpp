@@ -39,6 +39,9 @@ struct BlockConfig {
   bool causal = true;
   bool attn_out_bias = true;
   float ln_eps = 1e-5f;
+  // false removes both shortcut connections (x + sublayer(x) becomes sublayer(x)): the lesson's "without
+  // residuals" experiment. Not a model anyone would ship; default true.
+  bool residual = true;
 
   int64_t hidden_dim() const { return ffn_hidden > 0 ? ffn_hidden : 4 * emb_dim; }
   AttentionConfig attention() const;
