@@ -5,4 +5,5 @@ export { LayerNormExplorer } from './layernorm-explorer.js';
 export { FeedForwardExplorer } from './ffn-explorer.js';
 export { BlockExplorer } from './block-explorer.js';
 export { GPTExplorer } from './gpt-explorer.js';
+export { ResidualFlowExplorer } from './residual-flow-explorer.js';
 export { connect } from '../client.js';
