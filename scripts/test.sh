@@ -39,6 +39,9 @@ if [[ -d tests/cli ]]; then
   node --test --test-reporter=spec tests/cli/
 fi
 
+step "widget helpers in Node (tests/web: UTF-8 bytes and token display)"
+node --test --test-reporter=spec tests/web/
+
 if [[ -d tests/browser ]]; then
   step "web bundle (esbuild)"
   bash scripts/build-web.sh

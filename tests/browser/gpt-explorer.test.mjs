@@ -1,88 +1,47 @@
-// <gpt-explorer> in real Chromium: the next-token table, the LayerNorm heatmap and the attention readout show the
-// core's numbers (checked against a second forward pass made in the page through the client), they follow the
-// prompt and the layer/head selectors, generation streams tokens and Stop cancels it, greedy generation matches
-// the core's, long prompts are cropped or rejected with a message, the checkpoint loader reports failures, deep
-// links work, and the page stays clean and narrow-screen friendly in light and dark.
+// <gpt-explorer> in real Chromium: the next-token tables (trained | untrained), the LayerNorm heatmap and the
+// attention readout show the core's numbers (checked against a second forward pass made in the page through the
+// client), probabilities sit on one absolute log scale, the views follow the prompt and the layer/head selectors,
+// generation streams tokens and Stop cancels it, greedy generation matches the core's, long prompts are cropped or
+// rejected with a message, the checkpoint loader and the random settings replace the trained model and the widget
+// comes back to it, deep links work, removal frees the models, and the page stays narrow-screen friendly.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { assertClean, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
+import { assertClean, browserSuite, fmt4, screenshot } from './support.mjs';
+import { argmax, coreRun, openExplorer, safetensors, setAttrs, softmaxAt, tableRows } from './gpt-support.mjs';
 
 const env = browserSuite();
+const open = (options, hash) => openExplorer(env, options, hash);
 
+/** Where probability p sits on the tables' log scale (0.01 % … 100 % for a 256-token vocabulary), in %. */
+const logPosition = (p) => (100 * (Math.log10(p) + 4)) / 4;
 
-/** A safetensors file (8-byte header length, JSON header, float32 data) from [{name, shape, data}]. */
-function safetensors(params) {
-  const header = {};
-  let offset = 0;
-  for (const { name, shape, data } of params) {
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + 4 * data.length] };
-    offset += 4 * data.length;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const out = Buffer.alloc(8 + json.length + offset);
-  out.writeBigUInt64LE(BigInt(json.length), 0);
-  json.copy(out, 8);
-  let at = 8 + json.length;
-  for (const { data } of params) {
-    for (const v of data) {
-      out.writeFloatLE(v, at);
-      at += 4;
-    }
-  }
-  return out;
-}
-
-async function open(options, hash = '') {
-  const { page, context, problems } = await openPage(env.browser, options);
-  await page.addInitScript(() => {
-    window.__ev = { forward: [], token: [], generated: [], model: [] };
-    for (const name of Object.keys(window.__ev)) {
-      document.addEventListener(`blockscope-${name}`, (e) => window.__ev[name].push(e.detail));
-    }
-  });
-  await page.goto(`${env.url}examples/gpt-explorer.html${hash}`);
-  await page.waitForFunction(() => window.__ev.forward.length > 0, null, { timeout: 30000 });
-  await page.waitForSelector('gpt-explorer .att-heat svg');
-  return { page, context, problems };
-}
-
-/** The same model and prompt run again through the client in the page: last-token logits and inspection. */
-async function coreRun(page) {
-  return page.evaluate(async () => {
-    const { connect } = await import('/dist/blockscope-widgets.js');
-    const { config, ids } = window.__ev.forward.at(-1);
-    const seed = Number(document.querySelector('gpt-explorer').getAttribute('seed') ?? 123);
-    const client = await connect();
-    const gpt = await client.createGPT(config, { seed });
-    const { logits, inspection } = await gpt.forward(ids, { inspect: true });
-    await gpt.dispose();
-    const V = config.vocab_size;
-    const T = ids.length;
-    const last = Array.from(logits.slice((T - 1) * V));
-    return {
-      T, last,
-      norm1InVar: inspection.layers.map((l) => Array.from(l.norm1.in.var)),
-      norm2InMean: inspection.layers.map((l) => Array.from(l.norm2.in.mean)),
-      attn: inspection.layers.map((l) => Array.from(l.attnWeights)),
-      NH: inspection.NH,
-    };
-  });
-}
-
-test('next-token table, LayerNorm heatmap and attention show the core\'s numbers and follow the controls', async () => {
+test('next-token tables, LayerNorm heatmap and attention show the core\'s numbers and follow the controls', async () => {
   const { page, context, problems } = await open({ width: 1280 });
-  let core = await coreRun(page);
-  // Top-1 candidate: the core's argmax logit, and its softmax probability.
-  const argmax = core.last.reduce((best, v, i) => (v > core.last[best] ? i : best), 0);
-  const m = core.last[argmax];
-  const z = core.last.reduce((s, v) => s + Math.exp(v - m), 0);
-  const first = page.locator('gpt-explorer table.candidates tbody tr').first();
-  assert.equal(await first.getAttribute('data-id'), String(argmax));
-  assert.equal(await first.locator('td.logit').textContent(), fmt4(core.last[argmax]));
-  const pct = 100 / z; // the top token's softmax probability, in percent
-  assert.equal(await first.locator('td.prob').textContent(), `${pct >= 1 ? pct.toFixed(2) : pct.toPrecision(3)} %`);
-  assert.equal(await page.locator('gpt-explorer table.candidates tbody tr').count(), 10);
+  const event = await page.evaluate(() => window.__ev.forward.at(-1));
+  assert.equal(event.weights, 'trained');
+  assert.equal(event.compare.weights, 'untrained');
+  let core = await coreRun(page, 'trained');
+  const twin = await coreRun(page, 'untrained');
+  assert.deepEqual(twin.config, core.config, 'the untrained twin has exactly the trained model\'s config');
+
+  // Both tables: top-1 is the core's argmax, with its logit and softmax probability; 10 rows each.
+  for (const [model, run] of [['trained', core], ['untrained', twin]]) {
+    const rows = await tableRows(page, model);
+    assert.equal(rows.length, 10);
+    const top = argmax(run.last);
+    const p = softmaxAt(run.last, top);
+    assert.equal(rows[0].id, top, `${model}: top-1 id`);
+    assert.equal(rows[0].logit, fmt4(run.last[top]));
+    const pct = 100 * p;
+    assert.equal(rows[0].prob, `${pct >= 1 ? pct.toFixed(2) : pct.toPrecision(3)} %`);
+    // One absolute log scale: bar length from the probability, the uniform line at 1/256, in both tables.
+    assert.ok(Math.abs(rows[0].bar - logPosition(p)) < 0.01, `${model}: bar ${rows[0].bar}% for p = ${p}`);
+    assert.ok(Math.abs(rows[0].uniformAt - logPosition(1 / 256)) < 0.01, `${model}: uniform line at ${rows[0].uniformAt}%`);
+    assert.ok(Math.abs(rows[0].timesUniform - p * 256) < 1e-4 * p * 256, `${model}: × uniform ${rows[0].timesUniform}`);
+  }
+  assert.match(await page.textContent('gpt-explorer .uniform-label'), /^uniform 1\/256 = 0\.39 %$/);
+  assert.equal(await page.locator('gpt-explorer table.candidates.selected').getAttribute('data-model'), 'trained');
   assert.equal(await page.locator('gpt-explorer .chips li').count(), core.T);
 
   // The LayerNorm readout (block 1, last token, norm1 input variance by default) is the core's.
@@ -94,11 +53,13 @@ test('next-token table, LayerNorm heatmap and attention show the core\'s numbers
   await page.keyboard.press('ArrowDown');
   assert.match(await page.textContent('gpt-explorer .ln-readout'), new RegExp(`block 2, .*: ${fmt4(core.norm2InMean[1][core.T - 1])}$`));
 
-  // Attention: the readout is the core's weight; head and layer selectors change the heatmap.
+  // Attention: the default view (block 4, head 3) and its readout are the core's; head and layer selectors change it.
   const fills = () => page.locator('gpt-explorer .att-heat svg rect').evaluateAll((els) => els.map((e) => e.getAttribute('fill')).join());
   const T = core.T;
   const w = (layer, head, q, k) => core.attn[layer][head * T * T + q * T + k];
-  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`weight ${fmt4(w(0, 0, T - 1, 0))}\\.$`));
+  assert.deepEqual(await page.evaluate(() => ({ ...document.querySelector('gpt-explorer').shadowRoot.querySelector('.att-heat').dataset })),
+    { layer: '4', head: '3' });
+  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`weight ${fmt4(w(3, 2, T - 1, 0))}\\.$`));
   const before = await fills();
   await page.selectOption('gpt-explorer select#head', '2');
   await page.waitForFunction(() => document.querySelector('gpt-explorer').shadowRoot.querySelector('.att-heat').dataset.head === '2');
@@ -106,22 +67,23 @@ test('next-token table, LayerNorm heatmap and attention show the core\'s numbers
   assert.notEqual(head2, before);
   await page.focus('gpt-explorer .att-heat');
   await page.keyboard.press('ArrowRight');
-  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`\\(position 1\\) with weight ${fmt4(w(0, 1, T - 1, 1))}\\.$`));
+  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`\\(position 1\\) with weight ${fmt4(w(3, 1, T - 1, 1))}\\.$`));
   await page.selectOption('gpt-explorer select#layer', '3');
   await page.waitForFunction(() => document.querySelector('gpt-explorer').shadowRoot.querySelector('.att-heat').dataset.layer === '3');
   assert.notEqual(await fills(), head2);
   assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`weight ${fmt4(w(2, 1, T - 1, 1))}\\.$`));
   assert.match(await page.textContent('gpt-explorer .hist-text'), /^Block 3: /);
 
-  // Typing a prompt reruns the model and updates the table.
-  const table = await page.textContent('gpt-explorer table.candidates tbody');
+  // Typing a prompt reruns both models and updates the tables.
+  const table = await page.textContent('gpt-explorer table.candidates.trained tbody');
   await page.fill('gpt-explorer textarea#prompt', 'The cat sat on the mat');
   await page.waitForFunction(() => window.__ev.forward.at(-1).ids.length === 22 && window.__ev.forward.at(-1).tokens[1] === 'h');
-  await page.waitForFunction((prev) => document.querySelector('gpt-explorer').shadowRoot.querySelector('table.candidates tbody').textContent !== prev, table);
-  core = await coreRun(page);
-  const top = core.last.reduce((best, v, i) => (v > core.last[best] ? i : best), 0);
-  assert.equal(await first.getAttribute('data-id'), String(top));
-  assert.equal(await first.locator('td.logit').textContent(), fmt4(core.last[top]));
+  await page.waitForFunction((prev) => document.querySelector('gpt-explorer').shadowRoot.querySelector('table.candidates.trained tbody').textContent !== prev, table);
+  core = await coreRun(page, 'trained');
+  const top = argmax(core.last);
+  const [first] = await tableRows(page, 'trained');
+  assert.equal(first.id, top);
+  assert.equal(first.logit, fmt4(core.last[top]));
 
   await screenshot(page, 'gpt-explorer-desktop-light');
   assertClean(problems);
@@ -144,20 +106,16 @@ test('generation streams tokens, Stop cancels it, and greedy output matches the 
   assert.match(await page.textContent('gpt-explorer .gen-status'), /stopped/);
   assert.equal(await page.locator('gpt-explorer button.generate').isDisabled(), false);
 
-  // Greedy (temperature 0), 8 tokens: the same tokens as the core's own generate() on the same model.
-  await page.evaluate(() => {
-    const el = document.querySelector('gpt-explorer');
-    el.setAttribute('temperature', '0');
-    el.setAttribute('max-new-tokens', '8');
-  });
+  // Greedy (temperature 0), 8 tokens: the same tokens as the core's own generate() on the shipped model.
+  await setAttrs(page, { temperature: '0', 'max-new-tokens': '8' });
   await page.click('gpt-explorer button.generate');
   await page.waitForFunction(() => window.__ev.generated.length === 2);
   const greedy = await page.evaluate(() => window.__ev.generated[1]);
   assert.equal(greedy.stopReason, 'max_new_tokens');
   const expected = await page.evaluate(async () => {
     const { connect } = await import('/dist/blockscope-widgets.js');
-    const { config, ids } = window.__ev.forward.at(-1);
-    const gpt = await (await connect()).createGPT(config, { seed: 123 });
+    const { ids } = window.__ev.forward.at(-1);
+    const gpt = await (await connect()).loadModel({ url: '/models/brown/' });
     const r = await gpt.generate(ids, { maxNewTokens: 8, temperature: 0, overflow: 'crop' });
     await gpt.dispose();
     return r.tokens;
@@ -169,21 +127,24 @@ test('generation streams tokens, Stop cancels it, and greedy output matches the 
   await context.close();
 });
 
-test('long prompts are cropped or rejected with a message; the loader reports failures; the widget keeps working', async () => {
+test('long prompts are cropped or rejected; checkpoints and random settings replace the trained model, which comes back', async () => {
   const { page, context, problems } = await open({ width: 1280 });
-  const long = 'abcdefghij'.repeat(20); // 200 byte tokens > context 128
-  await page.evaluate((p) => document.querySelector('gpt-explorer').setAttribute('prompt', p), long);
-  await page.waitForFunction(() => window.__ev.forward.at(-1).ids.length === 128);
-  assert.match(await page.textContent('gpt-explorer .prompt-note'), /200 tokens; the model reads the last 128/);
-  assert.equal(await page.locator('gpt-explorer .chips li.cropped').count(), 72);
-  await page.evaluate(() => document.querySelector('gpt-explorer').setAttribute('overflow', 'error'));
-  await page.waitForFunction(() => /context length is 128/.test(document.querySelector('gpt-explorer').shadowRoot.querySelector('.prompt-note').textContent));
-  await page.evaluate(() => document.querySelector('gpt-explorer').setAttribute('prompt', 'Short again'));
+  const trained = await page.evaluate(() => window.__ev.model.at(-1));
+  assert.equal(trained.source, 'trained');
+  const ctx = trained.config.context_length;
+  const long = 'abcdefghij'.repeat(Math.ceil((ctx + 40) / 10)); // byte tokens beyond the context
+  await setAttrs(page, { prompt: long });
+  await page.waitForFunction((n) => window.__ev.forward.at(-1).ids.length === n, ctx);
+  assert.match(await page.textContent('gpt-explorer .prompt-note'), new RegExp(`${long.length} tokens; the model reads the last ${ctx}`));
+  assert.equal(await page.locator('gpt-explorer .chips li.cropped').count(), long.length - ctx);
+  await setAttrs(page, { overflow: 'error' });
+  await page.waitForFunction((c) => new RegExp(`context length is ${c}`).test(document.querySelector('gpt-explorer').shadowRoot.querySelector('.prompt-note').textContent), ctx);
+  await setAttrs(page, { prompt: 'Short again' });
   await page.waitForFunction(() => window.__ev.forward.at(-1).ids.length === 11);
   assert.equal(await page.textContent('gpt-explorer .prompt-note'), '');
 
   await page.click('gpt-explorer details.loader summary');
-  // A broken checkpoint (invalid config, junk weights) is refused with a message; the random model stays.
+  // A broken checkpoint (invalid config, junk weights) is refused with a message; the trained model stays.
   await page.setInputFiles('gpt-explorer input#model-files', [
     { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from('{"vocab_size": 256}') },
     { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64) },
@@ -199,6 +160,7 @@ test('long prompts are cropped or rejected with a message; the loader reports fa
   const n = await page.evaluate(() => window.__ev.forward.length);
   await page.fill('gpt-explorer textarea#prompt', 'still working');
   await page.waitForFunction((k) => window.__ev.forward.length > k, n);
+  assert.equal(await page.evaluate(() => window.__ev.forward.at(-1).weights), 'trained');
 
   // A valid checkpoint (a seed-7 model's weights written as safetensors) loads, and its logits are that model's.
   const { config, params, expected } = await page.evaluate(async () => {
@@ -217,14 +179,29 @@ test('long prompts are cropped or rejected with a message; the loader reports fa
     { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: safetensors(params) },
   ]);
   await page.waitForFunction(() => window.__ev.model.at(-1).source === 'loaded' && window.__ev.forward.at(-1).config.emb_dim === 32);
-  const top = expected.reduce((best, v, i) => (v > expected[best] ? i : best), 0);
-  const first = page.locator('gpt-explorer table.candidates tbody tr').first();
-  assert.equal(await first.getAttribute('data-id'), String(top));
-  assert.equal(await first.locator('td.logit').textContent(), fmt4(expected[top]));
+  const rows = await tableRows(page);
+  assert.equal(rows[0].id, argmax(expected));
+  assert.equal(rows[0].logit, fmt4(expected[argmax(expected)]));
+  assert.equal(await page.locator('gpt-explorer table.candidates').count(), 1, 'a checkpoint has no untrained twin table');
+  assert.equal(await page.locator('gpt-explorer input#weights-trained').isDisabled(), true, 'the trained/untrained switch is off');
   assert.match(await page.textContent('gpt-explorer .loader-message'), /^Loaded config\.json \+ model\.safetensors\.$/);
-  await page.click('gpt-explorer button.use-random');
-  await page.waitForFunction(() => window.__ev.model.at(-1).source === 'random' && window.__ev.forward.at(-1).config.emb_dim === 64);
-  assert.equal(await page.locator('gpt-explorer table.candidates tbody tr').count(), 10);
+
+  // Back to the shipped trained model (and its twin).
+  await page.click('gpt-explorer button.use-shipped');
+  await page.waitForFunction((emb) => window.__ev.model.at(-1).source === 'trained' && window.__ev.forward.at(-1).config.emb_dim === emb &&
+    window.__ev.forward.at(-1).compare, trained.config.emb_dim);
+  assert.equal(await page.locator('gpt-explorer table.candidates').count(), 2);
+
+  // Random model settings: changing one builds a seeded random model of that size; the button brings the trained one back.
+  await page.click('gpt-explorer details.settings summary');
+  await page.fill('gpt-explorer input#layers', '2');
+  await page.dispatchEvent('gpt-explorer input#layers', 'change');
+  await page.waitForFunction(() => window.__ev.model.at(-1).source === 'random' && window.__ev.forward.at(-1).config.n_layers === 2);
+  assert.equal(await page.evaluate(() => document.querySelector('gpt-explorer').getAttribute('weights')), 'random');
+  assert.equal(await page.evaluate(() => window.__ev.forward.at(-1).config.emb_dim), 64);
+  assert.equal(await page.locator('gpt-explorer table.candidates').count(), 1);
+  await page.click('gpt-explorer button.use-shipped');
+  await page.waitForFunction(() => window.__ev.model.at(-1).source === 'trained' && window.__ev.forward.at(-1).weights === 'trained');
   assertClean(problems);
   await context.close();
 });
@@ -232,38 +209,50 @@ test('long prompts are cropped or rejected with a message; the loader reports fa
 test('deep link configures the view; 360 px and dark mode fit without horizontal scrolling', async () => {
   for (const [width, colorScheme] of [[360, 'dark'], [360, 'light'], [1280, 'dark']]) {
     const { page, context, problems } = await open({ width, height: 800, colorScheme, reducedMotion: 'reduce' },
-      '#gpt.layer=2&gpt.head=3&gpt.stat=mean&gpt.prompt=Hello%20world&gpt.top-k=5');
+      '#gpt.layer=2&gpt.head=3&gpt.stat=mean&gpt.prompt=Hello%20world&gpt.top-k=5&gpt.weights=untrained');
     await page.waitForFunction(() => document.querySelector('gpt-explorer').shadowRoot.querySelector('.att-heat').dataset.head === '3');
     assert.equal(await page.inputValue('gpt-explorer select#layer'), '2');
     assert.equal(await page.inputValue('gpt-explorer select#stat'), 'mean');
     assert.equal(await page.inputValue('gpt-explorer input#top-k'), '5');
-    assert.deepEqual(await page.evaluate(() => window.__ev.forward.at(-1).ids.length), 11);
+    assert.equal(await page.isChecked('gpt-explorer input#weights-untrained'), true);
+    const last = await page.evaluate(() => window.__ev.forward.at(-1));
+    assert.equal(last.ids.length, 11);
+    assert.equal(last.weights, 'untrained');
+    assert.equal(await page.locator('gpt-explorer table.candidates.selected').getAttribute('data-model'), 'untrained');
     const [scrollW, innerW] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
     assert.ok(scrollW <= innerW, `page scrolls horizontally: ${scrollW} > ${innerW}`);
+    // Stacked on a phone, side by side on a desktop (trained first).
+    const boxes = await page.locator('gpt-explorer .cand-col').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+    assert.equal(boxes.length, 2);
+    if (width === 360) assert.ok(boxes[1].top >= boxes[0].bottom, 'tables stacked at 360 px');
+    else assert.ok(Math.abs(boxes[1].top - boxes[0].top) < 1 && boxes[1].left > boxes[0].right, 'tables side by side');
+    assert.ok(boxes.every((b) => b.right <= innerW), 'tables fit the screen');
     await screenshot(page, `gpt-explorer-${width === 360 ? '360' : 'desktop'}-${colorScheme}`);
     assertClean(problems);
     await context.close();
   }
 });
 
-test('removing the widget frees its model in the worker; putting it back rebuilds it', async () => {
+test('removing the widget frees both models in the worker; putting it back rebuilds them', async () => {
   const { page, context, problems } = await open();
   const allocated = () => page.evaluate(async () => {
     const { connect } = await import('/dist/blockscope-widgets.js');
     return (await (await connect()).memoryStats()).allocatedBytes;
   });
+  const { numParameters } = await page.evaluate(() => window.__ev.model.at(-1));
   const withModel = await allocated();
   await page.evaluate(() => { window.__parked = document.querySelector('gpt-explorer'); window.__parked.remove(); });
   let without = await allocated();
-  for (let i = 0; i < 50 && without >= withModel; i++) { // the disposal runs on a timer after removal
+  for (let i = 0; i < 50 && withModel - without < 2 * 4 * numParameters; i++) { // the disposal runs on a timer after removal
     await page.waitForTimeout(50);
     without = await allocated();
   }
-  assert.ok(without < withModel, `allocated bytes ${withModel} -> ${without} after removal`);
+  assert.ok(withModel - without >= 2 * 4 * numParameters, `allocated bytes ${withModel} -> ${without} after removal: ` +
+    'both the trained model and its twin are freed');
   const before = await page.evaluate(() => window.__ev.forward.length);
   await page.evaluate(() => document.body.append(window.__parked));
-  await page.waitForFunction((n) => window.__ev.forward.length > n, before, { timeout: 20000 });
-  assert.ok(await allocated() > without, 'the model was rebuilt');
+  await page.waitForFunction((n) => window.__ev.forward.length > n && window.__ev.forward.at(-1).compare, before, { timeout: 20000 });
+  assert.ok(await allocated() > without, 'the models were rebuilt');
   assertClean(problems);
   await context.close();
 });

@@ -127,15 +127,25 @@ export class BlockscopeElement extends HTMLElement {
 
   disconnectedCallback() {
     window.removeEventListener('hashchange', this._onHash);
-    // A widget keeps its worker-side model in `this.model`; free it once the element has really left the page
-    // (a DOM move disconnects and reconnects at once, keeping it).
+    // Free the worker-side objects once the element has really left the page (a DOM move disconnects and
+    // reconnects at once, keeping them).
     setTimeout(() => {
-      if (this.isConnected || !this.model) return;
-      const model = this.model;
-      this.model = null;
-      this._released = true;
-      model.dispose().catch(() => {});
+      if (this.isConnected) return;
+      if (this.release()) this._released = true;
     }, 0);
+  }
+
+  /**
+   * Frees the worker-side objects the widget holds, once it has left the page, and returns true if there were
+   * any (the widget then rebuilds them with invalidate(3) when it comes back). The default frees `this.model`
+   * when it is a runtime object (has dispose()); a widget that holds more, or names it otherwise, overrides this.
+   */
+  release() {
+    if (typeof this.model?.dispose !== 'function') return false;
+    const model = this.model;
+    this.model = null;
+    model.dispose().catch(() => {});
+    return true;
   }
 
   attributeChangedCallback(name, oldValue, newValue) {

@@ -1,7 +1,10 @@
-// chart-kit.js — small helpers shared by the chart widgets (<layernorm-explorer>, <ffn-explorer>, <gelu-explorer>): charts sized
-// to their box so text stays legible on a phone, HTML legends, grouped bars on d3 band scales. No widget state.
+// chart-kit.js — small helpers shared by the chart widgets (<layernorm-explorer>, <ffn-explorer>, <gelu-explorer>,
+// <gpt-explorer>): charts sized to their box so text stays legible on a phone, HTML legends, grouped bars on d3 band
+// scales, heatmaps with keyboard cursors and colour legends. No widget state.
+import { range } from 'd3-array';
 import { axisBottom, axisLeft } from 'd3-axis';
-import { scaleBand } from 'd3-scale';
+import { scaleBand, scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
 
 import { createChart, h } from './base.js';
 
@@ -97,4 +100,98 @@ export function groupedBars(box, { groups, series, width, height = 250, xLabel, 
   }
   chart.band = x;
   return naturalSize(chart, width, height);
+}
+
+// Colour ramps as d3 interpolators (scaleLinear over colour stops): viridis for magnitudes, a blue–red diverging
+// ramp for signed values. Both read on light and dark backgrounds.
+export const VIRIDIS = scaleLinear().domain([0, 0.25, 0.5, 0.75, 1]).range(['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725']);
+export const DIVERGING = scaleLinear().domain([0, 0.25, 0.5, 0.75, 1]).range(['#2166ac', '#67a9cf', '#f7f7f7', '#ef8a62', '#b2182b']);
+
+/** Marks axis tick labels that have a title (e.g. a byte shown as <0xNN>): class byte-label and a tooltip. */
+function titleTicks(axis, titleOf) {
+  if (!titleOf) return;
+  axis.selectAll('.tick').each(function (d) {
+    const title = titleOf(d);
+    if (!title) return;
+    select(this).select('text').classed('byte-label', true).append('title').text(title);
+  });
+}
+
+/**
+ * A rows × cols heatmap with d3 band scales and axes. Cells are at least `minCell` px wide; when that is wider
+ * than `maxWidth` the box scrolls horizontally (the page does not). `skip(r, c)` leaves a cell out;
+ * `rowTitle(r)` / `colTitle(c)` give a tick label a tooltip (and the byte-label class) when they return text.
+ * Returns the scales and `cursor(r, c)` to move the highlight.
+ */
+export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, rowTitle, colTitle, xLabel, yLabel, title,
+  description, maxWidth, cellH, square = false, skip = () => false, minCell = 12, onCell }) {
+  const margin = { top: 8, right: 10, bottom: 66, left: 70 };
+  const avail = Math.max(160, maxWidth - margin.left - margin.right);
+  const cw = Math.max(minCell, Math.min(square ? 28 : 40, avail / cols));
+  const ch = square ? cw : cellH;
+  const innerW = cw * cols;
+  const innerH = ch * rows;
+  const W = Math.ceil(innerW + margin.left + margin.right);
+  const H = Math.ceil(innerH + margin.top + margin.bottom);
+  box.replaceChildren();
+  const svg = select(box).append('svg').attr('class', 'heat').attr('width', W).attr('height', H)
+    .attr('viewBox', `0 0 ${W} ${H}`).attr('role', 'img');
+  svg.append('title').text(title);
+  svg.append('desc').text(description);
+  const root = svg.append('g').attr('transform', `translate(${margin.left},${margin.top})`);
+  const x = scaleBand().domain(range(cols)).range([0, innerW]);
+  const y = scaleBand().domain(range(rows)).range([0, innerH]);
+  const cells = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (!skip(r, c)) cells.push([r, c, value(r, c)]);
+  root.append('g').selectAll('rect').data(cells).join('rect')
+    .attr('x', (d) => x(d[1])).attr('y', (d) => y(d[0])).attr('width', x.bandwidth() + 0.4).attr('height', y.bandwidth() + 0.4)
+    .attr('fill', (d) => color(d[2]))
+    .on('pointerenter', (_, d) => onCell?.(d[0], d[1]));
+  const everyX = Math.ceil(13 / x.bandwidth());
+  const gx = root.append('g').attr('class', 'axis').attr('transform', `translate(0,${innerH})`)
+    .call(axisBottom(x).tickValues(x.domain().filter((c) => c % everyX === 0)).tickFormat(colLabel).tickSizeOuter(0));
+  gx.selectAll('text').attr('transform', 'rotate(-55)').attr('text-anchor', 'end').attr('dx', '-0.5em').attr('dy', '0.1em');
+  titleTicks(gx, colTitle);
+  const everyY = Math.ceil(13 / y.bandwidth());
+  const gy = root.append('g').attr('class', 'axis')
+    .call(axisLeft(y).tickValues(y.domain().filter((r) => r % everyY === 0)).tickFormat(rowLabel).tickSizeOuter(0));
+  titleTicks(gy, rowTitle);
+  root.append('text').attr('class', 'axis-label').attr('x', innerW / 2).attr('y', innerH + margin.bottom - 6)
+    .attr('text-anchor', 'middle').text(xLabel);
+  root.append('text').attr('class', 'axis-label').attr('transform', 'rotate(-90)').attr('x', -innerH / 2)
+    .attr('y', -margin.left + 12).attr('text-anchor', 'middle').text(yLabel);
+  const cursor = root.append('rect').attr('class', 'cursor').attr('width', x.bandwidth()).attr('height', y.bandwidth())
+    .attr('visibility', 'hidden');
+  return {
+    x, y,
+    cursor(r, c) {
+      cursor.attr('x', x(c)).attr('y', y(r)).attr('visibility', 'visible');
+    },
+  };
+}
+
+/** A horizontal colour legend: the ramp as small rects and a d3 axis with its label (units in the label). */
+export function colorLegend(box, { color, domain, label, width = 300 }) {
+  const W = Math.min(width, 320);
+  const margin = { left: 14, right: 20 };
+  box.replaceChildren();
+  const svg = select(box).append('svg').attr('class', 'color-legend').attr('viewBox', `0 0 ${W} 50`).attr('aria-hidden', 'true');
+  const x = scaleLinear().domain(domain).range([margin.left, W - margin.right]);
+  const n = 48;
+  const step = (domain[1] - domain[0]) / n;
+  svg.append('g').selectAll('rect').data(range(n)).join('rect')
+    .attr('x', (i) => x(domain[0] + i * step)).attr('y', 2).attr('height', 12)
+    .attr('width', (W - margin.left - margin.right) / n + 0.5).attr('fill', (i) => color(domain[0] + (i + 0.5) * step));
+  svg.append('g').attr('class', 'axis').attr('transform', 'translate(0,14)').call(axisBottom(x).ticks(4).tickSizeOuter(0));
+  svg.append('text').attr('class', 'axis-label').attr('x', W / 2).attr('y', 47).attr('text-anchor', 'middle').text(label);
+}
+
+/** Moves a (row, col) cursor with the arrow keys / Home / End inside [0, rows) × [0, cols(row)); null for other keys. */
+export function moveCell([r, c], key, rows, colsOf) {
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (key === 'Home') return [r, 0];
+  if (key === 'End') return [r, colsOf(r) - 1];
+  if (!(key in moves)) return null;
+  const nr = Math.min(rows - 1, Math.max(0, r + moves[key][0]));
+  return [nr, Math.min(colsOf(nr) - 1, Math.max(0, c + moves[key][1]))];
 }
