@@ -1,11 +1,15 @@
 // <block-explorer> in real Chromium: the statistics it shows are the core's (checked against a second, independent
 // forward pass made in the page through the client), stepping by button and by keyboard moves the highlight and
 // the numbers, the pre/post toggle rewires the same weights, post-norm keeps the residual stream at √emb_dim while
-// pre-norm lets it grow, deep links work, and the page stays clean and narrow-screen friendly.
+// pre-norm lets it grow, deep links work, and the page stays clean and narrow-screen friendly. Lesson 82's
+// EncoderBlock(8, 2, 32) with the lesson's PyTorch weights (web/presets/encoder-block-lesson82.json) gives PyTorch's
+// output within 1e-5 and 840 = 256 + 552 + 32 parameters; seeds read as Blockscope seeds; the element survives
+// removal and re-insertion.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { assertClean, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
+import { assertClean, assertFits, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
 
 const env = browserSuite();
 
@@ -44,6 +48,16 @@ async function coreRun(page, placement) {
       C: inspection.C,
     };
   }, placement);
+}
+
+const json = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url)));
+const LESSON = json('../../web/presets/encoder-block-lesson82.json');
+const forwardCount = (page) => page.evaluate(() => window.__forward.length);
+/** Switches the widget to the lesson's block (or waits for a deep link to have done so) and returns its event. */
+async function lessonForward(page, { select = true } = {}) {
+  if (select) await page.selectOption('block-explorer select#preset', 'encoder-block-lesson82');
+  await page.waitForFunction(() => window.__forward.at(-1)?.preset === 'encoder-block-lesson82', null, { timeout: 30000 });
+  return page.evaluate(() => window.__forward.at(-1));
 }
 
 const currentOp = (page) => page.locator('block-explorer .node.current').getAttribute('data-op');
@@ -138,6 +152,7 @@ test('deep link sets placement, block and step; fits 360 px in light and dark', 
     assert.equal(await page.locator('block-explorer .depth-table tbody tr').count(), 11); // embeddings + 10 blocks
     const [scrollW, innerW] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
     assert.ok(scrollW <= innerW, `page scrolls horizontally: ${scrollW} > ${innerW}`);
+    await assertFits(page, 'block-explorer', 360, `(${colorScheme})`);
     await screenshot(page, `block-explorer-360-${colorScheme}`);
     assertClean(problems);
     await context.close();
@@ -145,6 +160,139 @@ test('deep link sets placement, block and step; fits 360 px in light and dark', 
   const { page, context, problems } = await open({ width: 1280, colorScheme: 'dark', reducedMotion: 'reduce' }, '#block.step=3');
   assert.equal(await currentOp(page), 'att');
   await screenshot(page, 'block-explorer-desktop-dark');
+  assertClean(problems);
+  await context.close();
+});
+
+test('lesson 82’s EncoderBlock with the lesson’s PyTorch weights: PyTorch’s output within 1e-5, 840 = 256 + 552 + 32', async () => {
+  const { page, context, problems } = await open({ width: 1280 });
+  const ev = await lessonForward(page);
+  // The preset is the same PyTorch run as the C++/wasm golden (make_goldens.make_encoder_block, torch.manual_seed(42)).
+  const golden = json('../../tests/golden/encoder_block.json').cases.find((c) => c.name === 'lesson_d8_h2_ff32');
+  assert.deepEqual(LESSON.torch_output.data, golden.outputs.y.data);
+  assert.deepEqual(LESSON.x.data, golden.inputs.x.data);
+  // The core's output (from the widget's forward pass) against PyTorch's, read here from the preset file.
+  const torch = LESSON.torch_output.data;
+  assert.equal(ev.output.length, 2 * 5 * 8);
+  let worst = 0;
+  ev.output.forEach((v, i) => { worst = Math.max(worst, Math.abs(v - torch[i])); });
+  assert.ok(worst <= 1e-5, `largest |core − PyTorch| = ${worst}`);
+  assert.ok(Math.abs(ev.maxAbsDiff - worst) < 1e-12);
+  assert.equal(ev.numParameters, 840);
+  // What the lesson prints, printed by the widget from the core's numbers.
+  assert.equal(await page.textContent('block-explorer .lesson pre.printout'),
+    'input:  torch.Size([2, 5, 8])\noutput: torch.Size([2, 5, 8])\nparams: 840');
+  assert.equal(await page.textContent('block-explorer [data-lesson="params"]'), '840 = 256 + 552 + 32');
+  assert.match(await page.textContent('block-explorer [data-lesson="verdict"]'), /all 80 output values agree with PyTorch’s to within 1e-5/);
+  assert.match(await page.textContent('block-explorer .status'), /matches PyTorch’s/);
+  // Every displayed output value is PyTorch's to 4 decimals (rounding plus the 1e-5 tolerance).
+  const shown = await page.locator('block-explorer table.lesson-output td[data-col="output"] span').allTextContents();
+  assert.equal(shown.length, 80);
+  shown.forEach((t, i) => assert.ok(Math.abs(num(t) - torch[i]) <= 5e-5 + 1e-5, `value ${i}: shown ${t}, PyTorch ${torch[i]}`));
+  // The same numbers from a Block made here through the client with the preset's config and weights.
+  const direct = await page.evaluate(async (p) => {
+    const { connect } = await import('/dist/blockscope-widgets.js');
+    const block = await (await connect()).createBlock(p.config);
+    await block.loadParameters(p.params);
+    const r = await block.forward(p.x.data, 2, 5);
+    await block.dispose();
+    return Array.from(r.output);
+  }, LESSON);
+  assert.deepEqual(ev.output, direct);
+
+  // Stepping uses the lesson's code; the last step's per-token norms are the norms of PyTorch's output rows.
+  assert.deepEqual(await nodeOps(page), PRE_OPS);
+  await page.focus('block-explorer .diagram');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => window.__steps.at(-1).index === 8);
+  assert.equal(await page.textContent('block-explorer .step-code'), 'x = x + self.ffn(self.norm2(x))');
+  const norms = (await tokenColumn(page, 'norm')).map(num);
+  assert.equal(norms.length, 10);
+  norms.forEach((v, r) => {
+    const row = torch.slice(8 * r, 8 * r + 8);
+    const want = Math.sqrt(row.reduce((s2, x) => s2 + x * x, 0));
+    assert.ok(Math.abs(v - want) <= 1e-4, `row ${r}: norm ${v} vs PyTorch ${want}`);
+  });
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.__steps.at(-1).index === 2);
+  assert.match(await page.textContent('block-explorer .step-title'), /not causal, no biases/);
+  assert.equal(await page.isHidden('block-explorer .depth-section'), true);
+  assert.equal(await page.isHidden('block-explorer input#prompt'), true);
+  await page.locator('block-explorer .lesson details summary').click();
+  await screenshot(page, 'block-explorer-lesson82');
+
+  // Post-norm rewires the same lesson weights; the PyTorch comparison stays the lesson's (pre-norm) output.
+  await page.check('block-explorer input[name="placement"][value="post"]');
+  await page.waitForFunction(() => window.__steps.at(-1).placement === 'post');
+  assert.deepEqual(await nodeOps(page), POST_OPS);
+  assert.equal(await page.textContent('block-explorer [data-lesson="params"]'), '840 = 256 + 552 + 32');
+  // Back to the seeded GPT.
+  await page.check('block-explorer input[name="placement"][value="pre"]');
+  const n = await forwardCount(page);
+  await page.selectOption('block-explorer select#preset', '');
+  await page.waitForFunction((k) => window.__forward.length > k && window.__forward.at(-1).seed === 123, n);
+  assert.equal(await page.isHidden('block-explorer .lesson'), true);
+  assert.equal(await page.isVisible('block-explorer .depth-section'), true);
+  assertClean(problems);
+  await context.close();
+});
+
+test('the lesson’s block by deep link fits 360 px (dark); seeds read as Blockscope seeds', async () => {
+  const { page, context, problems } = await open({ width: 360, height: 800, colorScheme: 'dark' },
+    '#block.preset=encoder-block-lesson82&block.step=5');
+  const ev = await lessonForward(page, { select: false });
+  assert.ok(ev.maxAbsDiff <= 1e-5);
+  await page.waitForFunction(() => window.__steps.at(-1)?.index === 4);
+  assert.equal(await page.textContent('block-explorer .step-code'), 'x = x + self.attn(self.norm1(x))');
+  await page.locator('block-explorer .lesson details summary').click();
+  await assertFits(page, 'block-explorer', 360, '(lesson block)');
+  await screenshot(page, 'block-explorer-lesson82-360-dark');
+  assertClean(problems);
+  await context.close();
+
+  const gpt = await open({ width: 1280 });
+  const text = await gpt.page.evaluate(() => document.querySelector('block-explorer').shadowRoot.textContent);
+  assert.match(text, /random weights from Blockscope seed 123/);
+  assert.doesNotMatch(text.replaceAll('Blockscope seed', ''), /\bseed \d/, 'a bare "seed N"');
+  assert.match(await gpt.page.getAttribute('block-explorer label[for="seed"]', 'title'), /torch\.manual_seed/);
+  assert.equal(await gpt.page.textContent('block-explorer label[for="seed"]'), 'Blockscope seed');
+  assert.match(await gpt.page.textContent('block-explorer .seed-note'), /torch\.manual_seed .*different weights/);
+  assertClean(gpt.problems);
+  await gpt.context.close();
+});
+
+test('removed and re-inserted, it frees its model, rebuilds it and keeps working (GPT and lesson block)', async () => {
+  const { page, context, problems } = await open({ width: 1280 });
+  const roundTrip = () => page.evaluate(async () => {
+    const el = document.querySelector('block-explorer');
+    window.__block = el;
+    el.remove();
+    await new Promise((r) => setTimeout(r, 50)); // base.js releases once the element has really left
+    const freed = el.model === null;
+    document.body.append(el);
+    return freed;
+  });
+  let n = await forwardCount(page);
+  assert.equal(await roundTrip(), true);
+  await page.waitForFunction((k) => window.__forward.length > k, n, { timeout: 30000 }); // rebuilt on return
+  await page.click('block-explorer button.next');
+  await page.waitForFunction(() => window.__steps.at(-1).op === 'norm1');
+  const core = await coreRun(page, 'pre');
+  assert.deepEqual(await tokenColumn(page, 'norm'), core.steps[0][1].norm.map(fmt4));
+  n = await forwardCount(page);
+  await page.fill('block-explorer input#prompt', 'Hi');
+  await page.waitForFunction((k) => window.__forward.length > k && window.__forward.at(-1).ids.length === 2, n);
+
+  await lessonForward(page);
+  n = await forwardCount(page);
+  assert.equal(await roundTrip(), true);
+  await page.waitForFunction((k) => window.__forward.length > k, n, { timeout: 30000 });
+  const ev = await page.evaluate(() => window.__forward.at(-1));
+  assert.equal(ev.preset, 'encoder-block-lesson82');
+  assert.ok(ev.maxAbsDiff <= 1e-5);
+  assert.equal(await page.textContent('block-explorer [data-lesson="params"]'), '840 = 256 + 552 + 32');
   assertClean(problems);
   await context.close();
 });

@@ -1,6 +1,7 @@
 // <layernorm-explorer> in Chromium, from its bare example page: the lesson's numbers for [1, 3, 5, 7] and the
 // book's toy layer output equal the core's; typing, the γ/β sliders (keyboard), the wrong-axis switch (editing
-// one token moves the others only there), invalid input, URL-hash deep links and the 360 px layout.
+// one token moves the others only there), invalid input, URL-hash deep links and the 360 px layout; removal and
+// re-insertion; the book preset labelled as PyTorch's numbers (torch.manual_seed), not a Blockscope seed.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -57,6 +58,8 @@ test('the book §4.2 toy preset shows the biased variance 0.0192 / 0.0332 and sa
   assert.deepEqual(await text(page, 'table.sequence td[data-stat="mean"]'), ['0.1324', '0.2170']);
   assert.deepEqual(await text(page, 'table.sequence td[data-stat="variance"]'), ['0.0192', '0.0332']);
   const note = await page.locator(`${TAG} .book-note`).textContent();
+  assert.match(note, /PyTorch’s own output after torch\.manual_seed\(123\), copied exactly/);
+  assert.match(note, /a Blockscope seed 123 gives other numbers/);
   assert.match(note, /0\.0231 and 0\.0398/);
   assert.match(note, /0\.0192 and 0\.0332/);
   const toy = [0.2259521335363388, 0.346953809261322, 0, 0.22160431742668152, 0, 0,
@@ -173,3 +176,24 @@ for (const colorScheme of ['light', 'dark']) {
     await context.close();
   });
 }
+
+test('removed and re-inserted, it keeps computing with the core and logs no errors', async () => {
+  const { page, context, problems } = await open();
+  await page.evaluate(async (tag) => {
+    const el = document.querySelector(tag);
+    el.remove();
+    await new Promise((r) => setTimeout(r, 50)); // after base.js's release check
+    document.body.append(el);
+    el.remove(); // a DOM move on the way back
+    document.body.append(el);
+  }, TAG);
+  await page.locator(`${TAG} #tok-0`).fill('2, 4, 6, 8');
+  await page.locator(`${TAG} [data-stat="mean"]`).first().filter({ hasText: '5.0000' }).waitFor();
+  const core = await coreLayerNorm(page, [2, 4, 6, 8], {});
+  assert.deepEqual(await detail(page, 'normalized'), core.normalized.map(fmt4));
+  await page.locator(`${TAG} #wrong-axis`).check();
+  await page.locator(`${TAG} [data-stat="feature-mean"]`).first().waitFor();
+  assert.match(await page.locator(`${TAG} .status`).textContent(), /Computed by the core/);
+  assertClean(problems);
+  await context.close();
+});

@@ -6,10 +6,22 @@ and both networks' parameters, produced by make_train_goldens.make_residual_flow
 in its RNG order; the same function writes tests/golden/residual_flow.json, so preset and golden cannot drift),
 plus PyTorch's per-layer weight-gradient norms for the widget to show next to the core's.
 
+web/presets/encoder-block-lesson82.json — lesson 82 §37 "EncoderBlock as nn.Module": the lesson's EncoderBlock(8, 2,
+32) built after torch.manual_seed(42) with its exact class definition (book_modules.EncoderBlock), its input
+x = torch.randn(2, 5, 8) and PyTorch's output, produced by make_goldens.make_encoder_block() (the same function
+writes tests/golden/encoder_block.json). The parameters are keyed by the core's names, with the map from the
+lesson's state_dict names, and the core BlockConfig that wires a block the lesson's way, so <block-explorer>
+passes both through unchanged.
+
+web/presets/ffn-d2-lesson-example.json — lesson LM4-T3's worked example (d = 2, hidden width 4, x = [1, -2]): the
+lesson's W1, b1, W2, b2 and PyTorch's hidden pre-activation, activation and output for GELU (tanh form) and ReLU.
+<ffn-explorer> hard-codes the lesson's matrices; its browser test checks them and the core's numbers against this.
+
 Run from the repo root with `/usr/bin/python3 tests/reference/make_lesson_presets.py`.
 """
 
 import json
+import math
 import os
 import sys
 
@@ -18,6 +30,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import torch  # noqa: E402
 
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import make_goldens as mg  # noqa: E402
 import make_train_goldens as tg  # noqa: E402
 
 GENERATOR = "tests/reference/make_lesson_presets.py"
@@ -54,6 +70,83 @@ def residual_flow_preset():
     return out
 
 
+# The lesson's state_dict names -> the core's parameter names (nn.LayerNorm's weight/bias are the book's
+# scale/shift; the lesson's attention calls its projections Wq, Wk, Wv, Wo; its FFN is nn.Sequential "ffn").
+ENCODER_NAMES = {
+    "norm1.weight": "norm1.scale", "norm1.bias": "norm1.shift",
+    "attn.Wq.weight": "att.W_query.weight", "attn.Wk.weight": "att.W_key.weight",
+    "attn.Wv.weight": "att.W_value.weight", "attn.Wo.weight": "att.out_proj.weight",
+    "norm2.weight": "norm2.scale", "norm2.bias": "norm2.shift",
+    "ffn.0.weight": "ff.layers.0.weight", "ffn.0.bias": "ff.layers.0.bias",
+    "ffn.2.weight": "ff.layers.2.weight", "ffn.2.bias": "ff.layers.2.bias",
+}
+
+
+def encoder_block_preset():
+    (case,) = mg.make_encoder_block()  # torch.manual_seed(42); EncoderBlock(8, 2, 32); x = torch.randn(2, 5, 8)
+    assert case["config"]["param_count"] == 840
+    assert list(case["params"]) == list(ENCODER_NAMES), list(case["params"])
+    B, T, d = case["inputs"]["x"]["shape"]
+    # Counted from the lesson's own parameters: 4 d² = 256 (no biases), d·d_ff + d_ff + d_ff·d + d = 552, 2 · 2d = 32.
+    count = lambda prefix: sum(len(t["data"]) for n, t in case["params"].items() if n.startswith(prefix))  # noqa: E731
+    sizes = {"attention": count("attn."), "feed_forward": count("ffn."), "norms": count("norm")}
+    assert sizes == {"attention": 256, "feed_forward": 552, "norms": 32} and sum(sizes.values()) == 840, sizes
+    return {
+        "generator": GENERATOR,
+        "torch_version": torch.__version__,
+        "source": "lesson 82, section 37 'EncoderBlock as nn.Module' (torch.manual_seed(42); "
+                  "block = EncoderBlock(d=8, h=2, d_ff=32); x = torch.randn(2, 5, 8); out = block(x))",
+        # The core's BlockConfig for the lesson's block: pre-norm, non-causal attention with no bias on any of
+        # Wq, Wk, Wv, Wo, FFN width d_ff, nn.GELU() (exact erf), nn.LayerNorm's eps, no dropout.
+        "config": {"emb_dim": d, "n_heads": case["config"]["h"], "context_length": T,
+                   "ffn_hidden": case["config"]["d_ff"], "activation": "gelu_erf", "causal": False,
+                   "qkv_bias": False, "attn_out_bias": False, "drop_rate": 0.0, "norm": "pre", "ln_eps": 1e-5},
+        "num_parameters": case["config"]["param_count"],
+        "parameter_breakdown": sizes,
+        "torch_names": {core: torch_name for torch_name, core in ENCODER_NAMES.items()},
+        "params": {ENCODER_NAMES[n]: flat(t) for n, t in case["params"].items()},
+        "x": case["inputs"]["x"],
+        "torch_output": case["outputs"]["y"],
+    }
+
+
+# Lesson LM4-T3, "A worked example: a tiny feed-forward network", and its printed numbers (4 decimals).
+FFN_EXAMPLE = {"W1": [[1, 0], [0, 1], [1, 1], [1, -1]], "b1": [0, 0, 0, 0],
+               "W2": [[1, 0, 0, 0], [0, 1, 0, 0]], "b2": [0, 0], "x": [1, -2]}
+FFN_LESSON_PRINTOUT = {
+    "gelu_tanh": {"hidden_pre": [1, -2, -1, 3], "hidden_post": [0.8412, -0.0454, -0.1588, 2.9964],
+                  "output": [0.8412, -0.0454]},
+    "relu": {"hidden_pre": [1, -2, -1, 3], "hidden_post": [1, 0, 0, 3], "output": [1, 0]},
+}
+
+
+def ffn_example_preset():
+    e = {k: torch.tensor(v, dtype=torch.float32) for k, v in FFN_EXAMPLE.items()}
+    out = {"generator": GENERATOR, "torch_version": torch.__version__,
+           "source": "lesson LM4-T3, 'A worked example: a tiny feed-forward network' (d = 2, hidden width 4)",
+           **FFN_EXAMPLE, "torch": {}}
+    acts = {"gelu_tanh": nn.GELU(approximate="tanh"), "relu": nn.ReLU()}
+    for name, act in acts.items():
+        ffn = nn.Sequential(nn.Linear(2, 4), act, nn.Linear(4, 2))
+        with torch.no_grad():
+            ffn[0].weight.copy_(e["W1"]); ffn[0].bias.copy_(e["b1"])
+            ffn[2].weight.copy_(e["W2"]); ffn[2].bias.copy_(e["b2"])
+            pre = ffn[0](e["x"])
+            post = ffn[1](pre)
+            y = ffn(e["x"])
+        assert torch.equal(ffn[2](post), y)
+        got = {"hidden_pre": pre, "hidden_post": post, "output": y}
+        for k, want in FFN_LESSON_PRINTOUT[name].items():
+            assert [round(v, 4) for v in got[k].tolist()] == want, (name, k, got[k].tolist())
+        out["torch"][name] = {k: [float(v) for v in t.tolist()] for k, t in got.items()}
+    # The lesson's own gelu(), its tanh formula written out, agrees (the lesson checks atol=1e-6).
+    h = e["W1"] @ e["x"] + e["b1"]
+    lesson_gelu = 0.5 * h * (1 + torch.tanh(math.sqrt(2 / math.pi) * (h + 0.044715 * h ** 3)))
+    assert torch.allclose(torch.tensor(out["torch"]["gelu_tanh"]["hidden_post"]), lesson_gelu, atol=1e-6)
+    assert torch.equal(F.gelu(h, approximate="tanh"), torch.tensor(out["torch"]["gelu_tanh"]["hidden_post"]))
+    return out
+
+
 def write_json(fname, obj):
     os.makedirs(OUT_DIR, exist_ok=True)
     path = os.path.join(OUT_DIR, fname)
@@ -65,6 +158,8 @@ def write_json(fname, obj):
 
 def main():
     write_json("residual-flow-lesson82.json", residual_flow_preset())
+    write_json("encoder-block-lesson82.json", encoder_block_preset())
+    write_json("ffn-d2-lesson-example.json", ffn_example_preset())
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@
 import { BlockscopeElement, define, fmt, h, parseNumbers } from './base.js';
 import { chartWidth, groupedBars, KIT_CSS, legend, watchWidth } from './chart-kit.js';
 
-// Book §4.2: the toy layer's output, Linear(5, 6) + ReLU after torch.manual_seed(123), as exact float32 values.
+// Book §4.2: the toy layer's output, Linear(5, 6) + ReLU after torch.manual_seed(123), as exact float32 values —
+// PyTorch's numbers, copied; the core's generator is not PyTorch's, so no Blockscope seed reproduces them.
 const BOOK_TOY = [
   [0.2259521335363388, 0.346953809261322, 0.0, 0.22160431742668152, 0.0, 0.0],
   [0.2132834792137146, 0.23942121863365173, 0.0, 0.5198363661766052, 0.3297472298145294, 0.0],
@@ -24,7 +25,7 @@ const BOOK_TOY = [
 const DEFAULT_VALUES = '1, 3, 5, 7; 10, 20, 30, 40; 0, 4, 4, 0';
 const PRESETS = [
   { id: 'lesson', label: 'Lesson 82: [1, 3, 5, 7] and two more tokens', values: DEFAULT_VALUES },
-  { id: 'book', label: 'Book §4.2: toy Linear(5, 6) + ReLU output', values: BOOK_TOY.map((r) => r.join(', ')).join('; ') },
+  { id: 'book', label: 'Book §4.2: PyTorch’s toy Linear(5, 6) + ReLU output', values: BOOK_TOY.map((r) => r.join(', ')).join('; ') },
   { id: 'single', label: 'One token: [1, 3, 5, 7]', values: '1, 3, 5, 7' },
 ];
 const MAX_TOKENS = 8;
@@ -461,7 +462,9 @@ export class LayerNormExplorer extends BlockscopeElement {
     const book = this.presetSelect.value === 'book' && !wrong;
     this.bookNote.hidden = !book;
     if (book) {
-      this.bookNote.textContent = 'Book §4.2 note: the book first prints the variance with PyTorch’s default, the ' +
+      this.bookNote.textContent = 'Book §4.2: these tokens are PyTorch’s own output after torch.manual_seed(123), ' +
+        'copied exactly (the core’s random generator is not PyTorch’s, so a Blockscope seed 123 gives other numbers). ' +
+        'The book first prints the variance with PyTorch’s default, the ' +
         'unbiased estimate (÷ (n − 1)): 0.0231 and 0.0398. LayerNorm uses the biased variance (÷ n), which is what ' +
         `the core computes here: ${fmt(variance[0])} and ${fmt(variance[1])}.`;
     }
