@@ -5,5 +5,6 @@ export { LayerNormExplorer } from './layernorm-explorer.js';
 export { FeedForwardExplorer } from './ffn-explorer.js';
 export { BlockExplorer } from './block-explorer.js';
 export { GPTExplorer } from './gpt-explorer.js';
+export { TrainingLab } from './training-lab.js';
 export { ResidualFlowExplorer } from './residual-flow-explorer.js';
 export { connect } from '../client.js';
