@@ -1,15 +1,21 @@
-// The demo lesson page (web/index.html) in Chromium: all five widgets come alive in the chapter's order with
-// the core's numbers, the page states the PyTorch tolerance, nothing leaves localhost, no console errors, and
-// it fits a 360 px phone in light and dark mode.
+// The demo lesson page (web/index.html) in Chromium: all seven widgets come alive in the chapter's order with
+// the core's numbers (the GPT once it is scrolled to: it loads its trained model lazily), the page states the
+// PyTorch tolerance and links the model card, nothing leaves localhost, no console errors, it fits a 360 px phone
+// in light and dark mode, and after one visit it works offline, trained model included.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
 
-const WIDGETS = ['layernorm-explorer', 'gelu-explorer', 'ffn-explorer', 'block-explorer', 'gpt-explorer'];
+const WIDGETS = ['layernorm-explorer', 'gelu-explorer', 'ffn-explorer', 'block-explorer', 'residual-flow-explorer',
+  'training-lab', 'gpt-explorer'];
+const LAZY = ['training-lab', 'gpt-explorer']; // load their data/model only when scrolled near
 const env = browserSuite();
 
-/** Opens the lesson and waits until every widget has reported its first result (a blockscope-* event). */
+/**
+ * Opens the lesson and waits until every widget has reported its first result (a blockscope-* event); the GPT
+ * widget loads its model when it nears the viewport, so it is scrolled to once the others are alive.
+ */
 async function openLesson(options) {
   const session = await openPage(env.browser, options);
   await session.page.addInitScript(() => {
@@ -19,11 +25,17 @@ async function openLesson(options) {
     }
   });
   await session.page.goto(env.url);
-  await session.page.waitForFunction((n) => window.__alive.size >= n, WIDGETS.length, { timeout: 60000 });
+  await session.page.waitForFunction((n) => window.__alive.size >= n, WIDGETS.length - LAZY.length, { timeout: 60000 });
+  for (const [i, tag] of LAZY.entries()) {
+    await session.page.locator(tag).scrollIntoViewIfNeeded();
+    const n = WIDGETS.length - LAZY.length + i + 1;
+    await session.page.waitForFunction((k) => window.__alive.size >= k, n, { timeout: 60000 });
+  }
+  await session.page.evaluate(() => scrollTo(0, 0));
   return session;
 }
 
-test('the lesson page runs all five widgets in chapter order with the core\'s numbers', async () => {
+test('the lesson page runs all seven widgets in chapter order with the core\'s numbers', async () => {
   const { page, context, problems } = await openLesson({ width: 1280, height: 900 });
   const order = await page.evaluate((tags) => [...document.querySelectorAll(tags.join(','))].map((e) => e.localName), WIDGETS);
   assert.deepEqual(order, WIDGETS);
@@ -32,6 +44,8 @@ test('the lesson page runs all five widgets in chapter order with the core\'s nu
   assert.equal(await page.locator('layernorm-explorer [data-stat="mean"]').first().textContent(), '4.0000');
   assert.equal(await page.locator('layernorm-explorer [data-stat="variance"]').first().textContent(), '5.0000');
   await page.locator('ffn-explorer [data-cost="parameters"]').filter({ hasText: '4,722,432' }).waitFor();
+  assert.equal(await page.locator('#gpt a[href="models/brown/README.md"]').count(), 1, 'the GPT section links the model card');
+  assert.equal(await page.locator('gpt-explorer table.candidates.selected').getAttribute('data-model'), 'trained');
   // Keyboard: Tab reaches the first widget's controls from the skip link onwards.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip');
@@ -64,19 +78,30 @@ test('the embedding guide is served and shows the one-script snippet', async () 
   await context.close();
 });
 
-test('after one visit the lesson page works offline (service worker)', async () => {
+test('after one visit the lesson page works offline (service worker), trained model included', async () => {
   const { page, context, problems } = await openPage(env.browser);
+  const trainedTable = async () => {
+    await page.locator('gpt-explorer').scrollIntoViewIfNeeded();
+    await page.locator('gpt-explorer table.candidates.trained tbody tr').first().waitFor({ timeout: 30000 });
+  };
   await page.goto(env.url);
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload(); // now controlled by the worker, which caches every file this load fetches
   await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
   await page.locator('ffn-explorer [data-cost="parameters"]').filter({ hasText: '4,722,432' }).waitFor({ timeout: 30000 });
+  await trainedTable();
   await page.waitForLoadState('networkidle');
   await context.setOffline(true);
   problems.console.length = 0;
   await page.reload();
   await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
   assert.equal(await page.locator('layernorm-explorer [data-stat="mean"]').first().textContent(), '4.0000');
+  await trainedTable(); // the shipped checkpoint came from the cache
+  assert.equal(await page.textContent('gpt-explorer .model-message'), '', 'no fallback message offline');
+  // The shipped checkpoint is the only weights file in the cache (sw.js keeps other .safetensors out of it).
+  const cached = await page.evaluate(async () => (await caches.keys()).length &&
+    (await (await caches.open((await caches.keys())[0])).keys()).map((r) => new URL(r.url).pathname).filter((p) => p.endsWith('.safetensors')));
+  assert.deepEqual(cached, ['/models/brown/model.safetensors']);
   assertClean(problems);
   await context.close();
 });
