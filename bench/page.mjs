@@ -9,7 +9,7 @@ import { launchBrowser, openPage, startServer } from '../tests/browser/support.m
 
 const runs = Number(process.argv.includes('--runs') ? process.argv[process.argv.indexOf('--runs') + 1] : 3);
 const PAGES = [
-  { path: '', label: 'lesson page (4 widgets at load + <gpt-explorer> with its trained model when scrolled to)', widgets: 4, lazyGPT: true },
+  { path: '', label: 'lesson page (5 widgets at load; <training-lab> and <gpt-explorer> load when scrolled to)', widgets: 5, lazyGPT: true },
   { path: 'embed.html', label: 'embed page (<gelu-explorer> alone)', widgets: 1 },
 ];
 

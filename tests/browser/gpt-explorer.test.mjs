@@ -53,25 +53,29 @@ test('next-token tables, LayerNorm heatmap and attention show the core\'s number
   await page.keyboard.press('ArrowDown');
   assert.match(await page.textContent('gpt-explorer .ln-readout'), new RegExp(`block 2, .*: ${fmt4(core.norm2InMean[1][core.T - 1])}$`));
 
-  // Attention: the default view (block 4, head 3) and its readout are the core's; head and layer selectors change it.
+  // Attention: the default view (block 1, head 1) and its readout are the core's; head and layer selectors change it.
   const fills = () => page.locator('gpt-explorer .att-heat svg rect').evaluateAll((els) => els.map((e) => e.getAttribute('fill')).join());
   const T = core.T;
   const w = (layer, head, q, k) => core.attn[layer][head * T * T + q * T + k];
   assert.deepEqual(await page.evaluate(() => ({ ...document.querySelector('gpt-explorer').shadowRoot.querySelector('.att-heat').dataset })),
-    { layer: '4', head: '3' });
-  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`weight ${fmt4(w(3, 2, T - 1, 0))}\\.$`));
+    { layer: '1', head: '1' });
+  // The readout starts on the last token's strongest key.
+  const row = core.attn[0].slice((T - 1) * T, T * T); // head 1 is the first T × T block
+  const k0 = argmax(row);
+  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`\\(position ${k0}\\) with weight ${fmt4(w(0, 0, T - 1, k0))}\\.$`));
   const before = await fills();
   await page.selectOption('gpt-explorer select#head', '2');
   await page.waitForFunction(() => document.querySelector('gpt-explorer').shadowRoot.querySelector('.att-heat').dataset.head === '2');
   const head2 = await fills();
   assert.notEqual(head2, before);
   await page.focus('gpt-explorer .att-heat');
-  await page.keyboard.press('ArrowRight');
-  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`\\(position 1\\) with weight ${fmt4(w(3, 1, T - 1, 1))}\\.$`));
+  await page.keyboard.press('ArrowLeft');
+  const k1 = Math.max(0, k0 - 1);
+  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`\\(position ${k1}\\) with weight ${fmt4(w(0, 1, T - 1, k1))}\\.$`));
   await page.selectOption('gpt-explorer select#layer', '3');
   await page.waitForFunction(() => document.querySelector('gpt-explorer').shadowRoot.querySelector('.att-heat').dataset.layer === '3');
   assert.notEqual(await fills(), head2);
-  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`weight ${fmt4(w(2, 1, T - 1, 1))}\\.$`));
+  assert.match(await page.textContent('gpt-explorer .att-readout'), new RegExp(`\\(position ${k1}\\) with weight ${fmt4(w(2, 1, T - 1, k1))}\\.$`));
   assert.match(await page.textContent('gpt-explorer .hist-text'), /^Block 3: /);
 
   // Typing a prompt reruns both models and updates the tables.

@@ -173,7 +173,9 @@ export class InspectionView {
     this.attBox.dataset.layer = String(this.layerIndex + 1);
     this.attBox.dataset.head = String(this.headIndex + 1);
     colorLegend(this.attLegend, { color, domain: [0, 1], label: 'attention weight', width: this.width });
-    this.setCell('att', this.attCell ?? [T - 1, 0]);
+    // Start on the last token's strongest key: the pattern's most telling cell.
+    const lastRow = Array.from(this.attWeights.subarray((T - 1) * T, T * T));
+    this.setCell('att', this.attCell ?? [T - 1, lastRow.indexOf(Math.max(...lastRow))]);
   }
 
   renderHistogram() {

@@ -6,7 +6,7 @@
 // Attributes: prompt, weights (trained|untrained|random), seed (123), loading (lazy|eager), model (a checkpoint
 //   directory URL that replaces the trained model), layers (4), emb-dim (64), heads (4), context (128),
 //   tokenizer (byte|gpt2) — the size of a weights="random" model —, norm (pre|post), overflow (crop|error),
-//   candidates (10), layer (4), head (3), ln (norm1|norm2|final), ln-side (in|out), stat (var|mean),
+//   candidates (10), layer (1), head (1), ln (norm1|norm2|final), ln-side (in|out), stat (var|mean),
 //   temperature (1), top-k (25), top-p (1), max-new-tokens (40), gen-seed (42).
 // Events: blockscope-model {source, label, config, numParameters}, blockscope-forward {ids, tokens, config, weights,
 //   candidates, compare, ...}, blockscope-token {token, index}, blockscope-generated {tokens, text, stopReason}.
@@ -50,7 +50,7 @@ export class GPTExplorer extends BlockscopeElement {
   static attrs = {
     prompt: 'The jury said that the', weights: 'trained', seed: 123, loading: 'lazy', model: '',
     layers: 4, 'emb-dim': 64, heads: 4, context: 128, tokenizer: 'byte', norm: 'pre', overflow: 'crop', candidates: 10,
-    layer: 4, head: 3, ln: 'norm1', 'ln-side': 'in', stat: 'var',
+    layer: 1, head: 1, ln: 'norm1', 'ln-side': 'in', stat: 'var',
     temperature: 1, 'top-k': 25, 'top-p': 1, 'max-new-tokens': 40, 'gen-seed': 42,
   };
 
