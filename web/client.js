@@ -2,25 +2,85 @@
 // Worker (web/worker.js), so heavy work never blocks the page. If a worker cannot be started (some embedding
 // contexts forbid it), the same interface runs the runtime on the page's thread instead.
 // Every method returns a Promise; arrays come back as typed arrays the caller owns.
+//
+// How loading works (every file is found from this module's own URL, import.meta.url, never from the page's):
+// - Worker mode: the worker script sits next to this module (./worker.js, or ./blockscope-worker.js next to the
+//   widgets bundle). A bundle served from another origin (a CDN) cannot start it directly — workers must be
+//   same-origin — so the client starts a same-origin blob: module worker whose one line import()s the real
+//   worker script by its absolute URL (the CDN must send CORS headers, as CDNs do). The worker says
+//   {ready: true} once its script has run; inside, blockscope.js finds blockscope-<flavour>.js/.wasm from its
+//   own (absolute) URL.
+// - Fallback: if the Worker constructor throws (CSP worker-src), or the worker fails (error event) or stays silent
+//   for `workerTimeout` ms before it is ready, the client switches once to the in-thread mode, says so in
+//   console.info and in client.mode / client.fallbackReason; widgets keep working.
+// - In-thread mode (fallback, or connect({inThread: true})): in-thread.js runs the same host on the page's thread;
+//   blockscope.js (inlined in the widgets bundle) finds the wasm from the bundle's URL.
+// - loadModel({url}) accepts only the page's origin and the bundle's unless connect({allowRemoteModels: true}).
 
-const instances = new Map(); // worker URL -> Promise<RuntimeClient>
+const instances = new Map(); // options key -> Promise<RuntimeClient>
 // The bundler replaces BLOCKSCOPE_WORKER_FILE with the bundled worker's file name (scripts/build-web.sh).
 /* global BLOCKSCOPE_WORKER_FILE */
 const WORKER_FILE = typeof BLOCKSCOPE_WORKER_FILE === 'string' ? BLOCKSCOPE_WORKER_FILE : './worker.js';
+const BUNDLE_ORIGIN = new URL(import.meta.url).origin;
+const pageOrigin = () => (typeof location === 'undefined' ? null : location.origin);
 
 /**
- * Connects to the runtime (once per page).
- * @param {{workerUrl?: string|URL, flavour?: 'auto'|'simd'|'baseline', inThread?: boolean}} [options]
+ * Connects to the runtime (once per page and set of options).
+ * @param {{workerUrl?: string|URL, flavour?: 'auto'|'simd'|'baseline', inThread?: boolean,
+ *          workerTimeout?: number, allowRemoteModels?: boolean}} [options]
+ *   inThread runs the runtime on the page's thread; workerTimeout (ms, default 10000) is how long a worker may
+ *   take to start before the in-thread fallback; allowRemoteModels lets loadModel fetch from any origin.
  */
 export function connect(options = {}) {
   const workerUrl = new URL(options.workerUrl ?? WORKER_FILE, import.meta.url).href;
-  const key = `${workerUrl}|${options.flavour ?? 'auto'}|${!!options.inThread}`;
+  const key = [workerUrl, options.flavour ?? 'auto', !!options.inThread, !!options.allowRemoteModels].join('|');
   if (!instances.has(key)) {
     const p = RuntimeClient.start(workerUrl, options);
     p.catch(() => instances.delete(key));
     instances.set(key, p);
   }
   return instances.get(key);
+}
+
+/**
+ * Starts a module worker and resolves once it reports {ready: true}; rejects (and terminates it) if it cannot be
+ * created, fails or stays silent for timeoutMs. A cross-origin script is started through a same-origin blob: URL.
+ */
+function startWorker(url, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    let blobUrl = null;
+    let worker;
+    try {
+      if (pageOrigin() === null || new URL(url).origin === pageOrigin()) {
+        worker = new Worker(url, { type: 'module' });
+      } else {
+        const boot = `import(${JSON.stringify(url)}).catch((e) => postMessage({ ready: false, error: String(e?.message ?? e) }));`;
+        blobUrl = URL.createObjectURL(new Blob([boot], { type: 'text/javascript' }));
+        worker = new Worker(blobUrl, { type: 'module' });
+      }
+    } catch (err) {
+      if (blobUrl) URL.revokeObjectURL(blobUrl);
+      reject(new Error(`the worker could not be created (${err?.message ?? err})`));
+      return;
+    }
+    const settle = (error) => {
+      clearTimeout(timer);
+      worker.onmessage = worker.onerror = null;
+      if (blobUrl) URL.revokeObjectURL(blobUrl);
+      if (!error) return resolve(worker);
+      worker.terminate();
+      reject(new Error(error));
+    };
+    const timer = setTimeout(() => settle(`the worker did not start within ${timeoutMs} ms`), timeoutMs);
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      settle(`the worker failed to start (${e.message || `refused or not loadable: ${url}`})`);
+    };
+    worker.onmessage = ({ data }) => {
+      if (data?.ready === true) settle(null);
+      else if (data?.ready === false) settle(`the worker failed to start (${data.error})`);
+    };
+  });
 }
 
 /** Request/response transport over a worker (or the in-thread stand-in with the same port shape). */
@@ -58,35 +118,42 @@ class WorkerTransport {
 
 export class RuntimeClient {
   #t;
+  #allowRemoteModels;
   /** 'worker' or 'in-thread' */
   mode;
+  /** Why the client runs in-thread although a worker was wanted (null otherwise). */
+  fallbackReason = null;
   /** 'simd' or 'baseline' */
   flavour;
 
   static async start(workerUrl, options) {
-    let transport;
-    let mode = 'worker';
-    if (!options.inThread && typeof Worker !== 'undefined') {
+    let transport = null;
+    let reason = null; // why a wanted worker could not be used
+    if (!options.inThread) {
       try {
-        transport = new WorkerTransport(new Worker(workerUrl, { type: 'module' }));
-      } catch {
-        transport = null;
+        if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
+        transport = new WorkerTransport(await startWorker(workerUrl, options.workerTimeout ?? 10000));
+      } catch (err) {
+        reason = err.message;
+        console.info(`Blockscope: ${reason}; running the runtime on the page's thread instead.`);
       }
     }
     if (!transport) {
       const { createInThreadPort } = await import('./in-thread.js');
       transport = new WorkerTransport(createInThreadPort());
-      mode = 'in-thread';
     }
-    const client = new RuntimeClient(transport, mode);
+    const mode = options.inThread || reason !== null ? 'in-thread' : 'worker';
+    const client = new RuntimeClient(transport, mode, options);
+    client.fallbackReason = reason;
     const info = await transport.send({ op: 'init', options: { flavour: options.flavour ?? 'auto' } }).promise;
     client.flavour = info.flavour;
     return client;
   }
 
-  constructor(transport, mode) {
+  constructor(transport, mode, { allowRemoteModels = false } = {}) {
     this.#t = transport;
     this.mode = mode;
+    this.#allowRemoteModels = allowRemoteModels;
   }
 
   #call(method, ...args) {
@@ -140,12 +207,20 @@ export class RuntimeClient {
    * @returns {Promise<RemoteGPT>}
    */
   async loadModel(source, { onProgress, maxParameterBytes } = {}) {
-    const src = source?.url != null ? { url: absolute(source.url) } : source;
+    const src = source?.url != null ? { url: this.#checkModelUrl(absolute(source.url)) } : source;
     const { promise } = this.#t.send(
       { op: 'loadModel', source: src, options: maxParameterBytes ? { maxParameterBytes } : {} },
       { onEvent: (event, data) => event === 'progress' && onProgress?.(data) },
     );
     return new RemoteGPT(this, await promise);
+  }
+
+  /** Model URLs must be on the page's origin or the bundle's, unless the client was created allowing others. */
+  #checkModelUrl(url) {
+    const { origin } = new URL(url);
+    if (this.#allowRemoteModels || origin === pageOrigin() || origin === BUNDLE_ORIGIN) return url;
+    throw new Error(`loadModel refused ${url}: its origin ${origin} is neither this page's (${pageOrigin()}) nor ` +
+      `Blockscope's (${BUNDLE_ORIGIN}); create the client with connect({allowRemoteModels: true}) to allow it`);
   }
 }
 

@@ -4,3 +4,4 @@ import { createHost } from './runtime-host.js';
 
 const handle = createHost((message, transfer) => self.postMessage(message, transfer));
 self.onmessage = ({ data }) => handle(data);
+self.postMessage({ ready: true }); // tells client.js the script loaded (else it falls back to in-thread)

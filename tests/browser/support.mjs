@@ -35,8 +35,25 @@ export function fmt4(v) {
   return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
 }
 
-export async function startServer() {
-  return serve({ root: WEB_ROOT, port: 0 });
+/**
+ * Serves web/ on a free loopback port. With {cors: true} every response carries Access-Control-Allow-Origin: *, as
+ * a CDN serving the bundle to other sites would; `pages` maps paths to in-memory pages {body, headers} (read at
+ * request time, so a test may add some later) — real responses, unlike routed ones, which Chromium treats as public
+ * pages that may not load from loopback.
+ */
+export async function startServer({ cors = false, pages = null } = {}) {
+  const started = await serve({ root: WEB_ROOT, port: 0 });
+  if (!cors && !pages) return started;
+  const [serveFile] = started.server.listeners('request');
+  started.server.removeAllListeners('request');
+  started.server.on('request', (req, res) => {
+    if (cors) res.setHeader('Access-Control-Allow-Origin', '*');
+    const page = pages?.[new URL(req.url, 'http://localhost').pathname];
+    if (!page) return serveFile(req, res);
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...page.headers });
+    res.end(page.body);
+  });
+  return started;
 }
 
 export async function launchBrowser() {
