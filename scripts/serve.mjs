@@ -1,11 +1,17 @@
 // A small static file server for web/: the right MIME types (application/wasm for streaming compilation),
-// no special headers needed (no COOP/COEP), loopback only. Used by `npm start` and the browser tests.
+// no special headers needed (no COOP/COEP), loopback only. Used by `npm start`, the browser tests and
+// bench/page.mjs. Like a real static host (a CDN) it compresses text, JSON and wasm with brotli or gzip,
+// as the request's Accept-Encoding allows, so what a page transfers here is what users download; compressed
+// files are kept in memory until the file changes. Model weights (.safetensors) go out as they are: F16
+// weights barely compress, and hosts leave application/octet-stream alone.
 //   node scripts/serve.mjs [--port N] [--root DIR]     (PORT env also accepted; 0 picks a free port)
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -23,9 +29,58 @@ const MIME = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** MIME types worth compressing (as CDNs choose them); everything else is sent as stored. */
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm|manifest\+json)|image\/svg\+xml)/;
+/** Below this size compression saves less than the headers cost. */
+const MIN_COMPRESS_BYTES = 256;
+
+const ENCODERS = {
+  // Quality 9: ~50 ms for the wasm; 11 is 7-10% smaller but ~25x slower, too slow for every test server's
+  // first request (CDNs compressing on the fly use lower qualities still).
+  br: (buf) => promisify(brotliCompress)(buf, {
+    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: buf.length },
+  }),
+  gzip: (buf) => promisify(gzip)(buf, { level: 9 }),
+};
+
+/**
+ * The encoding to send for an Accept-Encoding header: 'br' or 'gzip' (the client's highest q-value, br first on
+ * ties), or null for the file as it is.
+ */
+export function negotiateEncoding(acceptEncoding) {
+  const q = new Map();
+  for (const part of String(acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    q.set(name, qParam ? Number(qParam.slice(2)) || 0 : 1);
+  }
+  let best = null;
+  for (const name of ['br', 'gzip']) {
+    const value = q.get(name) ?? (q.has('*') ? q.get('*') : 0);
+    if (value > 0 && (best === null || value > best.value)) best = { name, value };
+  }
+  return best?.name ?? null;
+}
+
+/** Compressed file contents, keyed by path and encoding, valid while the file's size and mtime are unchanged. */
+class CompressionCache {
+  #entries = new Map(); // `${encoding}:${path}` -> {mtimeMs, size, body: Promise<Buffer>}
+  get(path, info, encoding) {
+    const key = `${encoding}:${path}`;
+    const hit = this.#entries.get(key);
+    if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit.body;
+    const body = readFile(path).then((buf) => ENCODERS[encoding](buf));
+    body.catch(() => this.#entries.delete(key)); // a failure is not cached
+    this.#entries.set(key, { mtimeMs: info.mtimeMs, size: info.size, body });
+    return body;
+  }
+}
+
 /** Starts the server; resolves to {server, url}. */
 export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
   const base = resolve(root);
+  const compressed = new CompressionCache();
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
@@ -43,11 +98,18 @@ export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
         res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`not found: ${url.pathname}`);
         return;
       }
-      res.writeHead(200, {
-        'Content-Type': MIME[extname(path).toLowerCase()] ?? 'application/octet-stream',
-        'Content-Length': info.size,
-        'Cache-Control': 'no-cache',
-      });
+      const type = MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
+      const headers = { 'Content-Type': type, 'Cache-Control': 'no-cache' };
+      const compressible = COMPRESSIBLE.test(type) && info.size >= MIN_COMPRESS_BYTES;
+      const encoding = compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
+      if (compressible) headers.Vary = 'Accept-Encoding';
+      if (encoding) {
+        const body = await compressed.get(path, info, encoding);
+        res.writeHead(200, { ...headers, 'Content-Encoding': encoding, 'Content-Length': body.length });
+        res.end(req.method === 'HEAD' ? undefined : body);
+        return;
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': info.size });
       if (req.method === 'HEAD') res.end();
       else createReadStream(path).pipe(res);
     } catch (err) {

@@ -2,14 +2,29 @@
 # `npm test`: installs what is missing, builds, and runs every test suite. Fails on the first failing suite.
 #   1. native unit tests (Catch2 via ctest), Release build
 #   2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   3. wasm tests in Node (both flavours, node:test)   [when present], after the SIMD128 kernel test
+#   3. wasm tests in Node (both flavours, node:test), after the SIMD128 kernel test
 #   4. the blockscope command line (against PyTorch goldens, gpt-tokenizer and the wasm build)
-#   5. browser tests in Chromium (playwright-core)
+#   5. widget helpers in Node
+#   6. browser tests in Chromium (playwright-core)
+#   7. the npm package: packed, installed into a temporary project, used from Node and from a page
+# Every suite always runs: a missing script or test directory fails the run (a skipped suite proves nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
 
 step() { printf '\n==> %s\n' "$*"; }
+# Fails the run, naming what is missing, unless every path given exists.
+require() {
+  local path
+  for path in "$@"; do
+    if [[ ! -e $path ]]; then
+      echo "test.sh: $path is missing, so its suite cannot run (failing rather than skipping it)" >&2
+      exit 1
+    fi
+  done
+}
+require scripts/build-wasm.sh scripts/build-web.sh tests/wasm tests/cli tests/web tests/browser \
+  tests/package/package.test.mjs
 
 step "setup"
 bash scripts/setup.sh
@@ -25,26 +40,24 @@ step "native tests (ASan + UBSan)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan -j "$JOBS"
 
-if [[ -x scripts/build-wasm.sh ]]; then
-  step "wasm build (simd128 + baseline)"
-  bash scripts/build.sh wasm
-  step "wasm SIMD128 kernels vs their generic twins (Node)"
-  node build/wasm-simd/wasm_kernels/blockscope_kernel_tests.js
-  step "wasm tests in Node"
-  node --test --test-reporter=spec tests/wasm/
-fi
+step "wasm build (simd128 + baseline)"
+bash scripts/build.sh wasm
+step "wasm SIMD128 kernels vs their generic twins (Node)"
+require build/wasm-simd/wasm_kernels/blockscope_kernel_tests.js
+node build/wasm-simd/wasm_kernels/blockscope_kernel_tests.js
+step "wasm tests in Node"
+node --test --test-reporter=spec tests/wasm/
 
-if [[ -d tests/cli ]]; then
-  step "command-line tests (blockscope CLI, native vs wasm)"
-  node --test --test-reporter=spec tests/cli/
-fi
+step "command-line tests (blockscope CLI, native vs wasm)"
+node --test --test-reporter=spec tests/cli/
 
 step "widget helpers in Node (tests/web: UTF-8 bytes and token display)"
 node --test --test-reporter=spec tests/web/
 
-if [[ -d tests/browser ]]; then
-  step "web bundle (esbuild)"
-  bash scripts/build-web.sh
-  step "browser tests in Chromium"
-  node --test --test-reporter=spec --test-concurrency=1 tests/browser/
-fi
+step "web bundle (esbuild)"
+bash scripts/build-web.sh
+step "browser tests in Chromium"
+node --test --test-reporter=spec --test-concurrency=1 tests/browser/
+
+step "npm package (npm pack, installed offline into a temporary project, Node + Chromium)"
+node --test --test-reporter=spec tests/package/

@@ -1,0 +1,162 @@
+// The npm package as a lesson author gets it: `npm pack` from the built tree, `npm install <tarball>` (offline:
+// the package has no runtime dependencies) into a temporary project outside the repository, then its file list,
+// `blockscope/runtime` and `blockscope/client` in Node (a forward pass equal to the repository's own runtime, bit
+// for bit) and one widget served from the project's node_modules/blockscope/ in Chromium, showing the core's numbers.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, test } from 'node:test';
+
+import { serve } from '../../scripts/serve.mjs';
+import { assertClean, launchBrowser, openPage } from '../browser/support.mjs';
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+
+/** What a lesson author needs: the runtime, both wasm flavours with their glue, the bundles, the types. */
+const REQUIRED = [
+  'package.json', 'README.md',
+  'web/blockscope.js', 'web/client.js', 'web/handles.js', 'web/models.js', 'web/training.js', 'web/in-thread.js',
+  'web/worker.js', 'web/runtime-host.js',
+  'web/dist/blockscope-simd.js', 'web/dist/blockscope-simd.wasm',
+  'web/dist/blockscope-baseline.js', 'web/dist/blockscope-baseline.wasm',
+  'web/dist/blockscope-widgets.js', 'web/dist/blockscope-worker.js',
+  'web/dist/tokenizers/gpt2/encoder.json', 'web/dist/tokenizers/gpt2/vocab.bpe',
+  'web/models/brown/config.json', 'web/models/brown/model.safetensors',
+  'web/data/brown/train.txt', 'web/data/brown/val.txt',
+  'web/presets/encoder-block-lesson82.json', 'web/presets/ffn-d2-lesson-example.json',
+  'web/presets/residual-flow-lesson82.json',
+  'web/sw.js', 'web/docs/embedding.html',
+  'types/runtime.d.ts', 'types/client.d.ts', 'types/widgets.d.ts',
+];
+/** Never shipped: build trees, tests, sources of the core, large source maps, dependencies. */
+const FORBIDDEN = /^(build|tests|core|wasm|cli|bench|scripts|node_modules|artifacts|models|web\/widgets)\/|\.map$/;
+
+const TINY = { vocab_size: 50, context_length: 12, emb_dim: 16, n_heads: 4, n_layers: 2 };
+/** A Node program: LayerNorm of the lesson's [1, 3, 5, 7] and a tiny GPT's logits, from the given runtime. */
+const forwardProgram = (specifier) => `
+  const { loadBlockscope } = await import(${JSON.stringify(specifier)});
+  const bs = await loadBlockscope();
+  const ln = bs.layerNorm([1, 3, 5, 7]);
+  const gpt = bs.createGPT(${JSON.stringify(TINY)}, { seed: 123 });
+  const { logits, shape } = gpt.forward([1, 2, 3]);
+  gpt.dispose();
+  process.stdout.write(JSON.stringify({ resolved: import.meta.resolve(${JSON.stringify(specifier)}), flavour: bs.flavour,
+    version: bs.buildInfo().version,
+    mean: ln.mean[0], variance: ln.variance[0], normalized: [...ln.normalized], shape, logits: [...logits] }));
+`;
+const nodeEval = async (cwd, code) =>
+  JSON.parse((await run(process.execPath, ['--input-type=module', '-e', code], { cwd, maxBuffer: 64 << 20 })).stdout);
+
+const env = { tmp: null, tarball: null, pack: null, project: null, installed: null };
+
+before(async () => {
+  const missing = ['web/dist/blockscope-simd.wasm', 'web/dist/blockscope-widgets.js'].filter((f) => !existsSync(join(REPO, f)));
+  assert.deepEqual(missing, [], 'the package is made from the built tree: run `npm run build` first');
+  env.tmp = mkdtempSync(join(tmpdir(), 'blockscope-package-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', env.tmp, '--loglevel=error'],
+    { cwd: REPO, maxBuffer: 64 << 20 });
+  [env.pack] = JSON.parse(stdout);
+  env.tarball = join(env.tmp, env.pack.filename);
+  env.project = join(env.tmp, 'lesson');
+  mkdirSync(env.project);
+  writeFileSync(join(env.project, 'package.json'), JSON.stringify({ name: 'lesson', private: true, type: 'module' }));
+  await run('npm', ['install', env.tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
+    { cwd: env.project, maxBuffer: 64 << 20 });
+  env.installed = join(env.project, 'node_modules', 'blockscope');
+  const du = (dir) => readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile()).reduce((n, d) => n + statSync(join(d.parentPath ?? d.path, d.name)).size, 0);
+  console.log(`packed ${env.pack.filename}: ${env.pack.size.toLocaleString('en')} bytes, ${env.pack.entryCount} files; ` +
+    `installed node_modules/blockscope: ${du(env.installed).toLocaleString('en')} bytes ` +
+    `(npm's unpackedSize ${env.pack.unpackedSize.toLocaleString('en')})`);
+});
+
+after(() => {
+  if (env.tmp) rmSync(env.tmp, { recursive: true, force: true });
+});
+
+test('the tarball holds the runtime, both wasm flavours, the bundles, model, data, presets and types, and nothing else', () => {
+  const files = env.pack.files.map((f) => f.path);
+  assert.deepEqual(REQUIRED.filter((f) => !files.includes(f)), [], 'required files missing from the package');
+  assert.deepEqual(files.filter((f) => FORBIDDEN.test(f)), [], 'files that must not be shipped');
+  assert.equal(env.pack.version, MANIFEST.version);
+  assert.equal(MANIFEST.private, undefined, 'a private package cannot be published');
+  assert.deepEqual(Object.keys(MANIFEST.dependencies ?? {}), [], 'the package must have no runtime dependencies');
+  for (const [subpath, target] of Object.entries(MANIFEST.exports)) {
+    if (subpath.includes('*')) continue;
+    for (const file of typeof target === 'string' ? [target] : Object.values(target)) {
+      assert.ok(files.includes(file.replace(/^\.\//, '')), `exports["${subpath}"] points at ${file}, which is not packed`);
+    }
+  }
+  // The installed tree is the tarball's: nothing lost or added by npm install.
+  for (const f of files) assert.ok(existsSync(join(env.installed, f)), `installed package lacks ${f}`);
+  assert.ok(!existsSync(join(env.installed, 'node_modules')), 'installing the package pulled in dependencies');
+});
+
+test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GELU and a GPT forward pass equal to the repo', async () => {
+  const fromPackage = await nodeEval(env.project, forwardProgram('blockscope/runtime'));
+  assert.equal(fromPackage.resolved, new URL('web/blockscope.js', `file://${env.installed}/`).href);
+  // package.json is the version's source; the wasm reports its own (wasm/bindings.cpp): they must agree.
+  assert.equal(fromPackage.version, MANIFEST.version, 'the packaged wasm reports another version than package.json');
+  assert.equal(fromPackage.mean, 4);
+  assert.equal(fromPackage.variance, 5);
+  assert.deepEqual(fromPackage.normalized.map((v) => v.toFixed(4)), ['-1.3416', '-0.4472', '0.4472', '1.3416']);
+  assert.deepEqual(fromPackage.shape, [1, 3, TINY.vocab_size]);
+  assert.ok(fromPackage.logits.every(Number.isFinite));
+  const fromRepo = await nodeEval(REPO, forwardProgram(new URL('web/blockscope.js', `file://${REPO}`).href));
+  assert.equal(fromPackage.flavour, fromRepo.flavour);
+  assert.deepEqual(fromPackage.logits, fromRepo.logits, 'the packaged wasm computes other logits than the repo\'s');
+  // blockscope/client: the same core behind the async client (in the calling thread: Node has no Worker).
+  const client = await nodeEval(env.project, `
+    const { connect } = await import('blockscope/client');
+    const c = await connect({ inThread: true });
+    process.stdout.write(JSON.stringify({ mode: c.mode, gelu: [...(await c.activation('gelu_tanh', [1, -1]))] }));`);
+  assert.equal(client.mode, 'in-thread');
+  assert.deepEqual(client.gelu.map((v) => v.toFixed(4)), ['0.8412', '-0.1588']);
+  // The subpaths a bundler or a page resolves.
+  const resolved = await nodeEval(env.project, `process.stdout.write(JSON.stringify(
+    ['blockscope/widgets', 'blockscope/client', 'blockscope/dist/blockscope-simd.wasm'].map((s) => import.meta.resolve(s))))`);
+  assert.deepEqual(resolved.map((u) => u.slice(`file://${env.installed}/`.length)),
+    ['web/dist/blockscope-widgets.js', 'web/client.js', 'web/dist/blockscope-simd.wasm']);
+});
+
+test('a page using <gelu-explorer> from node_modules/blockscope shows the core\'s GELU(1) in Chromium', async () => {
+  writeFileSync(join(env.project, 'index.html'), `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>package test</title></head>
+<body>
+  <script type="module" src="./node_modules/blockscope/web/dist/blockscope-widgets.js"></script>
+  <gelu-explorer></gelu-explorer>
+</body></html>`);
+  const { server, url } = await serve({ root: env.project, port: 0 });
+  const browser = await launchBrowser();
+  try {
+    const { page, context, problems } = await openPage(browser);
+    const failed = [];
+    const requested = [];
+    context.on('request', (r) => requested.push(r.url())); // the worker's requests too
+    context.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
+    await page.goto(url);
+    await page.locator('gelu-explorer .status').filter({ hasText: 'points from the core' }).waitFor({ timeout: 30000 });
+    await page.locator('gelu-explorer td[data-kind="x"]').filter({ hasText: '1.00' }).waitFor();
+    const shown = await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').textContent();
+    assert.equal(shown, '0.8412');
+    const core = await page.evaluate(async () => {
+      const { connect } = await import('./node_modules/blockscope/web/dist/blockscope-widgets.js');
+      return (await (await connect()).activation('gelu_tanh', [1]))[0];
+    });
+    assert.equal(shown, core.toFixed(4));
+    const wasm = requested.filter((n) => n.endsWith('.wasm'));
+    assert.ok(wasm.length > 0 && wasm.every((n) => n.includes('/node_modules/blockscope/web/dist/')), `wasm from ${wasm}`);
+    assert.deepEqual(failed, [], 'failed requests');
+    assertClean(problems);
+    await context.close();
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
