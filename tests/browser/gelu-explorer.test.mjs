@@ -1,6 +1,7 @@
 // <gelu-explorer> in Chromium, on the single-widget embed page: the lesson's values (GELU(1) = 0.8412,
-// GELU(−1) = −0.1588) equal the core's, the dip near −0.75 is marked, keyboard steps and hover move the readout,
-// derivatives and the tanh-vs-erf difference appear on demand, and deep links configure it.
+// GELU(−1) = −0.1588) equal the core's, the dip near −0.75 is marked, keyboard steps, hover and (on a 360 px touch
+// screen) taps and drags move the readout, derivatives and the tanh-vs-erf difference appear on demand, and deep
+// links configure it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -73,13 +74,67 @@ test('keyboard steps and hover move the readout; derivatives and the difference 
   await context.close();
 });
 
-test('deep link sets range and derivatives; fits 360 px in dark mode', async () => {
-  const { page, context, problems } = await open({ width: 360, colorScheme: 'dark' }, '#gelu.min=-5&gelu.max=5&gelu.derivative=true');
+test('deep link sets range, derivatives and the theme; fits 360 px in dark mode', async () => {
+  const { page, context, problems } = await open({ width: 360, colorScheme: 'dark' }, '#gelu.min=-5&gelu.max=5&gelu.derivative=true&gelu.theme=dark');
   await page.locator('gelu-explorer path[data-kind="relu-derivative"]').waitFor();
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('gelu-explorer')).backgroundColor), 'rgb(13, 17, 23)');
   const ticks = await page.locator('gelu-explorer .x-axis .tick text').allTextContents();
   assert.ok(ticks.includes('−4') || ticks.includes('−5'), `x ticks ${ticks}`);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'no horizontal overflow');
   await screenshot(page, 'gelu-explorer-embed-360-dark');
   assertClean(problems);
+  await context.close();
+});
+
+/** Opens embed.html on a 360 px phone with touch (no mouse), and waits for the curves. */
+async function openPhone() {
+  const context = await env.browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  await page.goto(`${env.url}embed.html`);
+  await page.locator('gelu-explorer .status').filter({ hasText: 'points from the core' }).waitFor({ timeout: 20000 });
+  return { page, context, errors };
+}
+const readoutX = (page) => page.evaluate(() =>
+  Number(document.querySelector('gelu-explorer').shadowRoot.querySelector('td[data-kind="x"]').textContent.replace('−', '-')));
+
+test('on a 360 px touch screen a tap on the plot moves the readout, a sideways drag scans it', async () => {
+  const { page, context, errors } = await openPhone();
+  const plot = page.locator('gelu-explorer .chart');
+  assert.equal(await plot.evaluate((el) => getComputedStyle(el).touchAction), 'pan-y', 'vertical page scrolling stays');
+  const box = await plot.locator('svg').boundingBox();
+  await page.touchscreen.tap(box.x + box.width * 0.2, box.y + box.height * 0.5);
+  await page.waitForFunction(() => document.querySelector('gelu-explorer').shadowRoot.querySelector('td[data-kind="x"]').textContent.startsWith('−'));
+  const tapped = await readoutX(page);
+  assert.ok(tapped < -1, `a tap at 20 % of the plot reads x = ${tapped}`);
+  // A drag: touch pointer events from left to right (what a finger sliding sideways sends).
+  await plot.evaluate((el, b) => {
+    const svg = el.querySelector('svg');
+    const at = (type, f) => svg.dispatchEvent(new PointerEvent(type, { bubbles: true, composed: true, pointerId: 7,
+      pointerType: 'touch', isPrimary: true, clientX: b.x + b.width * f, clientY: b.y + b.height / 2 }));
+    at('pointerdown', 0.3);
+    for (let f = 0.35; f <= 0.9; f += 0.05) at('pointermove', f);
+    at('pointerup', 0.9);
+  }, box);
+  await page.waitForFunction(() => Number(document.querySelector('gelu-explorer').shadowRoot
+    .querySelector('td[data-kind="x"]').textContent.replace('−', '-')) > 1.5);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('at 360 px the dip label stays clear of the y axis', async () => {
+  const { page, context } = await openPhone();
+  const r = await page.evaluate(() => {
+    const root = document.querySelector('gelu-explorer').shadowRoot;
+    const label = root.querySelector('.dip text').getBoundingClientRect();
+    const axis = root.querySelector('.y-axis').getBoundingClientRect();
+    const svg = root.querySelector('.chart svg').getBoundingClientRect();
+    return { labelLeft: label.left, labelRight: label.right, axisRight: axis.right, svgRight: svg.right };
+  });
+  assert.ok(r.labelLeft >= r.axisRight, `dip label starts at ${r.labelLeft}, y axis ends at ${r.axisRight}`);
+  assert.ok(r.labelRight <= r.svgRight, `dip label ends at ${r.labelRight}, chart at ${r.svgRight}`);
+  await screenshot(page, 'gelu-explorer-embed-360-touch');
   await context.close();
 });

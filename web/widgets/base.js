@@ -1,5 +1,6 @@
 // base.js — what every Blockscope widget shares: the custom-element base class (shadow DOM, attributes with
-// URL-hash deep links, the shared runtime connection, events), the theme (light/dark, focus, reduced motion)
+// URL-hash deep links checked against per-attribute metadata, sync-url, the shared runtime connection, events), the
+// theme (auto from the host page / light / dark, focus, reduced motion)
 // and small d3 chart helpers. Widgets never touch the wasm module: they call the runtime client.
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
@@ -7,27 +8,23 @@ import { select } from 'd3-selection';
 
 import { connect } from '../client.js';
 
-/** Theme and shared component styles, placed first in every widget's shadow root. */
+/** The dark palette; the light one is BASE_CSS's default. Placed in a second <style> when the theme resolves dark. */
+const DARK_VARS = `--bs-fg: #e6edf3; --bs-bg: #0d1117; --bs-muted: #9198a1; --bs-border: #3d444d; --bs-panel: #161b22;
+  --bs-accent: #58a6ff; --bs-c1: #58a6ff; --bs-c2: #ff7b72; --bs-c3: #56d364; --bs-c4: #d2a8ff; --bs-c5: #e3b341;
+  --bs-focus: #ffa657; color-scheme: dark;`;
+
+/**
+ * Theme and shared component styles, placed first in every widget's shadow root. Host pages override any
+ * --bs-* property on the element (`gelu-explorer { --bs-accent: teal }`): outer rules beat :host rules.
+ */
 export const BASE_CSS = `
 :host {
   --bs-fg: #1b1f24; --bs-bg: #ffffff; --bs-muted: #57606a; --bs-border: #d0d7de; --bs-panel: #f6f8fa;
   --bs-accent: #0b5cad; --bs-c1: #0b5cad; --bs-c2: #b3261e; --bs-c3: #1a7f37; --bs-c4: #8250df; --bs-c5: #9a6700;
-  --bs-focus: #d1242f;
+  --bs-focus: #d1242f; color-scheme: light;
   display: block; position: relative; box-sizing: border-box; max-width: 100%; color: var(--bs-fg); background: var(--bs-bg);
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; border: 1px solid var(--bs-border);
-  border-radius: 8px; padding: 0.75rem; container-type: inline-size;
-}
-@media (prefers-color-scheme: dark) {
-  :host(:not([theme="light"])) {
-    --bs-fg: #e6edf3; --bs-bg: #0d1117; --bs-muted: #9198a1; --bs-border: #3d444d; --bs-panel: #161b22;
-    --bs-accent: #58a6ff; --bs-c1: #58a6ff; --bs-c2: #ff7b72; --bs-c3: #56d364; --bs-c4: #d2a8ff; --bs-c5: #e3b341;
-    --bs-focus: #ffa657;
-  }
-}
-:host([theme="dark"]) {
-  --bs-fg: #e6edf3; --bs-bg: #0d1117; --bs-muted: #9198a1; --bs-border: #3d444d; --bs-panel: #161b22;
-  --bs-accent: #58a6ff; --bs-c1: #58a6ff; --bs-c2: #ff7b72; --bs-c3: #56d364; --bs-c4: #d2a8ff; --bs-c5: #e3b341;
-  --bs-focus: #ffa657;
+  font-size: var(--bs-font-size, 15px); line-height: 1.45; font-family: var(--bs-font, inherit);
+  border: 1px solid var(--bs-border); border-radius: var(--bs-radius, 8px); padding: 0.75rem; container-type: inline-size;
 }
 *, *::before, *::after { box-sizing: border-box; }
 h3 { font-size: 1.05rem; margin: 0 0 0.5rem; }
@@ -78,8 +75,9 @@ export function parseNumbers(text) {
 }
 
 /**
- * Deep links: the URL hash can set any widget attribute, addressed by element id or tag name,
- * e.g. `#gelu.min=-5&gelu.derivative=true` or `#gelu-explorer.max=4`.
+ * Deep links: the URL hash can set widget attributes, addressed by element id or tag name,
+ * e.g. `#gelu.min=-5&gelu.derivative=true` or `#gelu-explorer.max=4`. Returns the raw name -> value pairs;
+ * BlockscopeElement.applyHash checks them against the attribute metadata before setting anything.
  */
 export function hashAttributes(element) {
   const out = {};
@@ -94,11 +92,105 @@ export function hashAttributes(element) {
   return out;
 }
 
-/** Base class of every widget. Subclasses define `static attrs` (name -> default) and `render()`. */
+/**
+ * One attribute's metadata from a `static attrs` entry: either a plain default (`min: -3`) or
+ * `{default, min, max, int, options, url, doc}`. The type follows the default (number, boolean, string) unless
+ * `type` says otherwise; `options` makes it an enumeration; `url: true` marks a URL that deep links may not set.
+ */
+export function attrSpec(entry) {
+  const spec = entry !== null && typeof entry === 'object' ? { ...entry } : { default: entry };
+  spec.type ??= typeof spec.default === 'number' ? 'number' : typeof spec.default === 'boolean' ? 'boolean' : 'string';
+  return spec;
+}
+
+/**
+ * A value for an attribute from an untrusted source (a URL), within the limits its control has: numbers are
+ * clamped to [min, max] (rounded when `int`), enumerations must be one of `options`, booleans "", "true" or
+ * "false". Returns the string to set, or null to reject it.
+ */
+export function sanitizeAttr(spec, raw) {
+  const text = String(raw);
+  if (spec.options) return spec.options.map(String).includes(text) ? text : null;
+  if (spec.type === 'boolean') return ['', 'true', 'false'].includes(text) ? text : null;
+  if (spec.type === 'number') {
+    let v = Number(text.replace('−', '-'));
+    if (text.trim() === '' || !Number.isFinite(v)) return null;
+    if (spec.int) v = Math.round(v);
+    if (spec.min != null) v = Math.max(spec.min, v);
+    if (spec.max != null) v = Math.min(spec.max, v);
+    return String(v);
+  }
+  return text.length <= (spec.maxLength ?? 2000) ? text : null;
+}
+
+// A 1×1 canvas turns any CSS colour syntax (rgb, oklch, color-mix, …) into sRGB bytes.
+let colorProbe = null;
+function rgba(color) {
+  colorProbe ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  colorProbe.clearRect(0, 0, 1, 1);
+  colorProbe.fillStyle = '#000';
+  colorProbe.fillStyle = color;
+  colorProbe.fillRect(0, 0, 1, 1);
+  return colorProbe.getImageData(0, 0, 1, 1).data;
+}
+
+/** Relative luminance (WCAG) of sRGB bytes. */
+function luminance([r, g, b]) {
+  const lin = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/**
+ * The host page's theme around `element`: the luminance of the nearest ancestor's opaque background (crossing
+ * shadow roots); with none, the canvas, which is dark only when the page declares a dark color-scheme and the
+ * reader prefers dark.
+ */
+export function pageTheme(element) {
+  for (let n = element.parentElement ?? element.getRootNode().host; n; n = n.parentElement ?? n.getRootNode().host) {
+    const bg = getComputedStyle(n).backgroundColor;
+    if (!bg || bg === 'transparent' || bg === 'rgba(0, 0, 0, 0)') continue;
+    const px = rgba(bg);
+    if (px[3] < 128) continue; // mostly see-through: the colour behind it decides
+    return luminance(px) < 0.18 ? 'dark' : 'light'; // ≈ where white text starts to contrast better than black
+  }
+  const meta = document.querySelector('meta[name="color-scheme"]')?.content ?? '';
+  const scheme = `${getComputedStyle(document.documentElement).colorScheme} ${meta}`;
+  return /dark/.test(scheme) && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+const UA_DEFAULT_FONT = /^("?Times New Roman"?|Times|serif)$/i;
+const SYSTEM_FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
+const DEFAULT_PARTS = { h3: 'title', '.status': 'status', '.chart': 'chart' };
+
+/**
+ * Base class of every widget. Subclasses define `static attrs` (name -> default, or name -> {default, min, max,
+ * options, …}: see attrSpec) and setup()/start(). Besides its own attributes every widget takes `theme`
+ * (auto | light | dark), `sync-url` and `allow-remote-models`.
+ */
 export class BlockscopeElement extends HTMLElement {
   static attrs = {};
   static get observedAttributes() {
     return [...Object.keys(this.attrs), 'theme'];
+  }
+
+  /** Every attribute's metadata (see attrSpec), by name. */
+  static attrSpecs() {
+    if (!Object.hasOwn(this, '_specs')) {
+      this._specs = Object.fromEntries(Object.entries(this.attrs).map(([name, entry]) => [name, attrSpec(entry)]));
+    }
+    return this._specs;
+  }
+
+  /**
+   * `raw` (from a URL: a deep link or embed.html's query) as a value for attribute `name`, or null when the
+   * widget has no such attribute, the value is outside its control's limits (see sanitizeAttr), or it is a URL
+   * and remote models are not allowed.
+   */
+  static checkedValue(name, raw, { allowRemote = false } = {}) {
+    if (name === 'theme') return ['auto', 'light', 'dark'].includes(raw) ? raw : null;
+    const spec = this.attrSpecs()[name];
+    if (!spec || (spec.url && !allowRemote)) return null;
+    return sanitizeAttr(spec, raw);
   }
 
   constructor() {
@@ -108,13 +200,16 @@ export class BlockscopeElement extends HTMLElement {
     this.attachShadow({ mode: 'open' });
     this._connected = false;
     this._onHash = () => this.applyHash();
+    this._onScheme = () => this.applyTheme();
+    this._themeStyle = document.createElement('style');
   }
 
   connectedCallback() {
     if (!this._connected) {
       // The base styles come first, so a widget's own <style> rules win at equal specificity.
-      this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS }));
+      this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS }), this._themeStyle);
       this.setup();
+      this.markParts();
       this.applyHash(); // before _connected: deep-linked attributes are read by start(), not re-dispatched
       this._connected = true;
       this.start();
@@ -122,11 +217,15 @@ export class BlockscopeElement extends HTMLElement {
       this._released = false;
       this.invalidate(3); // back on the page after its model was freed: rebuild it
     }
+    this.applyTheme();
     window.addEventListener('hashchange', this._onHash);
+    this._schemeQuery ??= matchMedia('(prefers-color-scheme: dark)');
+    this._schemeQuery.addEventListener('change', this._onScheme);
   }
 
   disconnectedCallback() {
     window.removeEventListener('hashchange', this._onHash);
+    this._schemeQuery?.removeEventListener('change', this._onScheme);
     // Free the worker-side objects once the element has really left the page (a DOM move disconnects and
     // reconnects at once, keeping them).
     setTimeout(() => {
@@ -149,28 +248,81 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
-    if (this._connected && oldValue !== newValue) this.attributeChanged(name);
+    if (name === 'theme') {
+      if (this.isConnected) this.applyTheme();
+      return;
+    }
+    if (!this._connected || oldValue === newValue) return;
+    this.attributeChanged(name);
+    if (this.hasAttribute('sync-url')) this.scheduleUrlSync();
   }
 
-  /** Applies attributes deep-linked through the URL hash. */
-  applyHash() {
-    for (const [name, value] of Object.entries(hashAttributes(this))) {
-      if (name in this.constructor.attrs) this.setAttribute(name, value);
+  /**
+   * Resolves theme="auto" (the default) against the host page, or takes theme="light" / "dark", and applies
+   * the palette; `resolvedTheme` says which. Also picks the page's font unless it is the browser's default serif.
+   */
+  applyTheme() {
+    const asked = this.getAttribute('theme');
+    this.resolvedTheme = asked === 'light' || asked === 'dark' ? asked : pageTheme(this);
+    const family = getComputedStyle(this.parentElement ?? document.body).fontFamily.trim();
+    const font = UA_DEFAULT_FONT.test(family) ? `--bs-font: var(--bs-font-fallback, ${SYSTEM_FONT});` : '';
+    const dark = this.resolvedTheme === 'dark' ? DARK_VARS : '';
+    const css = dark || font ? `:host { ${dark} ${font} }` : '';
+    if (this._themeStyle.textContent !== css) this._themeStyle.textContent = css;
+  }
+
+  /** Gives the main regions built by setup() their ::part() names (title, status, chart) unless they have one. */
+  markParts() {
+    for (const [selector, part] of Object.entries(DEFAULT_PARTS)) {
+      for (const el of this.shadowRoot.querySelectorAll(selector)) if (!el.hasAttribute('part')) el.setAttribute('part', part);
     }
+  }
+
+  /**
+   * Applies attributes deep-linked through the URL hash, within their controls' limits (sanitizeAttr); a URL
+   * attribute (a model to download) only with the author's opt-in `allow-remote-models`.
+   */
+  applyHash() {
+    const allowRemote = this.hasAttribute('allow-remote-models');
+    for (const [name, raw] of Object.entries(hashAttributes(this))) {
+      const value = this.constructor.checkedValue(name, raw, { allowRemote });
+      if (value !== null && value !== this.getAttribute(name)) this.setAttribute(name, value);
+    }
+  }
+
+  /** With `sync-url`: writes the attributes that differ from their defaults into the hash, 300 ms after the last change. */
+  scheduleUrlSync() {
+    clearTimeout(this._syncTimer);
+    this._syncTimer = setTimeout(() => this.writeHash(), 300);
+  }
+
+  writeHash() {
+    const prefix = this.id || this.localName;
+    const params = new URLSearchParams(location.hash.slice(1));
+    for (const key of [...params.keys()]) if (key.startsWith(`${prefix}.`)) params.delete(key);
+    for (const [name, spec] of Object.entries(this.constructor.attrSpecs())) {
+      const value = this.getAttribute(name);
+      if (value === null || value === String(spec.default)) continue;
+      if (spec.url && !this.hasAttribute('allow-remote-models')) continue;
+      params.set(`${prefix}.${name}`, value);
+    }
+    const hash = params.toString();
+    const url = `${location.pathname}${location.search}${hash ? `#${hash}` : ''}`;
+    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
   }
 
   /** String attribute with the class default. */
   attr(name) {
-    return this.getAttribute(name) ?? String(this.constructor.attrs[name] ?? '');
+    return this.getAttribute(name) ?? String(this.constructor.attrSpecs()[name]?.default ?? '');
   }
   /** Numeric attribute; falls back to the default when missing or not a number. */
   numAttr(name) {
     const v = Number(this.getAttribute(name));
-    return this.hasAttribute(name) && Number.isFinite(v) ? v : Number(this.constructor.attrs[name]);
+    return this.hasAttribute(name) && Number.isFinite(v) ? v : Number(this.constructor.attrSpecs()[name]?.default);
   }
   /** Boolean attribute: present (and not "false") means true. */
   boolAttr(name) {
-    if (!this.hasAttribute(name)) return Boolean(this.constructor.attrs[name]);
+    if (!this.hasAttribute(name)) return Boolean(this.constructor.attrSpecs()[name]?.default);
     return this.getAttribute(name) !== 'false';
   }
 

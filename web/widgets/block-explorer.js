@@ -69,8 +69,12 @@ details > summary { cursor: pointer; margin: 0.25rem 0; }
 
 export class BlockExplorer extends BlockscopeElement {
   static attrs = {
-    preset: '', norm: 'pre', block: 1, step: 1, metric: 'norm', 'per-token': false,
-    layers: 8, 'emb-dim': 64, heads: 4, prompt: 'Every effort moves you', seed: 123, tokenizer: 'byte',
+    preset: { default: '', options: ['', 'encoder-block-lesson82'], doc: "lesson 82's EncoderBlock(8, 2, 32) with its PyTorch weights" }, norm: { default: 'pre', options: ['pre', 'post'] },
+    block: { default: 1, min: 1, max: 48, int: true }, step: { default: 1, min: 1, max: 64, int: true },
+    metric: { default: 'norm', options: ['norm', 'mean', 'var'] }, 'per-token': false,
+    layers: { default: 8, min: 1, max: 48, int: true }, 'emb-dim': { default: 64, min: 4, max: 512, int: true },
+    heads: { default: 4, min: 1, max: 16, int: true }, prompt: 'Every effort moves you',
+    seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, tokenizer: { default: 'byte', options: ['byte', 'gpt2'] },
   };
 
   setup() {

@@ -147,6 +147,11 @@ export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, row
     .attr('x', (d) => x(d[1])).attr('y', (d) => y(d[0])).attr('width', x.bandwidth() + 0.4).attr('height', y.bandwidth() + 0.4)
     .attr('fill', (d) => color(d[2]))
     .on('pointerenter', (_, d) => onCell?.(d[0], d[1]));
+  // A touch is captured by the cell it starts on, so sliding a finger would read only that cell: release the
+  // capture so each cell the finger crosses gets its pointerenter. (A tap reads the cell; the box still scrolls.)
+  svg.on('pointerdown', (e) => {
+    if (e.pointerType !== 'mouse' && e.target.hasPointerCapture?.(e.pointerId)) e.target.releasePointerCapture(e.pointerId);
+  });
   const everyX = Math.ceil(13 / x.bandwidth());
   const gx = root.append('g').attr('class', 'axis').attr('transform', `translate(0,${innerH})`)
     .call(axisBottom(x).tickValues(x.domain().filter((c) => c % everyX === 0)).tickFormat(colLabel).tickSizeOuter(0));

@@ -39,8 +39,10 @@ abbr.seed { text-decoration: underline dotted; cursor: help; }
 `;
 
 export class FeedForwardExplorer extends BlockscopeElement {
+  // d, expansion, batch and tokens stay plain defaults: ffn-costs.js checks them itself (checkSizes).
   static attrs = { d: 768, expansion: 4, batch: 8, tokens: 1024, 'qkv-bias': false, 'attn-out-bias': true,
-    'example-activation': 'gelu', prompt: DEFAULT_PROMPT, layer: 1, demo: DEFAULT_DEMO };
+    'example-activation': { default: 'gelu', options: ['gelu', 'relu'] }, prompt: DEFAULT_PROMPT,
+    layer: { default: 1, min: 1, max: GPT_CONFIG.n_layers, int: true }, demo: DEFAULT_DEMO };
 
   setup() {
     const s = this.shadowRoot;

@@ -1,7 +1,9 @@
 // <gelu-explorer> — GELU (tanh approximation and exact erf) against ReLU over a range, every value computed
-// by the Blockscope core. Hover or use the arrow keys to read values; the dip near x = −0.75 is marked; the
-// tanh-vs-erf difference and the derivatives can be shown.
-// Attributes: min (−3), max (3), x (1, the readout position), step (0.05, keyboard step), derivative, difference.
+// by the Blockscope core. Hover, tap or drag on the plot, or use the arrow keys, to read values; the dip near
+// x = −0.75 is marked; the tanh-vs-erf difference and the derivatives can be shown.
+// Parts: title, legend, chart, controls, readout, difference, status.
+// Attributes (with their limits in static attrs): min (−3), max (3), x (1, the readout position; with sync-url the
+// learner's moves are written back to it), step (0.05, keyboard step), derivative, difference.
 // Events: blockscope-readout {x, values: {gelu_tanh, gelu_erf, relu}}, blockscope-ready.
 import { line } from 'd3-shape';
 
@@ -14,39 +16,54 @@ const CURVES = [
   { kind: 'relu', label: 'ReLU', color: 'var(--bs-c2)', dash: '2 3' },
 ];
 const POINTS = 601;
+const CSS = `.chart { touch-action: pan-y; -webkit-user-select: none; user-select: none; }`;
 
 export class GeluExplorer extends BlockscopeElement {
-  static attrs = { min: -3, max: 3, x: 1, step: 0.05, derivative: false, difference: false };
+  static attrs = {
+    min: { default: -3, min: -20, max: 20, doc: 'left end of the x range' },
+    max: { default: 3, min: -20, max: 20, doc: 'right end of the x range (must exceed min)' },
+    x: { default: 1, min: -20, max: 20, doc: 'readout position (clamped to the range)' },
+    step: { default: 0.05, min: 0.001, max: 5, doc: 'arrow-key step (Shift: ×10)' },
+    derivative: { default: false, doc: 'also plot f′(x)' },
+    difference: { default: false, doc: 'show the largest |tanh − erf| gap' },
+  };
 
   setup() {
     const s = this.shadowRoot;
-    this.chartBox = h('div', { class: 'chart', tabindex: '0', role: 'slider', 'aria-label': 'x position of the readout' });
-    this.legendBox = h('div', { class: 'legend-box' });
-    this.readout = h('table', { class: 'readout' },
+    this.chartBox = h('div', { class: 'chart', part: 'chart', tabindex: '0', role: 'slider', 'aria-label': 'x position of the readout' });
+    this.legendBox = h('div', { class: 'legend-box', part: 'legend' });
+    this.readout = h('table', { class: 'readout', part: 'readout' },
       h('caption', { class: 'visually-hidden' }, 'Activation values at the readout position, computed by the core'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'function'), h('th', { scope: 'col' }, 'f(x)'),
         h('th', { scope: 'col', class: 'deriv-col' }, 'f′(x)'))),
       h('tbody'));
     this.derivBox = h('input', { type: 'checkbox', id: 'deriv' });
     this.diffBox = h('input', { type: 'checkbox', id: 'diff' });
-    this.diffText = h('p', { class: 'diff-text muted', 'aria-live': 'polite' });
+    this.diffText = h('p', { class: 'diff-text muted', part: 'difference', 'aria-live': 'polite' });
     s.append(
-      h('style', {}, KIT_CSS),
-      h('h3', {}, 'GELU vs ReLU'),
-      h('p', { class: 'muted' }, 'Hover the plot, or focus it and use ←/→ (Shift for bigger steps, Home/End). ' +
+      h('style', {}, KIT_CSS + CSS),
+      h('h3', { part: 'title' }, 'GELU vs ReLU'),
+      h('p', { class: 'muted' }, 'Hover or tap the plot (drag sideways to scan), or focus it and use ←/→ (Shift for bigger steps, Home/End). ' +
         'Every number comes from the Blockscope core.'),
       this.legendBox,
       this.chartBox,
-      h('div', { class: 'row' },
+      h('div', { class: 'row', part: 'controls' },
         h('label', {}, this.derivBox, ' show derivatives'),
         h('label', {}, this.diffBox, ' show tanh − erf difference')),
       h('div', { class: 'scroll' }, this.readout),
       this.diffText,
-      h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
+      h('p', { class: 'status', part: 'status', role: 'status' }, 'Loading the core…'),
     );
     this.derivBox.addEventListener('change', () => this.toggle('derivative', this.derivBox.checked));
     this.diffBox.addEventListener('change', () => this.toggle('difference', this.diffBox.checked));
     this.chartBox.addEventListener('keydown', (e) => this.onKey(e));
+    // Pointer events serve mouse, pen and touch alike: a tap (pointerdown) or a sideways drag moves the readout;
+    // touch-action: pan-y (CSS) keeps vertical page scrolling on phones.
+    this.chartBox.addEventListener('pointerdown', (e) => {
+      // Keep a touch drag that leaves the plot; a synthetic event has no active pointer to capture.
+      if (e.pointerType !== 'mouse') try { this.chartBox.setPointerCapture(e.pointerId); } catch { /* nothing to capture */ }
+      this.onPointer(e);
+    });
     this.chartBox.addEventListener('pointermove', (e) => this.onPointer(e));
     // Redraw at the box's real width so axis text stays legible on phones.
     watchWidth(this, () => {
@@ -153,9 +170,12 @@ export class GeluExplorer extends BlockscopeElement {
       .attr('transform', `translate(${chart.x(xs[k])},${chart.y(g[k])})`);
     mark.append('circle').attr('r', 5).attr('fill', 'none').attr('stroke', 'var(--bs-c4)').attr('stroke-width', 2);
     // A halo in the background colour keeps the label readable where it crosses the curves.
-    mark.append('text').attr('x', -8).attr('y', -10).attr('text-anchor', 'end')
+    const label = mark.append('text').attr('x', -8).attr('y', -10).attr('text-anchor', 'end')
       .attr('paint-order', 'stroke').attr('stroke', 'var(--bs-bg)').attr('stroke-width', 4)
       .text(`dip ${fmt(g[k], 2)} at x ≈ ${fmt(xs[k], 2)}`);
+    // On a narrow chart the label would reach over the y axis: start it just right of the axis instead.
+    const width = label.node().getComputedTextLength?.() || 8 * label.text().length;
+    if (chart.x(xs[k]) - 8 - width < 4) label.attr('x', 4 - chart.x(xs[k])).attr('text-anchor', 'start');
   }
 
   async updateDifference() {
@@ -183,7 +203,15 @@ export class GeluExplorer extends BlockscopeElement {
     const local = pt.matrixTransform(svg.getScreenCTM().inverse());
     const x = this.chart.x.invert(local.x - this.chart.margin.left);
     const [lo, hi] = this.range();
-    this.setX(Math.min(hi, Math.max(lo, x)));
+    this.moveTo(Math.min(hi, Math.max(lo, x)));
+  }
+
+  /** A move by the learner; with sync-url it is also written to the `x` attribute (so the hash keeps it). */
+  moveTo(x) {
+    this.setX(x);
+    if (!this.hasAttribute('sync-url')) return;
+    clearTimeout(this._xTimer);
+    this._xTimer = setTimeout(() => this.setAttribute('x', String(Math.round(x * 100) / 100)), 250);
   }
 
   onKey(e) {
@@ -196,7 +224,7 @@ export class GeluExplorer extends BlockscopeElement {
     else if (e.key === 'End') x = hi;
     else return;
     e.preventDefault();
-    this.setX(Math.min(hi, Math.max(lo, Math.round(x / 1e-6) * 1e-6)));
+    this.moveTo(Math.min(hi, Math.max(lo, Math.round(x / 1e-6) * 1e-6)));
   }
 
   /** Moves the readout to x and asks the core for the exact values there. */

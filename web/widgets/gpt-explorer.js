@@ -48,10 +48,21 @@ const FORWARD_ATTRS = ['prompt', 'overflow', 'norm', 'candidates'];
 
 export class GPTExplorer extends BlockscopeElement {
   static attrs = {
-    prompt: 'The jury said that the', weights: 'trained', seed: 123, loading: 'lazy', model: '',
-    layers: 4, 'emb-dim': 64, heads: 4, context: 128, tokenizer: 'byte', norm: 'pre', overflow: 'crop', candidates: 10,
-    layer: 1, head: 1, ln: 'norm1', 'ln-side': 'in', stat: 'var',
-    temperature: 1, 'top-k': 25, 'top-p': 1, 'max-new-tokens': 40, 'gen-seed': 42,
+    prompt: 'The jury said that the',
+    weights: { default: 'trained', options: ['trained', 'untrained', 'random'],
+      doc: 'the shipped model (models/brown/), its twin with seeded random weights, or a random model of the size below' },
+    seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, loading: { default: 'lazy', options: ['lazy', 'eager'], doc: 'lazy: load when the widget nears the viewport' },
+    model: { default: '', url: true, doc: 'checkpoint directory URL; replaces the trained model' },
+    layers: { default: 4, min: 1, max: 48, int: true, doc: 'layers … tokenizer: the size of a weights="random" model' }, 'emb-dim': { default: 64, min: 4, max: 1024, int: true },
+    heads: { default: 4, min: 1, max: 32, int: true }, context: { default: 128, min: 1, max: 1024, int: true },
+    tokenizer: { default: 'byte', options: ['byte', 'gpt2'] }, norm: { default: 'pre', options: ['pre', 'post'] },
+    overflow: { default: 'crop', options: ['crop', 'error'] }, candidates: { default: 10, min: 1, max: 50, int: true },
+    layer: { default: 1, min: 1, max: 48, int: true }, head: { default: 1, min: 1, max: 32, int: true },
+    ln: { default: 'norm1', options: ['norm1', 'norm2', 'final'] }, 'ln-side': { default: 'in', options: ['in', 'out'] },
+    stat: { default: 'var', options: ['var', 'mean'] },
+    temperature: { default: 1, min: 0, max: 2 }, 'top-k': { default: 25, min: 0, max: 100, int: true },
+    'top-p': { default: 1, min: 0.05, max: 1 }, 'max-new-tokens': { default: 40, min: 1, max: 1000, int: true },
+    'gen-seed': { default: 42, min: 0, max: 2 ** 53 - 1, int: true },
   };
 
   setup() {

@@ -87,7 +87,12 @@ function transpose(flat, rows, cols) {
 const toRows = (flat, rows, cols) => Array.from({ length: rows }, (_, r) => Array.from(flat.subarray(r * cols, (r + 1) * cols)));
 
 export class LayerNormExplorer extends BlockscopeElement {
-  static attrs = { values: DEFAULT_VALUES, token: 1, gamma: 1, beta: 0, eps: 1e-5, axis: 'features' };
+  static attrs = {
+    values: { default: DEFAULT_VALUES, doc: 'tokens split by ";", features by ","' },
+    token: { default: 1, min: 1, max: 64, int: true, doc: 'the token shown step by step' },
+    gamma: { default: 1, min: -2, max: 3 }, beta: { default: 0, min: -2, max: 2 }, eps: { default: 1e-5, min: 0, max: 1 },
+    axis: { default: 'features', options: ['features', 'sequence'] },
+  };
 
   setup() {
     const s = this.shadowRoot;

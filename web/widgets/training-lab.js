@@ -43,8 +43,16 @@ section { margin: 0.8rem 0 0; }
 
 export class TrainingLab extends BlockscopeElement {
   static attrs = {
-    comparison: 'norm', lr: 0.015, steps: 600, layers: 6, 'emb-dim': 48, warmup: 0, 'eval-every': 25, 'sample-every': 50,
-    seed: 123, loading: 'lazy',
+    comparison: { default: 'norm', options: Object.keys(COMPARISONS) },
+    lr: { default: 0.015, min: LIMITS.lr[0], max: LIMITS.lr[1] },
+    steps: { default: 600, min: LIMITS.steps[0], max: LIMITS.steps[1], int: true },
+    layers: { default: 6, min: LIMITS.layers[0], max: LIMITS.layers[1], int: true },
+    'emb-dim': { default: 48, options: LIMITS.embDims },
+    warmup: { default: 0, min: LIMITS.warmup[0], max: LIMITS.warmup[1], int: true },
+    'eval-every': { default: 25, min: LIMITS.evalEvery[0], max: LIMITS.evalEvery[1], int: true },
+    'sample-every': { default: 50, min: LIMITS.sampleEvery[0], max: LIMITS.sampleEvery[1], int: true },
+    seed: { default: 123, min: LIMITS.seed[0], max: LIMITS.seed[1], int: true },
+    loading: { default: 'lazy', options: ['lazy', 'eager'], doc: 'lazy: build the models when the widget nears the viewport' },
   };
 
   setup() {
