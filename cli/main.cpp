@@ -9,6 +9,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"blockscope: run, inspect and train GPT models with the Blockscope core"};
+  app.set_version_flag("--version", "blockscope " BLOCKSCOPE_VERSION);
   app.require_subcommand(1);
   blockscope::cli::Action action;
   blockscope::cli::add_model_commands(app, action);

@@ -186,7 +186,7 @@ val buildInfo() {
 #else
   o.set("flavour", std::string("baseline"));
 #endif
-  o.set("version", std::string("0.1.0"));
+  o.set("version", std::string(BLOCKSCOPE_VERSION));  // package.json's, via CMake
   return o;
 }
 

@@ -108,7 +108,10 @@ async function fetchBytes(url, { onProgress, into } = {}) {
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
-  const total = Number(response.headers.get('content-length')) || 0;
+  // With Content-Encoding (a host that gzips or brotlis the file), Content-Length is the compressed size and the
+  // body arrives decompressed: the real size is unknown until the end.
+  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+  const total = encoded ? 0 : Number(response.headers.get('content-length')) || 0;
   return readStream(response.body, total, { onProgress, into });
 }
 
