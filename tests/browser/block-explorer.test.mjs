@@ -153,6 +153,17 @@ test('deep link sets placement, block and step; fits 360 px in light and dark', 
     const [scrollW, innerW] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
     assert.ok(scrollW <= innerW, `page scrolls horizontally: ${scrollW} > ${innerW}`);
     await assertFits(page, 'block-explorer', 360, `(${colorScheme})`);
+    // The depth plot's √emb_dim label sits below its reference line, clear of the post-norm markers on that line.
+    const label = await page.evaluate(() => {
+      const svg = document.querySelector('block-explorer').shadowRoot.querySelector('.depth svg');
+      const b = svg.querySelector('.ref-label').getBoundingClientRect();
+      const overlaps = [...svg.querySelectorAll('circle')].map((c) => c.getBoundingClientRect())
+        .filter((c) => c.left < b.right && c.right > b.left && c.top < b.bottom && c.bottom > b.top).length;
+      return { text: svg.querySelector('.ref-label').textContent, top: b.top, lineY: svg.querySelector('line.ref').getBoundingClientRect().top, overlaps };
+    });
+    assert.equal(label.text, '√emb_dim = √64 = 8.00');
+    assert.equal(label.overlaps, 0, 'the √emb_dim label overlaps no marker');
+    assert.ok(label.top > label.lineY, `the √emb_dim label (top ${label.top}) is below its line (${label.lineY})`);
     await screenshot(page, `block-explorer-360-${colorScheme}`);
     assertClean(problems);
     await context.close();

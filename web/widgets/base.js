@@ -1,11 +1,7 @@
 // base.js — what every Blockscope widget shares: the custom-element base class (shadow DOM, attributes with
 // URL-hash deep links checked against per-attribute metadata, sync-url, the shared runtime connection, events), the
-// theme (auto from the host page / light / dark, focus, reduced motion)
-// and small d3 chart helpers. Widgets never touch the wasm module: they call the runtime client.
-import { axisBottom, axisLeft } from 'd3-axis';
-import { scaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
-
+// theme (auto from the host page / light / dark, focus, reduced motion) and small generic helpers (fmt, parseNumber(s),
+// parseRows, h). Chart helpers live in chart-kit.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../client.js';
 
 /** The dark palette; the light one is BASE_CSS's default. Placed in a second <style> when the theme resolves dark. */
@@ -63,14 +59,38 @@ export function fmt(value, digits = 4) {
   return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
 }
 
+/**
+ * Parses one typed number (a "−" minus sign is accepted); throws an Error naming it (`name`, e.g. "entry 2" or
+ * "W₁ row 3, column 2") when it is empty or not a finite number. The one number parser every widget uses.
+ */
+export function parseNumber(text, name) {
+  const raw = String(text).trim();
+  if (raw === '') throw new Error(`${name} is empty`);
+  const v = Number(raw.replace(/−/g, '-'));
+  if (!Number.isFinite(v)) throw new Error(`${name} ("${raw}") is not a number`);
+  return v;
+}
+
 /** Parses "1, 3, 5, 7" (commas/spaces) into numbers; throws an Error naming the bad entry. */
 export function parseNumbers(text) {
   const parts = String(text).trim().split(/[\s,;]+/).filter(Boolean);
   if (parts.length === 0) throw new Error('enter at least one number');
-  return parts.map((p, i) => {
-    const v = Number(p.replace('−', '-'));
-    if (!Number.isFinite(v)) throw new Error(`entry ${i + 1} ("${p}") is not a number`);
-    return v;
+  return parts.map((p, i) => parseNumber(p, `entry ${i + 1}`));
+}
+
+/**
+ * Parses rows of numbers, "1, 3; 4, 5" (rows split by ";", "|" or newlines), each with parseNumbers; throws an Error
+ * naming the row (`${rowName} ${t + 1}: …`). Row lengths and limits are the caller's to check.
+ */
+export function parseRows(text, rowName) {
+  const parts = String(text).split(/[;|\n]/).map((s) => s.trim()).filter(Boolean);
+  if (parts.length === 0) throw new Error('enter at least one token vector');
+  return parts.map((p, t) => {
+    try {
+      return parseNumbers(p);
+    } catch (err) {
+      throw new Error(`${rowName} ${t + 1}: ${err.message}`);
+    }
   });
 }
 
@@ -400,35 +420,4 @@ export function h(tag, props = {}, ...children) {
   }
   el.append(...children.flat().filter((c) => c != null && c !== false));
   return el;
-}
-
-/**
- * A responsive SVG chart: viewBox-based so it scales down to narrow screens; returns the d3 selection of the
- * plot group, the scales and a redraw of the axes with labels (units in the label text).
- */
-export function createChart(container, { width = 560, height = 300, margin = { top: 12, right: 16, bottom: 44, left: 56 },
-  xLabel, yLabel, title, description } = {}) {
-  const svg = select(container).append('svg')
-    .attr('viewBox', `0 0 ${width} ${height}`)
-    .attr('role', 'img')
-    .attr('preserveAspectRatio', 'xMidYMid meet');
-  if (title) svg.append('title').text(title);
-  if (description) svg.append('desc').text(description);
-  const innerW = width - margin.left - margin.right;
-  const innerH = height - margin.top - margin.bottom;
-  const root = svg.append('g').attr('transform', `translate(${margin.left},${margin.top})`);
-  const x = scaleLinear().range([0, innerW]);
-  const y = scaleLinear().range([innerH, 0]);
-  const gx = root.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${innerH})`);
-  const gy = root.append('g').attr('class', 'axis y-axis');
-  root.append('text').attr('class', 'axis-label').attr('x', innerW / 2).attr('y', innerH + 36)
-    .attr('text-anchor', 'middle').text(xLabel ?? '');
-  root.append('text').attr('class', 'axis-label').attr('transform', 'rotate(-90)')
-    .attr('x', -innerH / 2).attr('y', -42).attr('text-anchor', 'middle').text(yLabel ?? '');
-  const plot = root.append('g').attr('class', 'plot');
-  const drawAxes = ({ xTicks = 7, yTicks = 6 } = {}) => {
-    gx.call(axisBottom(x).ticks(xTicks));
-    gy.call(axisLeft(y).ticks(yTicks));
-  };
-  return { svg, root, plot, x, y, innerW, innerH, drawAxes, margin };
 }

@@ -6,7 +6,8 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand } from 'd3-scale';
 import { line } from 'd3-shape';
 
-import { createChart, fmt, h } from './base.js';
+import { fmt, h } from './base.js';
+import { createChart } from './chart-kit.js';
 
 export const METRICS = {
   norm: { label: 'L2 norm', axis: 'L2 norm of x (per token)' },
@@ -97,8 +98,6 @@ export function renderDepth({ box, text, table }, { pre, post }, { d, currentBlo
   const sqrtD = Math.sqrt(d);
   chart.plot.append('line').attr('class', 'ref').attr('x1', 0).attr('x2', chart.innerW)
     .attr('y1', chart.y(sqrtD)).attr('y2', chart.y(sqrtD));
-  chart.plot.append('text').attr('class', 'ref-label').attr('x', chart.innerW - 4).attr('y', chart.y(sqrtD) + 14)
-    .attr('text-anchor', 'end').text(`√emb_dim = √${d} = ${fmt(sqrtD, 2)}`);
   chart.plot.append('line').attr('class', 'current-block').attr('x1', chart.x(currentBlock + 1)).attr('x2', chart.x(currentBlock + 1))
     .attr('y1', 0).attr('y2', chart.innerH).attr('stroke', 'var(--bs-accent)').attr('stroke-opacity', 0.35).attr('stroke-width', 6);
   const path = line().x((_, k) => chart.x(k)).y((v) => chart.y(v));
@@ -120,6 +119,10 @@ export function renderDepth({ box, text, table }, { pre, post }, { d, currentBlo
       .attr('cx', (_, k) => chart.x(k)).attr('cy', (v) => chart.y(v)).attr('r', 3).attr('fill', s.color)
       .append('title').text((v, k) => `${s.label}, block ${k}: ${fmt(v, 3)}`);
   }
+  // The √emb_dim label goes last, at the right end and clear below the line: post-norm's markers (r = 3) sit on the
+  // line itself, and the .ref-label halo keeps it legible over the per-token lines and the current-block band.
+  chart.plot.append('text').attr('class', 'ref-label').attr('x', chart.innerW - 4).attr('y', chart.y(sqrtD) + 19)
+    .attr('text-anchor', 'end').text(`√emb_dim = √${d} = ${fmt(sqrtD, 2)}`);
   text.textContent = `Pre-norm: ${fmt(pre.mean[0], 2)} at the embeddings, ${fmt(pre.mean[L], 2)} after block ${L} — ` +
     'the shortcut carries the input through every block untouched and each block adds its contribution, so the ' +
     `norm grows with depth. Post-norm: ${fmt(post.mean[1], 2)} after block 1 and ${fmt(post.mean[L], 2)} after block ${L} — ` +

@@ -1,12 +1,44 @@
-// chart-kit.js — small helpers shared by the chart widgets (<layernorm-explorer>, <ffn-explorer>, <gelu-explorer>,
-// <gpt-explorer>): charts sized to their box so text stays legible on a phone, HTML legends, grouped bars on d3 band
-// scales, heatmaps with keyboard cursors and colour legends. No widget state.
+// chart-kit.js — the d3 chart helpers shared by the chart widgets (<layernorm-explorer>, <ffn-explorer>,
+// <gelu-explorer>, <gpt-explorer>, …): createChart (linear scales, labelled axes), charts sized to their box so text
+// stays legible on a phone, HTML legends, grouped bars on d3 band scales, heatmaps with keyboard cursors, pointer
+// reading and colour legends. No widget state.
 import { range } from 'd3-array';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
-import { select } from 'd3-selection';
+import { pointer, select } from 'd3-selection';
 
-import { createChart, h } from './base.js';
+import { h } from './base.js';
+
+/**
+ * A responsive SVG chart: viewBox-based so it scales down to narrow screens; returns the d3 selection of the
+ * plot group, the scales and a redraw of the axes with labels (units in the label text).
+ */
+export function createChart(container, { width = 560, height = 300, margin = { top: 12, right: 16, bottom: 44, left: 56 },
+  xLabel, yLabel, title, description } = {}) {
+  const svg = select(container).append('svg')
+    .attr('viewBox', `0 0 ${width} ${height}`)
+    .attr('role', 'img')
+    .attr('preserveAspectRatio', 'xMidYMid meet');
+  if (title) svg.append('title').text(title);
+  if (description) svg.append('desc').text(description);
+  const innerW = width - margin.left - margin.right;
+  const innerH = height - margin.top - margin.bottom;
+  const root = svg.append('g').attr('transform', `translate(${margin.left},${margin.top})`);
+  const x = scaleLinear().range([0, innerW]);
+  const y = scaleLinear().range([innerH, 0]);
+  const gx = root.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${innerH})`);
+  const gy = root.append('g').attr('class', 'axis y-axis');
+  root.append('text').attr('class', 'axis-label').attr('x', innerW / 2).attr('y', innerH + 36)
+    .attr('text-anchor', 'middle').text(xLabel ?? '');
+  root.append('text').attr('class', 'axis-label').attr('transform', 'rotate(-90)')
+    .attr('x', -innerH / 2).attr('y', -42).attr('text-anchor', 'middle').text(yLabel ?? '');
+  const plot = root.append('g').attr('class', 'plot');
+  const drawAxes = ({ xTicks = 7, yTicks = 6 } = {}) => {
+    gx.call(axisBottom(x).ticks(xTicks));
+    gy.call(axisLeft(y).ticks(yTicks));
+  };
+  return { svg, root, plot, x, y, innerW, innerH, drawAxes, margin };
+}
 
 /** Gives a chart's SVG its natural size (1 viewBox unit = 1 CSS px; it still shrinks to fit its box). */
 export function naturalSize(chart, width, height) {
@@ -135,7 +167,8 @@ export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, row
   const H = Math.ceil(innerH + margin.top + margin.bottom);
   box.replaceChildren();
   const svg = select(box).append('svg').attr('class', 'heat').attr('width', W).attr('height', H)
-    .attr('viewBox', `0 0 ${W} ${H}`).attr('role', 'img');
+    .attr('viewBox', `0 0 ${W} ${H}`).attr('role', 'img')
+    .style('touch-action', 'pan-y').style('-webkit-user-select', 'none').style('user-select', 'none');
   svg.append('title').text(title);
   svg.append('desc').text(description);
   const root = svg.append('g').attr('transform', `translate(${margin.left},${margin.top})`);
@@ -147,10 +180,32 @@ export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, row
     .attr('x', (d) => x(d[1])).attr('y', (d) => y(d[0])).attr('width', x.bandwidth() + 0.4).attr('height', y.bandwidth() + 0.4)
     .attr('fill', (d) => color(d[2]))
     .on('pointerenter', (_, d) => onCell?.(d[0], d[1]));
-  // A touch is captured by the cell it starts on, so sliding a finger would read only that cell: release the
-  // capture so each cell the finger crosses gets its pointerenter. (A tap reads the cell; the box still scrolls.)
+  // Touch: a tap or a drag across the cells moves the readout. The SVG captures the pointer (so the drag keeps
+  // reading when the finger strays onto the axes) and reads the cell under it from the band scales; pointerenter
+  // would not fire on the cells a captured finger crosses. touch-action: pan-y gives sideways drags to this reading
+  // while vertical swipes still scroll the page; a heatmap wider than the screen still scrolls sideways with its
+  // box's scrollbar (overflow-x: auto) — reading cells is what a sideways drag on the cells is for.
+  const cellAt = (e) => {
+    const [px, py] = pointer(e, root.node());
+    const c = Math.floor(px / cw);
+    const r = Math.floor(py / ch);
+    return r >= 0 && r < rows && c >= 0 && c < cols && !skip(r, c) ? [r, c] : null;
+  };
+  let dragging = null;
   svg.on('pointerdown', (e) => {
-    if (e.pointerType !== 'mouse' && e.target.hasPointerCapture?.(e.pointerId)) e.target.releasePointerCapture(e.pointerId);
+    if (e.pointerType === 'mouse') return; // a mouse reads by hovering (pointerenter)
+    dragging = e.pointerId;
+    try { svg.node().setPointerCapture(e.pointerId); } catch { /* a synthetic event has no active pointer */ }
+    const cell = cellAt(e);
+    if (cell) onCell?.(...cell);
+  });
+  svg.on('pointermove', (e) => {
+    if (e.pointerId !== dragging) return;
+    const cell = cellAt(e);
+    if (cell) onCell?.(...cell);
+  });
+  svg.on('pointerup pointercancel', (e) => {
+    if (e.pointerId === dragging) dragging = null;
   });
   const everyX = Math.ceil(13 / x.bandwidth());
   const gx = root.append('g').attr('class', 'axis').attr('transform', `translate(0,${innerH})`)

@@ -6,8 +6,8 @@
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand } from 'd3-scale';
 
-import { createChart, h } from './base.js';
-import { chartWidth, naturalSize } from './chart-kit.js';
+import { h } from './base.js';
+import { chartWidth, createChart, naturalSize } from './chart-kit.js';
 
 const LIMITS = { d: [1, 65536], batch: [1, 1 << 20], tokens: [1, 1 << 20] };
 const SIZE_NAMES = ['d', 'expansion', 'batch', 'tokens'];

@@ -16,8 +16,8 @@
 import { bin, extent, max } from 'd3-array';
 import { axisBottom, axisLeft } from 'd3-axis';
 
-import { BlockscopeElement, createChart, define, fmt, h } from './base.js';
-import { chartWidth, KIT_CSS, legend, naturalSize, watchWidth } from './chart-kit.js';
+import { BlockscopeElement, define, fmt, h } from './base.js';
+import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from './chart-kit.js';
 import { COSTS_CSS, CostsSection, int, pct } from './ffn-costs.js';
 import { DEFAULT_DEMO, POSITIONWISE_CSS, PositionwiseDemo } from './ffn-positionwise.js';
 import { EXAMPLE_CSS, WorkedExample } from './ffn-worked-example.js';

@@ -1,7 +1,7 @@
 // ffn-positionwise.js — <ffn-explorer>'s position-wise check: a seeded FFN (d -> 4d -> d, the core's FeedForward) runs
 // on a few editable token vectors in one call; editing one token changes only that token's output, bit for bit.
 // A helper of the element, not a custom element.
-import { fmt, h, parseNumbers } from './base.js';
+import { fmt, h, parseNumbers, parseRows } from './base.js';
 import { chartWidth, groupedBars } from './chart-kit.js';
 import { int } from './ffn-costs.js';
 
@@ -16,15 +16,7 @@ const sameRow = (a, b) => a.length === b.length && a.every((v, i) => v === b[i])
 
 /** Parses "1, 0; 2, 3" into equal-length rows; throws an Error naming the offending token. */
 export function parseDemo(text) {
-  const parts = String(text).split(/[;|\n]/).map((s) => s.trim()).filter(Boolean);
-  if (parts.length === 0) throw new Error('enter at least one token vector');
-  return checkDemo(parts.map((p, t) => {
-    try {
-      return parseNumbers(p);
-    } catch (err) {
-      throw new Error(`position ${t + 1}: ${err.message}`);
-    }
-  }));
+  return checkDemo(parseRows(text, 'position'));
 }
 function checkDemo(rows) {
   if (rows.length > MAX_DEMO_TOKENS) throw new Error(`at most ${MAX_DEMO_TOKENS} positions, got ${rows.length}`);

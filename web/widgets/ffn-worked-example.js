@@ -2,7 +2,7 @@
 // whose W₁, b₁, W₂, b₂ and input x are editable cells, shown step by step (h = W₁x + b₁, a = GELU(h) or ReLU(h),
 // y = W₂a + b₂). Every result is the core's: a FeedForward(2, 4) with the edited matrices loaded as its parameters,
 // run on x. A helper of the element, not a custom element.
-import { fmt, h } from './base.js';
+import { fmt, h, parseNumber } from './base.js';
 
 const D = 2;
 const HIDDEN = 4;
@@ -61,11 +61,8 @@ const vector = (values) => `[${values.map((v) => fmt(v)).join(', ')}]`;
 
 /** One cell's text -> a number; throws an Error naming the cell. */
 function parseCell(text, name) {
-  const t = String(text).trim().replace(/−/g, '-');
-  if (t === '') throw new Error(`${name} is empty`);
-  const v = Number(t);
-  if (!Number.isFinite(v)) throw new Error(`${name} ("${String(text).trim()}") is not a number`);
-  if (Math.abs(v) > MAX_ABS) throw new Error(`${name} (${t}) must lie between −1,000,000 and 1,000,000`);
+  const v = parseNumber(text, name);
+  if (Math.abs(v) > MAX_ABS) throw new Error(`${name} (${String(text).trim().replace(/−/g, '-')}) must lie between −1,000,000 and 1,000,000`);
   return v;
 }
 

@@ -7,8 +7,8 @@
 // Events: blockscope-readout {x, values: {gelu_tanh, gelu_erf, relu}}, blockscope-ready.
 import { line } from 'd3-shape';
 
-import { BlockscopeElement, createChart, define, fmt, h } from './base.js';
-import { chartWidth, KIT_CSS, legend, naturalSize, watchWidth } from './chart-kit.js';
+import { BlockscopeElement, define, fmt, h } from './base.js';
+import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from './chart-kit.js';
 
 const CURVES = [
   { kind: 'gelu_tanh', label: 'GELU (tanh approx.)', color: 'var(--bs-c1)', dash: null },

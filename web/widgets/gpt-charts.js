@@ -5,8 +5,8 @@
 import { bin, extent, max } from 'd3-array';
 import { scaleDiverging, scaleLinear, scaleSequential } from 'd3-scale';
 
-import { createChart, fmt, h } from './base.js';
-import { colorLegend, DIVERGING, heatmap, moveCell, VIRIDIS } from './chart-kit.js';
+import { fmt, h } from './base.js';
+import { colorLegend, createChart, DIVERGING, heatmap, moveCell, VIRIDIS } from './chart-kit.js';
 import { attrSelect } from './controls.js';
 import { byteTitle, hasByte } from './tokens.js';
 

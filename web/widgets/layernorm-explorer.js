@@ -13,7 +13,7 @@
 // Events: blockscope-change {axis, eps, gamma, beta, T, d, input, mean, variance, rstd, normalized, output,
 //   changedInputs, changedOutputs} (matrices as arrays of rows; stats per token, or per feature on the wrong
 //   axis; changed* are 1-based token numbers after an edit of the inputs), blockscope-ready.
-import { BlockscopeElement, define, fmt, h, parseNumbers } from './base.js';
+import { BlockscopeElement, define, fmt, h, parseNumbers, parseRows } from './base.js';
 import { chartWidth, groupedBars, KIT_CSS, legend, watchWidth } from './chart-kit.js';
 
 // Book §4.2: the toy layer's output, Linear(5, 6) + ReLU after torch.manual_seed(123), as exact float32 values —
@@ -52,15 +52,7 @@ tfoot th, tfoot td { border-top: 2px solid var(--bs-border); }
 
 /** Parses "1, 3; 4, 5" into rows of equal length; throws an Error naming the offending token. */
 export function parseTokens(text) {
-  const parts = String(text).split(/[;|\n]/).map((s) => s.trim()).filter(Boolean);
-  if (parts.length === 0) throw new Error('enter at least one token vector');
-  return checkRows(parts.map((p, t) => {
-    try {
-      return parseNumbers(p);
-    } catch (err) {
-      throw new Error(`token ${t + 1}: ${err.message}`);
-    }
-  }));
+  return checkRows(parseRows(text, 'token'));
 }
 
 function checkRows(rows) {

@@ -16,8 +16,8 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLog } from 'd3-scale';
 import { line, symbol, symbolCircle, symbolSquare } from 'd3-shape';
 
-import { BlockscopeElement, createChart, define, h } from './base.js';
-import { chartWidth, KIT_CSS, legend, naturalSize, watchWidth } from './chart-kit.js';
+import { BlockscopeElement, define, h } from './base.js';
+import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from './chart-kit.js';
 
 const PRESET_URL = new URL('../presets/residual-flow-lesson82.json', import.meta.url).href;
 const DIM = 16; // the lesson's d; the input x is the lesson's (4, 16) batch in every view

@@ -6,8 +6,8 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLog, scalePoint } from 'd3-scale';
 import { line } from 'd3-shape';
 
-import { createChart, fmt } from './base.js';
-import { chartWidth, naturalSize } from './chart-kit.js';
+import { fmt } from './base.js';
+import { chartWidth, createChart, naturalSize } from './chart-kit.js';
 import { UNIFORM_LOSS } from './training-lab-runs.js';
 
 export const RUN_COLORS = { a: 'var(--bs-c1)', b: 'var(--bs-c2)' };
