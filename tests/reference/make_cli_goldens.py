@@ -15,7 +15,6 @@ the per-query constant q . b_k it adds), which the test compares against an abso
 import json
 import math
 import os
-import struct
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ next to make_goldens.py
@@ -25,6 +24,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from make_goldens import GPTModel, T  # noqa: E402  (the book's classes, the float32-exact encoder)
+from safetensors_read import read_safetensors  # noqa: E402
 
 GENERATOR = "tests/reference/make_cli_goldens.py"
 MODELS_DIR = os.path.join("tests", "golden", "models")
@@ -33,27 +33,6 @@ SEQ_LEN = 13  # shorter than the context (16): the unused pos_emb rows must get 
 
 torch.set_num_threads(1)  # bitwise-reproducible CPU reductions
 assert sys.byteorder == "little", "safetensors is little-endian"
-
-
-def read_safetensors(path):
-    """{name: float32 tensor} of an F32 safetensors file, parsed by hand (no `safetensors` package)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    (n,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8:8 + n])
-    header.pop("__metadata__", None)
-    buf = data[8 + n:]
-    out = {}
-    for name, e in header.items():
-        b, end = e["data_offsets"]
-        if e["dtype"] == "F32":
-            t = torch.frombuffer(bytearray(buf[b:end]), dtype=torch.float32)
-        elif e["dtype"] == "BOOL":
-            t = torch.frombuffer(bytearray(buf[b:end]), dtype=torch.uint8).bool()
-        else:
-            raise ValueError(f"{path}: {name} has dtype {e['dtype']}; this script reads F32 checkpoints")
-        out[name] = t.reshape(e["shape"]).clone()
-    return out
 
 
 def read_model(name):

@@ -10,17 +10,15 @@ Run: /usr/bin/python3 tests/reference/make_trained_goldens.py   (after node mode
 
 import hashlib
 import json
-import math
 import os
-import struct
 import sys
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
 from book_modules import GPTModel  # noqa: E402
+from safetensors_read import read_safetensors  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 MODEL_DIR = os.path.join(ROOT, "web", "models", "brown")
@@ -29,38 +27,16 @@ OUT = os.path.join(ROOT, "tests", "golden", "trained_brown.json")
 PROMPTS = ["The jury said that the", "th", "He looked at her and said, \""]
 VAL_WINDOWS = 8  # full context windows from the start of the held-out text
 
-assert sys.byteorder == "little"
-NUMPY_DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": None}
-
-
-def read_safetensors(path):
-    """name -> float32 torch tensor, parsed by hand (the safetensors package is not a Debian package)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    (n,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8:8 + n])
-    header.pop("__metadata__", None)
-    buf = data[8 + n:]
-    out = {}
-    for name, e in header.items():
-        b, end = e["data_offsets"]
-        raw = buf[b:end]
-        if e["dtype"] == "BF16":
-            u16 = np.frombuffer(raw, dtype=np.uint16).astype(np.uint32) << 16
-            arr = u16.view(np.float32)
-        else:
-            arr = np.frombuffer(raw, dtype=NUMPY_DTYPES[e["dtype"]]).astype(np.float32)
-        assert arr.size == math.prod(e["shape"]), name
-        out[name] = torch.from_numpy(arr.reshape(e["shape"]).copy())
-    return out, hashlib.sha256(data).hexdigest()
-
 
 def main():
     with open(os.path.join(MODEL_DIR, "config.json")) as f:
         cfg = json.load(f)
     assert cfg.get("norm", "pre") == "pre" and cfg.get("activation", "gelu_tanh") == "gelu_tanh"
     model = GPTModel(cfg).eval()
-    tensors, sha = read_safetensors(os.path.join(MODEL_DIR, "model.safetensors"))
+    weights = os.path.join(MODEL_DIR, "model.safetensors")
+    tensors = read_safetensors(weights)
+    with open(weights, "rb") as f:
+        sha = hashlib.sha256(f.read()).hexdigest()
     missing, unexpected = model.load_state_dict(tensors, strict=False)
     assert not unexpected, unexpected
     assert all(k.endswith("att.mask") for k in missing), missing  # the causal-mask buffers are not weights
