@@ -268,7 +268,7 @@ test('the lesson’s block by deep link fits 360 px (dark); seeds read as Blocks
   assert.match(text, /random weights from Blockscope seed 123/);
   assert.doesNotMatch(text.replaceAll('Blockscope seed', ''), /\bseed \d/, 'a bare "seed N"');
   assert.match(await gpt.page.getAttribute('block-explorer label[for="seed"]', 'title'), /torch\.manual_seed/);
-  assert.equal(await gpt.page.textContent('block-explorer label[for="seed"]'), 'Blockscope seed');
+  assert.equal((await gpt.page.textContent('block-explorer label[for="seed"]')).trim(), 'Blockscope seed');
   assert.match(await gpt.page.textContent('block-explorer .seed-note'), /torch\.manual_seed .*different weights/);
   assertClean(gpt.problems);
   await gpt.context.close();

@@ -145,6 +145,7 @@ test('the guide documents every widget, attribute, event, part and custom proper
       const spec = specs[name];
       if (spec.type === 'boolean') assert.equal(shown, spec.default ? 'on' : 'off', `${tag} ${name}`);
       else assert.ok(shown.includes(String(spec.default)) || (spec.default === '' && shown === '""'), `${tag} ${name} default ${shown}`);
+      if (spec.type === 'number' && !spec.options) assert.ok(spec.min != null && spec.max != null, `${tag} ${name}: a number without limits`);
       if (spec.max != null) assert.ok(values.includes(String(spec.max)), `${tag} ${name} range ${values}`);
       for (const o of spec.options ?? []) assert.ok(values.includes(String(o)), `${tag} ${name} option ${o}`);
     }

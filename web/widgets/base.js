@@ -222,6 +222,8 @@ export class BlockscopeElement extends HTMLElement {
     this._onHash = () => this.applyHash();
     this._onScheme = () => this.applyTheme();
     this._themeStyle = document.createElement('style');
+    this._debounced = new Map(); // debounce(): key -> pending timer
+    this._whileConnected = []; // whileConnected(): {start, stop}
   }
 
   connectedCallback() {
@@ -241,30 +243,55 @@ export class BlockscopeElement extends HTMLElement {
     window.addEventListener('hashchange', this._onHash);
     this._schemeQuery ??= matchMedia('(prefers-color-scheme: dark)');
     this._schemeQuery.addEventListener('change', this._onScheme);
+    for (const w of this._whileConnected) w.stop ??= w.start() ?? (() => {});
   }
 
   disconnectedCallback() {
     window.removeEventListener('hashchange', this._onHash);
     this._schemeQuery?.removeEventListener('change', this._onScheme);
+    for (const w of this._whileConnected) {
+      w.stop?.();
+      w.stop = null;
+    }
     // Free the worker-side objects once the element has really left the page (a DOM move disconnects and
     // reconnects at once, keeping them).
     setTimeout(() => {
       if (this.isConnected) return;
+      for (const timer of this._debounced.values()) clearTimeout(timer);
+      this._debounced.clear();
       if (this.release()) this._released = true;
     }, 0);
   }
 
   /**
    * Frees the worker-side objects the widget holds, once it has left the page, and returns true if there were
-   * any (the widget then rebuilds them with invalidate(3) when it comes back). The default frees `this.model`
-   * when it is a runtime object (has dispose()); a widget that holds more, or names it otherwise, overrides this.
+   * any (the widget then rebuilds them with invalidate(3) when it comes back). The default holds nothing; a widget
+   * that keeps runtime objects overrides this.
    */
   release() {
-    if (typeof this.model?.dispose !== 'function') return false;
-    const model = this.model;
-    this.model = null;
-    model.dispose().catch(() => {});
-    return true;
+    return false;
+  }
+
+  /**
+   * Runs start() while the widget is on the page: now (when connected) and on every reconnection; the function it
+   * returns (e.g. the one watchWidth returns) runs on every disconnection. For observers and window listeners.
+   */
+  whileConnected(start) {
+    const entry = { start, stop: null };
+    this._whileConnected.push(entry);
+    if (this.isConnected) entry.stop = start() ?? (() => {});
+  }
+
+  /**
+   * Runs fn once `ms` have passed without another call for the same `key` (e.g. typing in a prompt box).
+   * Pending calls are dropped when the widget leaves the page (not on a DOM move).
+   */
+  debounce(key, fn, ms = 200) {
+    clearTimeout(this._debounced.get(key));
+    this._debounced.set(key, setTimeout(() => {
+      this._debounced.delete(key);
+      fn();
+    }, ms));
   }
 
   attributeChangedCallback(name, oldValue, newValue) {

@@ -15,6 +15,8 @@ import { mean } from 'd3-array';
 
 import { BlockscopeElement, define, h } from './base.js';
 import { METRICS, renderBars, renderDepth, renderSummary, renderTokenTable } from './block-charts.js';
+import { watchWidth } from './chart-kit.js';
+import { attrField } from './controls.js';
 import { createLessonBlock, LESSON_CSS, LESSON_PRESET, LessonPanel, loadLessonPreset, tokenLabels } from './block-lesson.js';
 import { BlockDiagram, PLACEMENTS, stepInfo } from './block-steps.js';
 import { openTokenizer } from './tokens.js';
@@ -90,16 +92,10 @@ export class BlockExplorer extends BlockscopeElement {
     this.blockSelect = h('select', { id: 'block', onchange: () => this.setAttribute('block', this.blockSelect.value) });
     this.promptInput = h('input', { type: 'text', id: 'prompt', class: 'prompt', autocomplete: 'off', spellcheck: 'false',
       oninput: () => this.debounce('prompt', () => this.setAttribute('prompt', this.promptInput.value)) });
-    const num = (name, label, props) => {
-      const input = h('input', { type: 'number', id: name, ...props,
-        onchange: () => input.reportValidity() && this.setAttribute(name, input.value) });
-      return [h('label', { for: name, title: props.title }, label), input];
-    };
-    const [layersLabel, layersInput] = num('layers', 'blocks', { min: 1, max: 48, step: 1 });
-    const [embLabel, embInput] = num('emb-dim', 'emb_dim', { min: 4, max: 512, step: 4 });
-    const [headsLabel, headsInput] = num('heads', 'heads', { min: 1, max: 16, step: 1 });
-    const [seedLabel, seedInput] = num('seed', 'Blockscope seed', { min: 0, step: 1, title: SEED_NOTE, 'aria-describedby': 'seed-note' });
-    this.numInputs = { layers: layersInput, 'emb-dim': embInput, heads: headsInput, seed: seedInput };
+    const sizeFields = [attrField(this, 'layers', 'blocks'), attrField(this, 'emb-dim', 'emb_dim', { step: 4 }),
+      attrField(this, 'heads', 'heads'),
+      attrField(this, 'seed', 'Blockscope seed', { title: SEED_NOTE, 'aria-describedby': 'seed-note' })];
+    sizeFields[3].title = SEED_NOTE; // on the label too
     this.modelText = h('p', { class: 'muted model-text' });
     this.tokenNote = h('p', { class: 'muted token-note' });
 
@@ -135,7 +131,7 @@ export class BlockExplorer extends BlockscopeElement {
       h('div', { class: 'row' }, h('label', { for: 'prompt' }, 'Prompt'), this.promptInput),
       this.tokenNote,
       h('details', { class: 'settings' }, h('summary', {}, 'Model settings'),
-        h('div', { class: 'row' }, layersLabel, layersInput, embLabel, embInput, headsLabel, headsInput, seedLabel, seedInput),
+        h('div', { class: 'row' }, ...sizeFields),
         this.modelText,
         h('p', { class: 'muted seed-note', id: 'seed-note' }, SEED_NOTE)),
     ];
@@ -169,32 +165,17 @@ export class BlockExplorer extends BlockscopeElement {
       this.depthSection,
       h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
     );
-    this.resizeObserver = new ResizeObserver(() => this.onResize());
-    this.resizeObserver.observe(this.barBox);
+    this.whileConnected(() => watchWidth(this.barBox, () => this.runs && this.renderView()));
     this.ready = true;
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    this.resizeObserver?.observe(this.barBox);
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.resizeObserver?.disconnect();
-  }
-
-  debounce(key, fn, ms = 200) {
-    this.timers ??= {};
-    clearTimeout(this.timers[key]);
-    this.timers[key] = setTimeout(fn, ms);
-  }
-
-  onResize() {
-    const w = this.barBox.clientWidth;
-    if (!this.runs || Math.abs(w - (this.lastWidth ?? 0)) < 24) return;
-    cancelAnimationFrame(this.resizeFrame);
-    this.resizeFrame = requestAnimationFrame(() => this.renderView());
+  /** Frees the model (base.js calls this once the widget has left the page; invalidate(3) rebuilds it). */
+  release() {
+    const model = this.model;
+    if (!model) return false;
+    this.model = null;
+    model.dispose().catch(() => {});
+    return true;
   }
 
   placement() {
@@ -241,7 +222,7 @@ export class BlockExplorer extends BlockscopeElement {
     this.lessonPanel.hidden = !lesson;
     for (const r of this.placementBox.querySelectorAll('input')) r.checked = r.value === this.placement();
     for (const r of this.metricBox.querySelectorAll('input')) r.checked = r.value === this.metric();
-    for (const [name, input] of Object.entries(this.numInputs)) input.value = String(this.numAttr(name));
+    for (const [name, input] of Object.entries(this.inputs)) input.value = String(this.numAttr(name));
     if (this.shadowRoot.activeElement !== this.promptInput && this.promptInput.value !== this.attr('prompt')) {
       this.promptInput.value = this.attr('prompt');
     }
@@ -416,7 +397,6 @@ export class BlockExplorer extends BlockscopeElement {
       xLabel: lesson ? 'token x[b, t] (sequence b, position t)' : undefined });
     renderTokenTable(this.tokenTable, step, this.tokens);
     if (this.residual) renderDepth(this.depth, this.residual, { d, currentBlock: b, perToken: this.boolAttr('per-token') });
-    this.lastWidth = this.barBox.clientWidth;
     this.emit('step', {
       placement: p, block: b + 1, index: i, op: step.op, code: info[i].code.join('\n'),
       mean: Array.from(step.mean), var: Array.from(step.var), norm: Array.from(step.norm),

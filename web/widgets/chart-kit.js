@@ -1,8 +1,8 @@
 // chart-kit.js — the d3 chart helpers shared by the chart widgets (<layernorm-explorer>, <ffn-explorer>,
 // <gelu-explorer>, <gpt-explorer>, …): createChart (linear scales, labelled axes), charts sized to their box so text
-// stays legible on a phone, HTML legends, grouped bars on d3 band scales, heatmaps with keyboard cursors, pointer
+// stays legible on a phone, HTML legends, overlaid histograms, grouped bars on d3 band scales, heatmaps with keyboard cursors, pointer
 // reading and colour legends. No widget state.
-import { range } from 'd3-array';
+import { bin, max, range } from 'd3-array';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { pointer, select } from 'd3-selection';
@@ -38,6 +38,24 @@ export function createChart(container, { width = 560, height = 300, margin = { t
     gy.call(axisLeft(y).ticks(yTicks));
   };
   return { svg, root, plot, x, y, innerW, innerH, drawAxes, margin };
+}
+
+/**
+ * Histograms of several series on one chart from createChart, binned alike (the x domain cut at chart.x.ticks(ticks))
+ * and drawn overlaid, one <g class="cls"> of rects per series: series = [{values, fill, opacity?, cls?}]. Set the x
+ * domain first; this sets the y domain (0 to the tallest bin) — draw the axes after. Returns each series' bins.
+ */
+export function overlaidHistogram(chart, series, { ticks = 40 } = {}) {
+  const binner = bin().domain(chart.x.domain()).thresholds(chart.x.ticks(ticks));
+  const binned = series.map((s) => binner(s.values));
+  chart.y.domain([0, max(binned.flat(), (b) => b.length)]).nice();
+  series.forEach((s, i) => {
+    chart.plot.append('g').attr('class', s.cls ?? null).selectAll('rect').data(binned[i]).join('rect')
+      .attr('x', (b) => chart.x(b.x0) + 0.5).attr('width', (b) => Math.max(0, chart.x(b.x1) - chart.x(b.x0) - 1))
+      .attr('y', (b) => chart.y(b.length)).attr('height', (b) => chart.y(0) - chart.y(b.length))
+      .attr('fill', s.fill).attr('fill-opacity', s.opacity ?? null);
+  });
+  return binned;
 }
 
 /** Gives a chart's SVG its natural size (1 viewBox unit = 1 CSS px; it still shrinks to fit its box). */

@@ -9,7 +9,6 @@ import { scaleBand } from 'd3-scale';
 import { h } from './base.js';
 import { chartWidth, createChart, naturalSize } from './chart-kit.js';
 
-const LIMITS = { d: [1, 65536], batch: [1, 1 << 20], tokens: [1, 1 << 20] };
 const SIZE_NAMES = ['d', 'expansion', 'batch', 'tokens'];
 
 export const int = new Intl.NumberFormat('en-US');
@@ -48,12 +47,15 @@ const PRESETS = [
     attrs: { d: '768', expansion: '4', batch: '8', tokens: '1024', 'qkv-bias': false, 'attn-out-bias': true } },
 ];
 
-/** The cost inputs from attributes or form text; throws an Error naming the bad one. */
-export function checkSizes({ d, expansion, batch, tokens }) {
+/**
+ * The cost inputs from attributes or form text, within the limits of the element's attribute metadata (`specs`:
+ * attrSpecs()); throws an Error naming the bad one.
+ */
+export function checkSizes({ d, expansion, batch, tokens }, specs) {
   const out = {};
   for (const [name, v] of Object.entries({ d, batch, tokens })) {
     const n = Number(v);
-    const [lo, hi] = LIMITS[name];
+    const { min: lo, max: hi } = specs[name];
     if (!Number.isInteger(n) || n < lo || n > hi || String(v).trim() === '') {
       const symbol = { d: 'd', batch: 'B', tokens: 'n' }[name];
       throw Object.assign(new Error(`${symbol} must be a whole number from ${lo} to ${int.format(hi)}, got "${v}"`), { field: name });
@@ -61,8 +63,9 @@ export function checkSizes({ d, expansion, batch, tokens }) {
     out[name] = n;
   }
   const e = Number(expansion);
-  if (!Number.isFinite(e) || e <= 0 || e > 64 || String(expansion).trim() === '') {
-    throw Object.assign(new Error(`the expansion factor must be a number above 0 and at most 64, got "${expansion}"`),
+  const { min: eLo, max: eHi } = specs.expansion;
+  if (!Number.isFinite(e) || e < eLo || e > eHi || String(expansion).trim() === '') {
+    throw Object.assign(new Error(`the expansion factor must be a number from ${eLo} to ${eHi}, got "${expansion}"`),
       { field: 'expansion' });
   }
   out.expansion = e;
@@ -90,16 +93,19 @@ table.breakdown tfoot th, table.breakdown tfoot td { border-top: 2px solid var(-
 export class CostsSection {
   constructor(host) {
     this.host = host;
+    const specs = host.constructor.attrSpecs();
     const num = (name, label, help, props) => {
-      const input = h('input', { type: 'number', id: `in-${name}`, name, inputmode: 'decimal', 'aria-describedby': 'status', ...props });
+      const { min, max } = specs[name];
+      const input = h('input', { type: 'number', id: `in-${name}`, name, inputmode: 'decimal', 'aria-describedby': 'status',
+        min, max, step: 1, ...props });
       input.addEventListener('input', () => this.onSizeInput());
       return h('label', { for: `in-${name}` }, h('span', {}, label, h('span', { class: 'muted' }, help)), input);
     };
     const grid = h('div', { class: 'grid' },
-      num('d', 'd ', '(model width)', { min: '1', step: '1' }),
-      num('expansion', 'expansion ', '(h = expansion · d)', { min: '0.25', step: '0.25' }),
-      num('batch', 'B ', '(sequences)', { min: '1', step: '1' }),
-      num('tokens', 'n ', '(tokens each)', { min: '1', step: '1' }));
+      num('d', 'd ', '(model width)'),
+      num('expansion', 'expansion ', '(h = expansion · d)', { step: 0.25 }),
+      num('batch', 'B ', '(sequences)'),
+      num('tokens', 'n ', '(tokens each)'));
     this.sizeInputs = Object.fromEntries(SIZE_NAMES.map((n) => [n, grid.querySelector(`#in-${n}`)]));
     this.biasSelect = h('select', { id: 'attn-bias', 'aria-describedby': 'convention' },
       ...Object.entries(BIAS_CONVENTIONS).map(([value, c]) => h('option', { value }, c.label)));
@@ -138,11 +144,13 @@ export class CostsSection {
   }
 
   readSizes() {
+    const specs = this.host.constructor.attrSpecs();
     const a = Object.fromEntries(SIZE_NAMES.map((n) => [n, this.host.attr(n)]));
     try {
-      return { sizes: checkSizes(a) };
+      return { sizes: checkSizes(a, specs) };
     } catch (err) {
-      return { sizes: this.sizes ?? checkSizes(this.host.constructor.attrs), error: err.message };
+      const defaults = Object.fromEntries(SIZE_NAMES.map((n) => [n, specs[n].default]));
+      return { sizes: this.sizes ?? checkSizes(defaults, specs), error: err.message };
     }
   }
 
@@ -150,7 +158,7 @@ export class CostsSection {
     const a = Object.fromEntries(Object.entries(this.sizeInputs).map(([n, el]) => [n, el.value.trim()]));
     for (const el of Object.values(this.sizeInputs)) el.removeAttribute('aria-invalid');
     try {
-      checkSizes(a);
+      checkSizes(a, this.host.constructor.attrSpecs());
     } catch (err) {
       this.sizeInputs[err.field]?.setAttribute('aria-invalid', 'true');
       this.host.report(`Check the sizes: ${err.message} — showing the last valid sizes.`, { error: true });

@@ -13,11 +13,10 @@
 //   {section: 'costs', d, expansion, hidden, batch, tokens, qkvBias, attnOutBias, parameters, attention, norms,
 //   blockTotal, share, flopsPerToken, hiddenEntries, hiddenBytes} | {section: 'hidden', layer, T, hidden, pre, post
 //   (summaries)} | {section: 'positionwise', outputs, changedInputs, changedOutputs, maxDelta}, blockscope-ready.
-import { bin, extent, max } from 'd3-array';
-import { axisBottom, axisLeft } from 'd3-axis';
+import { extent } from 'd3-array';
 
 import { BlockscopeElement, define, fmt, h } from './base.js';
-import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from './chart-kit.js';
+import { chartWidth, createChart, KIT_CSS, legend, naturalSize, overlaidHistogram, watchWidth } from './chart-kit.js';
 import { COSTS_CSS, CostsSection, int, pct } from './ffn-costs.js';
 import { DEFAULT_DEMO, POSITIONWISE_CSS, PositionwiseDemo } from './ffn-positionwise.js';
 import { EXAMPLE_CSS, WorkedExample } from './ffn-worked-example.js';
@@ -39,8 +38,13 @@ abbr.seed { text-decoration: underline dotted; cursor: help; }
 `;
 
 export class FeedForwardExplorer extends BlockscopeElement {
-  // d, expansion, batch and tokens stay plain defaults: ffn-costs.js checks them itself (checkSizes).
-  static attrs = { d: 768, expansion: 4, batch: 8, tokens: 1024, 'qkv-bias': false, 'attn-out-bias': true,
+  // The sizes are only counted (no tensors of that size are made), so their limits are wide; ffn-costs.js checks
+  // typed sizes against the same limits (checkSizes).
+  static attrs = {
+    d: { default: 768, min: 1, max: 65536, int: true, doc: 'model width' },
+    expansion: { default: 4, min: 0.25, max: 64, doc: 'hidden width h = expansion · d' },
+    batch: { default: 8, min: 1, max: 2 ** 20, int: true }, tokens: { default: 1024, min: 1, max: 2 ** 20, int: true },
+    'qkv-bias': false, 'attn-out-bias': true,
     'example-activation': { default: 'gelu', options: ['gelu', 'relu'] }, prompt: DEFAULT_PROMPT,
     layer: { default: 1, min: 1, max: GPT_CONFIG.n_layers, int: true }, demo: DEFAULT_DEMO };
 
@@ -92,7 +96,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
       ...this.positionwise.nodes,
       h('p', { class: 'status', role: 'status', id: 'status' }, 'Loading the core…'),
     );
-    this.unwatch = watchWidth(this, () => this.redraw());
+    this.whileConnected(() => watchWidth(this, () => this.redraw()));
   }
 
   async start() {
@@ -137,7 +141,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
 
   // ---- hidden values before and after GELU ----
 
-  /** The seeded GPT whose hidden values are shown (not named `model`: base.js's release() looks at `this.model`). */
+  /** The seeded GPT whose hidden values are shown. */
   async gptModel() {
     if (!this.gpt) {
       const rt = await this.runtime();
@@ -208,7 +212,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
     const width = chartWidth(this.histPre);
     const lo = Math.min(s.preMin, s.postMin);
     const hi = Math.max(s.preMax, s.postMax);
-    const draw = (box, data, color, label) => {
+    const draw = (box, data, color, label, cls) => {
       box.replaceChildren();
       const chart = createChart(box, {
         width, height: 200, xLabel: `hidden value ${label}`, yLabel: 'count of values',
@@ -217,13 +221,8 @@ export class FeedForwardExplorer extends BlockscopeElement {
       });
       naturalSize(chart, width, 200);
       chart.x.domain([lo, hi]).nice();
-      const bins = bin().domain(chart.x.domain()).thresholds(chart.x.ticks(Math.max(30, Math.round(chart.innerW / 5))))(data);
-      chart.y.domain([0, max(bins, (b) => b.length)]).nice();
-      chart.root.select('.x-axis').call(axisBottom(chart.x).ticks(Math.max(4, Math.round(chart.innerW / 70))));
-      chart.root.select('.y-axis').call(axisLeft(chart.y).ticks(4));
-      chart.plot.selectAll('rect').data(bins).join('rect')
-        .attr('x', (b) => chart.x(b.x0) + 0.5).attr('width', (b) => Math.max(0, chart.x(b.x1) - chart.x(b.x0) - 1))
-        .attr('y', (b) => chart.y(b.length)).attr('height', (b) => chart.y(0) - chart.y(b.length)).attr('fill', color);
+      const [bins] = overlaidHistogram(chart, [{ values: data, fill: color, cls }], { ticks: Math.max(30, Math.round(chart.innerW / 5)) });
+      chart.drawAxes({ xTicks: Math.max(4, Math.round(chart.innerW / 70)), yTicks: 4 });
       chart.plot.append('line').attr('x1', chart.x(0)).attr('x2', chart.x(0)).attr('y1', 0).attr('y2', chart.innerH)
         .attr('stroke', 'var(--bs-fg)').attr('stroke-dasharray', '4 3');
       const top = bins.reduce((a, b) => (b.length > a.length ? b : a));
@@ -232,8 +231,8 @@ export class FeedForwardExplorer extends BlockscopeElement {
         `holds ${top.length}.`);
       return { chart, bins };
     };
-    const a = draw(this.histPre, pre, 'var(--bs-c1)', 'before GELU');
-    const b = draw(this.histPost, post, 'var(--bs-c3)', 'after GELU');
+    const a = draw(this.histPre, pre, 'var(--bs-c1)', 'before GELU', 'pre');
+    const b = draw(this.histPost, post, 'var(--bs-c3)', 'after GELU', 'post');
     // Mark GELU's floor: the lowest post-GELU value the core produced.
     const { chart } = b;
     const xm = chart.x(s.postMin);

@@ -66,11 +66,11 @@ export class GeluExplorer extends BlockscopeElement {
     });
     this.chartBox.addEventListener('pointermove', (e) => this.onPointer(e));
     // Redraw at the box's real width so axis text stays legible on phones.
-    watchWidth(this, () => {
+    this.whileConnected(() => watchWidth(this, () => {
       if (!this.data) return;
       this.draw();
       if (this.current != null) this.setX(this.current);
-    });
+    }));
   }
 
   toggle(name, on) {

@@ -2,11 +2,11 @@
 // (layer × token), the feed-forward hidden values before and after GELU (histogram) and one head's attention
 // weights (query × key). Builds its sections once and redraws them from the core's numbers; the layer/head/LayerNorm
 // selectors set the host's attributes. No model work here.
-import { bin, extent, max } from 'd3-array';
-import { scaleDiverging, scaleLinear, scaleSequential } from 'd3-scale';
+import { extent, max } from 'd3-array';
+import { scaleDiverging, scaleSequential } from 'd3-scale';
 
 import { fmt, h } from './base.js';
-import { colorLegend, createChart, DIVERGING, heatmap, moveCell, VIRIDIS } from './chart-kit.js';
+import { colorLegend, createChart, DIVERGING, heatmap, moveCell, overlaidHistogram, VIRIDIS } from './chart-kit.js';
 import { attrSelect } from './controls.js';
 import { byteTitle, hasByte } from './tokens.js';
 
@@ -45,9 +45,9 @@ export class InspectionView {
         'features; here is what it received (input) or produced (output) in this forward pass. Focus the heatmap ' +
         'and use the arrow keys, or hover, to read a cell.'),
       h('div', { class: 'row controls' },
-        attrSelect(host, 'ln', 'LayerNorm', [['norm1', 'norm1'], ['norm2', 'norm2'], ['final', 'final_norm']]),
-        attrSelect(host, 'ln-side', 'of its', [['in', 'input'], ['out', 'output']]),
-        attrSelect(host, 'stat', 'statistic', [['var', 'variance'], ['mean', 'mean']])),
+        attrSelect(host, 'ln', 'LayerNorm', { final: 'final_norm' }),
+        attrSelect(host, 'ln-side', 'of its', { in: 'input', out: 'output' }),
+        attrSelect(host, 'stat', 'statistic', STAT_LABELS)),
       this.lnBox, this.lnLegend, this.lnReadout,
       h('details', {}, h('summary', {}, 'The heatmap\'s numbers as a table'), h('div', { class: 'scroll' }, this.lnTable)));
 
@@ -185,10 +185,6 @@ export class InspectionView {
     const [lo0, hi0] = extent(pre);
     const [lo1, hi1] = extent(post);
     const width = this.width;
-    const x = scaleLinear().domain([Math.min(lo0, lo1), Math.max(hi0, hi1)]).nice(40);
-    const binner = bin().domain(x.domain()).thresholds(x.ticks(48));
-    const binsPre = binner(pre);
-    const binsPost = binner(post);
     const block = this.layerIndex + 1;
     this.histBox.replaceChildren();
     const chart = createChart(this.histBox, {
@@ -198,15 +194,12 @@ export class InspectionView {
       description: `${pre.length} values per histogram.`,
     });
     chart.svg.style('max-width', `${width}px`);
-    chart.x.domain(x.domain());
-    chart.y.domain([0, max([...binsPre, ...binsPost], (b) => b.length)]).nice();
+    chart.x.domain([Math.min(lo0, lo1), Math.max(hi0, hi1)]).nice(40);
+    overlaidHistogram(chart, [
+      { values: pre, fill: 'var(--bs-c1)', opacity: 0.55, cls: 'pre' },
+      { values: post, fill: 'var(--bs-c2)', opacity: 0.7, cls: 'post' },
+    ], { ticks: 48 });
     chart.drawAxes({ xTicks: width < 420 ? 5 : 8, yTicks: 5 });
-    const draw = (bins, fill, opacity, cls) => chart.plot.append('g').attr('class', cls).selectAll('rect').data(bins).join('rect')
-      .attr('x', (b) => chart.x(b.x0) + 0.5).attr('width', (b) => Math.max(0, chart.x(b.x1) - chart.x(b.x0) - 1))
-      .attr('y', (b) => chart.y(b.length)).attr('height', (b) => chart.y(0) - chart.y(b.length))
-      .attr('fill', fill).attr('fill-opacity', opacity);
-    draw(binsPre, 'var(--bs-c1)', 0.55, 'pre');
-    draw(binsPost, 'var(--bs-c2)', 0.7, 'post');
     if (lo1 < -0.05) {
       chart.plot.append('line').attr('x1', chart.x(lo1)).attr('x2', chart.x(lo1)).attr('y1', 0).attr('y2', chart.innerH)
         .attr('stroke', 'var(--bs-fg)').attr('stroke-dasharray', '3 3');

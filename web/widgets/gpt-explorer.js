@@ -11,6 +11,7 @@
 // Events: blockscope-model {source, label, config, numParameters}, blockscope-forward {ids, tokens, config, weights,
 //   candidates, compare, ...}, blockscope-token {token, index}, blockscope-generated {tokens, text, stopReason}.
 import { BlockscopeElement, define, h } from './base.js';
+import { watchWidth } from './chart-kit.js';
 import { syncControls } from './controls.js';
 import { CANDIDATES_CSS, renderCandidates } from './gpt-candidates.js';
 import { CHARTS_CSS, InspectionView } from './gpt-charts.js';
@@ -82,7 +83,7 @@ export class GPTExplorer extends BlockscopeElement {
       this.panel.section, this.promptSection, this.nextSection, this.view.layerSection, this.view.normSection, this.gen.section,
       h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
     );
-    this.resizeObserver = new ResizeObserver(() => this.onResize());
+    this.whileConnected(() => watchWidth(this.promptSection, () => this.result && this.renderView()));
     this.ready = true;
   }
 
@@ -94,14 +95,8 @@ export class GPTExplorer extends BlockscopeElement {
     return this.models?.tokenizer ?? null;
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    this.resizeObserver?.observe(this.promptSection);
-  }
-
   disconnectedCallback() {
     super.disconnectedCallback();
-    this.resizeObserver?.disconnect();
     this.gen?.cancel();
   }
 
@@ -122,19 +117,6 @@ export class GPTExplorer extends BlockscopeElement {
       h('label', { for: 'prompt' }, h('h4', {}, 'Prompt')), this.promptInput, this.tokenNote, this.chips, this.promptNote);
     this.candidateBox = h('div', { class: 'candidate-box' });
     this.nextSection = h('section', { class: 'next' }, h('h4', {}, 'Next-token prediction'), this.candidateBox);
-  }
-
-  debounce(key, fn, ms = 200) {
-    this.timers ??= {};
-    clearTimeout(this.timers[key]);
-    this.timers[key] = setTimeout(fn, ms);
-  }
-
-  onResize() {
-    const w = this.promptSection.clientWidth;
-    if (!this.result || Math.abs(w - (this.lastWidth ?? 0)) < 24) return;
-    cancelAnimationFrame(this.resizeFrame);
-    this.resizeFrame = requestAnimationFrame(() => this.renderView());
   }
 
   // ------------------------------------------------------------------ scheduling
@@ -388,7 +370,6 @@ export class GPTExplorer extends BlockscopeElement {
   }
 
   renderView() {
-    this.lastWidth = this.promptSection.clientWidth;
     const { candidates, compare, tokens, V } = this.result;
     const m = this.models;
     const table = (key, cands, selected) => ({

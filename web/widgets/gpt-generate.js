@@ -34,12 +34,12 @@ export class GeneratePanel {
         'always takes the most likely token (greedy). The untrained model gives gibberish — that is what training fixes.'),
       this.modelNote,
       h('div', { class: 'row controls' },
-        attrSlider(host, 'temperature', 'temperature', { min: 0, max: 2, step: 0.05 }, (v) => (v === 0 ? '0 (greedy)' : fmt(v, 2))),
-        attrSlider(host, 'top-k', 'top-k', { min: 0, max: 100, step: 1 }, (v) => (v === 0 ? 'off' : String(v))),
-        attrSlider(host, 'top-p', 'top-p', { min: 0.05, max: 1, step: 0.05 }, (v) => (v >= 1 ? 'off (1)' : fmt(v, 2)))),
+        attrSlider(host, 'temperature', 'temperature', { step: 0.05 }, (v) => (v === 0 ? '0 (greedy)' : fmt(v, 2))),
+        attrSlider(host, 'top-k', 'top-k', {}, (v) => (v === 0 ? 'off' : String(v))),
+        attrSlider(host, 'top-p', 'top-p', { step: 0.05 }, (v) => (v >= 1 ? 'off (1)' : fmt(v, 2)))),
       h('div', { class: 'row controls' },
-        attrField(host, 'max-new-tokens', 'new tokens', { min: 1, max: 1000, step: 1 }),
-        attrField(host, 'gen-seed', 'sampling seed', { min: 0, step: 1 })),
+        attrField(host, 'max-new-tokens', 'new tokens'),
+        attrField(host, 'gen-seed', 'sampling seed')),
       h('div', { class: 'row' }, this.button, this.stopButton, this.reuseButton),
       this.output, this.status);
   }

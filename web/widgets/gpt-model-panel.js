@@ -43,19 +43,19 @@ export class ModelPanel {
     this.shippedButton = h('button', { type: 'button', class: 'use-shipped', hidden: true, onclick: () => host.useShipped() },
       'Back to the trained model');
     this.section = h('section', { class: 'model' }, h('h4', {}, 'Model'), this.switch,
-      h('div', { class: 'row seed' }, attrField(host, 'seed', 'seed of the random weights', { min: 0, step: 1 })), this.text, this.loading,
+      h('div', { class: 'row seed' }, attrField(host, 'seed', 'seed of the random weights')), this.text, this.loading,
       this.message, h('div', { class: 'row' }, this.retryButton, this.shippedButton),
-      h('div', { class: 'row' }, attrSelect(host, 'norm', 'LayerNorm placement', [['pre', 'pre-norm (GPT-2)'], ['post', 'post-norm (same weights)']])),
+      h('div', { class: 'row' }, attrSelect(host, 'norm', 'LayerNorm placement', { pre: 'pre-norm (GPT-2)', post: 'post-norm (same weights)' })),
       this.buildSettings(), this.buildLoader());
   }
 
   buildSettings() {
     const fields = [
-      attrField(this.host, 'layers', 'layers', { min: 1, max: 48, step: 1 }),
-      attrField(this.host, 'emb-dim', 'emb_dim', { min: 4, max: 1024, step: 4 }),
-      attrField(this.host, 'heads', 'heads', { min: 1, max: 32, step: 1 }),
-      attrField(this.host, 'context', 'context', { min: 1, max: 1024, step: 1 }),
-      attrSelect(this.host, 'tokenizer', 'tokenizer', [['byte', 'UTF-8 bytes (256)'], ['gpt2', 'GPT-2 BPE (50,257)']]),
+      attrField(this.host, 'layers', 'layers'),
+      attrField(this.host, 'emb-dim', 'emb_dim', { step: 4 }),
+      attrField(this.host, 'heads', 'heads'),
+      attrField(this.host, 'context', 'context'),
+      attrSelect(this.host, 'tokenizer', 'tokenizer', { byte: 'UTF-8 bytes (256)', gpt2: 'GPT-2 BPE (50,257)' }),
     ];
     // Changing a setting asks for a random model of that size (it replaces the trained model and its twin).
     for (const name of RANDOM_SETTINGS) {

@@ -15,6 +15,7 @@
 //   axis; changed* are 1-based token numbers after an edit of the inputs), blockscope-ready.
 import { BlockscopeElement, define, fmt, h, parseNumbers, parseRows } from './base.js';
 import { chartWidth, groupedBars, KIT_CSS, legend, watchWidth } from './chart-kit.js';
+import { limitsOf } from './controls.js';
 
 // Book §4.2: the toy layer's output, Linear(5, 6) + ReLU after torch.manual_seed(123), as exact float32 values —
 // PyTorch's numbers, copied; the core's generator is not PyTorch's, so no Blockscope seed reproduces them.
@@ -94,8 +95,8 @@ export class LayerNormExplorer extends BlockscopeElement {
       ...PRESETS.map((p) => h('option', { value: p.id }, p.label)));
     this.tokenList = h('div', { class: 'tokens' });
     this.addButton = h('button', { type: 'button', class: 'add' }, 'Add a token');
-    this.gammaInput = h('input', { type: 'range', id: 'gamma', min: '-2', max: '3', step: '0.1', 'aria-describedby': 'affine-help' });
-    this.betaInput = h('input', { type: 'range', id: 'beta', min: '-2', max: '2', step: '0.1', 'aria-describedby': 'affine-help' });
+    this.gammaInput = h('input', { type: 'range', id: 'gamma', ...limitsOf(this, 'gamma'), step: 0.1, 'aria-describedby': 'affine-help' });
+    this.betaInput = h('input', { type: 'range', id: 'beta', ...limitsOf(this, 'beta'), step: 0.1, 'aria-describedby': 'affine-help' });
     this.gammaOut = h('output', { for: 'gamma', class: 'num' });
     this.betaOut = h('output', { for: 'beta', class: 'num' });
     this.axisSwitch = h('input', { type: 'checkbox', id: 'wrong-axis', role: 'switch', 'aria-describedby': 'axis-help' });
@@ -150,7 +151,7 @@ export class LayerNormExplorer extends BlockscopeElement {
     this.betaInput.addEventListener('input', () => this.setAttribute('beta', this.betaInput.value));
     this.axisSwitch.addEventListener('change', () => this.setAttribute('axis', this.axisSwitch.checked ? 'sequence' : 'features'));
     this.tokenSelect.addEventListener('change', () => this.setAttribute('token', this.tokenSelect.value));
-    this.unwatch = watchWidth(this, () => this.result && this.draw());
+    this.whileConnected(() => watchWidth(this, () => this.result && this.draw()));
   }
 
   /** The last valid tokens: from the values attribute, or the default when it is invalid (with a message). */

@@ -21,7 +21,7 @@ import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } fro
 
 const PRESET_URL = new URL('../presets/residual-flow-lesson82.json', import.meta.url).href;
 const DIM = 16; // the lesson's d; the input x is the lesson's (4, 16) batch in every view
-const LIMITS = { depth: [1, 32], std: [0.01, 1], seed: [0, Number.MAX_SAFE_INTEGER] };
+const SEED_MAX = Number.MAX_SAFE_INTEGER;
 const ACTIVATIONS = { tanh: ['tanh', 'tanh'], gelu: ['gelu_tanh', 'GELU (tanh approx.)'], relu: ['relu', 'ReLU'] };
 const LESSON = { depth: 8, std: 0.3, activation: 'tanh', layernorm: false, sameStd: false };
 const FIRST_SEED = 1; // the Blockscope seed used when the settings leave the lesson's configuration
@@ -176,16 +176,24 @@ async function gradientNorms(rt, config, { seed, params }, x, batch) {
 }
 
 export class ResidualFlowExplorer extends BlockscopeElement {
-  static attrs = { depth: 8, std: 0.3, activation: 'tanh', layernorm: false, 'same-std': false, seed: 'lesson' };
+  // The limits of the controls; deep links are clamped to them, other attribute values by settings() (with a note).
+  static attrs = {
+    depth: { default: 8, min: 1, max: 32, int: true },
+    std: { default: 0.3, min: 0.01, max: 1, doc: 'the plain net’s weights ~ N(0, std) (log-scale slider)' },
+    activation: { default: 'tanh', options: Object.keys(ACTIVATIONS) }, layernorm: false, 'same-std': false,
+    seed: { default: 'lesson', doc: '"lesson", or a Blockscope seed: a whole number from 0 to 2⁵³ − 1' },
+  };
 
   setup() {
+    const specs = this.constructor.attrSpecs();
     const slider = (name, label, props) => {
       const input = h('input', { type: 'range', id: name, ...props });
       const out = h('output', { for: name, class: 'num', id: `${name}-out` });
       return { input, out, el: h('label', { class: 'slider', for: name }, label, input, out) };
     };
-    this.depthCtl = slider('depth', 'depth', { min: '1', max: '32', step: '1' });
-    this.stdCtl = slider('std', 'init std', { min: '-2', max: '0', step: '0.01', 'aria-describedby': 'std-help' });
+    this.depthCtl = slider('depth', 'depth', { min: specs.depth.min, max: specs.depth.max, step: 1 });
+    this.stdCtl = slider('std', 'init std', { min: Math.log10(specs.std.min), max: Math.log10(specs.std.max), step: 0.01,
+      'aria-describedby': 'std-help' });
     this.depthCtl.input.addEventListener('input', () => this.setAttribute('depth', this.depthCtl.input.value));
     this.stdCtl.input.addEventListener('input', () => {
       this.setAttribute('std', String(Number((10 ** Number(this.stdCtl.input.value)).toPrecision(2))));
@@ -238,9 +246,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
         'Deeper stacks make both effects stronger; a std near 1 makes the plain net’s gradient explode instead.'),
       h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
     );
-    watchWidth(this, () => {
-      if (this.result) this.drawChart();
-    });
+    this.whileConnected(() => watchWidth(this, () => this.result && this.drawChart()));
   }
 
   toggle(name, on) {
@@ -255,16 +261,17 @@ export class ResidualFlowExplorer extends BlockscopeElement {
   /** The settings from the attributes, clamped to the controls' limits; `notes` says what was changed. */
   settings() {
     const notes = [];
+    const specs = this.constructor.attrSpecs();
     const num = (name) => {
       const raw = this.getAttribute(name);
-      const fallback = this.constructor.attrs[name];
+      const fallback = specs[name].default;
       if (raw == null) return fallback;
       const v = Number(raw.replace('−', '-'));
       if (raw.trim() === '' || Number.isNaN(v)) {
         notes.push(`${name} “${raw}” is not a number, using ${fallback}`);
         return fallback;
       }
-      const [lo, hi] = LIMITS[name];
+      const [lo, hi] = name === 'seed' ? [0, SEED_MAX] : [specs[name].min, specs[name].max];
       const c = Math.min(hi, Math.max(lo, name === 'std' ? v : Math.round(v)));
       if (v < lo || v > hi) notes.push(`${name} ${raw} is outside ${name === 'seed' ? `${lo}–2⁵³ − 1` : `${lo}–${hi}`}, using ${c}`);
       else if (c !== v) notes.push(`${name} ${raw} is not a whole number, using ${c}`);
@@ -291,7 +298,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
 
   nextSeed() {
     const seed = this.result?.seed;
-    return seed == null ? FIRST_SEED : Math.min(LIMITS.seed[1], seed + 1);
+    return seed == null ? FIRST_SEED : Math.min(SEED_MAX, seed + 1);
   }
 
   syncControls(s) {
@@ -306,7 +313,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
     this.lnBox.checked = s.layernorm;
     this.sameBox.checked = s.sameStd;
     const { lesson, seed } = ResidualFlowExplorer.weightsOf(s);
-    this.reseedBtn.textContent = `Re-seed (Blockscope seed ${lesson ? FIRST_SEED : Math.min(LIMITS.seed[1], seed + 1)})`;
+    this.reseedBtn.textContent = `Re-seed (Blockscope seed ${lesson ? FIRST_SEED : Math.min(SEED_MAX, seed + 1)})`;
   }
 
   async start() {

@@ -89,14 +89,14 @@ export class TrainingLab extends BlockscopeElement {
         'and gradient clipping at 1. They start from the same seed and see the same batches; only the setting you compare differs.'),
       h('fieldset', {}, h('legend', { class: 'fs' }, 'Settings'),
         h('div', { class: 'row controls' },
-          wide(attrSelect(this, 'comparison', 'compare', Object.entries(COMPARISONS).map(([k, c]) => [k, c.label])))),
+          wide(attrSelect(this, 'comparison', 'compare', Object.fromEntries(Object.entries(COMPARISONS).map(([k, c]) => [k, c.label]))))),
         h('div', { class: 'row controls' },
           h('label', { for: 'lr', class: 'wide' }, 'learning rate', this.lrInput, this.lrOut),
-          attrField(this, 'warmup', 'warmup steps', { min: 0, max: LIMITS.steps[1], step: 10 })),
+          attrField(this, 'warmup', 'warmup steps', { step: 10 })),
         h('div', { class: 'row controls' },
-          attrField(this, 'steps', 'steps', { min: LIMITS.steps[0], max: LIMITS.steps[1], step: 50 }),
-          attrSelect(this, 'layers', 'layers', Array.from({ length: LIMITS.layers[1] }, (_, i) => [String(i + 1), String(i + 1)])),
-          attrSelect(this, 'emb-dim', 'd_model', LIMITS.embDims.map((d) => [String(d), String(d)])))),
+          attrField(this, 'steps', 'steps', { step: 50 }),
+          attrSelect(this, 'layers', 'layers'),
+          attrSelect(this, 'emb-dim', 'd_model'))),
       h('div', { class: 'row buttons' }, this.playButton, this.resetButton, this.rate),
       this.runLegend,
       this.lookFor,
@@ -118,7 +118,7 @@ export class TrainingLab extends BlockscopeElement {
       h('section', {}, h('h4', {}, 'Results'), h('div', { class: 'scroll' }, this.table), this.notes),
       h('p', { class: 'status', role: 'status' }, 'The lab loads its corpus when it scrolls into view.'),
     );
-    watchWidth(this, () => this.buildCharts());
+    this.whileConnected(() => watchWidth(this, () => this.buildCharts()));
   }
 
   connectedCallback() {
