@@ -6,6 +6,9 @@ import type {
   NormPlacement, ParameterInfo, ResidualMLPConfig, StepResult, StopReason, TokenIds, TokenizerOptions, TrainConfig,
 } from './runtime.js';
 
+/** Errors the core reports arrive from the worker as BlockscopeError (other failures as Error). */
+export { BlockscopeError } from './runtime.js';
+
 export interface ConnectOptions {
   /** The worker script (default: the bundled or source worker next to this module). */
   workerUrl?: string | URL;

@@ -53,7 +53,16 @@ export interface LayerNormResult {
 export interface Candidate { id: number; logit: number; probability: number }
 export interface FeedForwardCosts { parameters: number; flopsPerToken: number; hiddenEntries: number }
 export interface BlockParameters { attention: number; feedForward: number; norms: number; total: number }
-export interface MemoryStats { allocatedBytes: number; heapBytes: number }
+/** malloc'd bytes in use, the wasm memory size, and the wasm stack pointer (constant unless the stack leaks). */
+export interface MemoryStats { allocatedBytes: number; heapBytes: number; stackPointer: number }
+
+/**
+ * An error the Blockscope core reported (a config it refuses, a token id outside the vocabulary, a model that
+ * does not fit its budget...). The module stays usable after any number of them.
+ */
+export class BlockscopeError extends Error {
+  name: 'BlockscopeError';
+}
 export interface ParameterInfo { name: string; shape: number[] }
 
 /** Statistics of one LayerNorm's input and output (per token). */

@@ -2,8 +2,9 @@
 // feed-forward network, multi-head attention and one transformer block, with their costs. Marshalling only:
 // configs are parsed by the core (BlockConfig::from_json, ...). Arrays returned to JS are zero-copy views into
 // wasm memory, valid only until the next call into the module (an allocation may grow memory and detach
-// them): web/blockscope.js copies them before handing them out. Every C++ exception becomes a JS Error with
-// the C++ message and the module stays usable. Handles must be .delete()d; web/blockscope.js wraps them.
+// them): web/blockscope.js copies them before handing them out. No binding throws into JS: a C++ exception
+// becomes a recorded error that web/wasm-module.js throws as a JS Error after the call returned (marshal.hpp),
+// and the module stays usable. Handles must be .delete()d; web/blockscope.js wraps them.
 // The model side (GPT, tokenizers, generation) is model_bindings.cpp; training is training_bindings.cpp.
 #include <malloc.h>
 
@@ -19,21 +20,24 @@ namespace blockscope::wasm {
 namespace {
 
 // Checks a flat (B, T, d) input from JS against its sizes, naming `what` and the width `d_name`.
-Tensor batch_input(const val& x, int B, int T, int64_t d, const char* what, const char* d_name) {
-  std::vector<float> in = floats_from(x, what);
+Tensor batch_input(const val& x, double B_, double T_, int64_t d, const char* what, const char* d_name) {
+  const int64_t B = integer_of(B_, "B", 0, INT32_MAX), T = integer_of(T_, "T", 0, INT32_MAX);
   require(B > 0 && T > 0, "B and T must be positive, got B=", B, " T=", T);
-  require(static_cast<int64_t>(in.size()) == int64_t{B} * T * d, what, " needs B x T x ", d_name, " = ", B, " x ", T,
-          " x ", d, " = ", int64_t{B} * T * d, " values, got ", in.size());
+  std::vector<float> in = floats_from(x, what);
+  require(static_cast<int64_t>(in.size()) == B * T * d, what, " needs B x T x ", d_name, " = ", B, " x ", T,
+          " x ", d, " = ", B * T * d, " values, got ", in.size());
   return Tensor({B, T, d}, std::move(in));
 }
 
 class AttentionHandle {
  public:
-  AttentionHandle(val config, double seed)
-      : att_([&] { return MultiHeadAttention(AttentionConfig::from_json(json_from(config)), seed_of(seed)); }()) {}
+  AttentionHandle(const std::string& config, double seed)
+      : att_([&] {
+          return MultiHeadAttention(AttentionConfig::from_json(json_from(config, "attention config")), seed_of(seed));
+        }()) {}
 
   // x (B, T, d_in) -> {output (B, T, d_out), weights (B, NH, T, T)}
-  val forward(val x, int B, int T) {
+  val forward(val x, double B, double T) {
     return guarded([&] {
       out_ = att_.forward(batch_input(x, B, T, att_.config().d_in, "attention input", "d_in"));
       val o = val::object();
@@ -51,11 +55,13 @@ class AttentionHandle {
 
 class BlockHandle {
  public:
-  BlockHandle(val config, double seed)
-      : block_([&] { return TransformerBlock(BlockConfig::from_json(json_from(config)), seed_of(seed)); }()) {}
+  BlockHandle(const std::string& config, double seed)
+      : block_([&] {
+          return TransformerBlock(BlockConfig::from_json(json_from(config, "block config")), seed_of(seed));
+        }()) {}
 
   // x (B, T, emb_dim) -> {output, inspection}
-  val forward(val x, int B, int T) {
+  val forward(val x, double B, double T) {
     return guarded([&] {
       out_ = block_.forward(batch_input(x, B, T, block_.config().emb_dim, "block input", "emb_dim"), &insp_);
       val o = val::object();
@@ -64,7 +70,9 @@ class BlockHandle {
       return o;
     });
   }
-  val config() const { return json_to_js(block_.config().to_json()); }
+  val config() const {
+    return guarded([&] { return json_to_js(block_.config().to_json()); });
+  }
   ParamArena& arena() { return *block_.own_params(); }
   void setNormPlacement(const std::string& p) {
     guarded([&] { block_.set_norm_placement(parse_norm_placement(p)); });
@@ -78,9 +86,11 @@ class BlockHandle {
 
 class FeedForwardHandle {
  public:
-  FeedForwardHandle(int emb_dim, int hidden_dim, const std::string& activation, double seed)
+  FeedForwardHandle(double emb_dim, double hidden_dim, const std::string& activation, double seed)
       : ff_([&] {
-          return FeedForward(FeedForwardConfig{emb_dim, hidden_dim, parse_activation(activation.c_str()), true},
+          return FeedForward(FeedForwardConfig{integer_of(emb_dim, "embDim", 0, INT32_MAX),
+                                               integer_of(hidden_dim, "hiddenDim", 0, INT32_MAX),
+                                               parse_activation(activation.c_str()), true},
                              seed_of(seed));
         }()) {}
 
@@ -146,21 +156,21 @@ val activationDerivative(const std::string& kind, val x) {
 // hidden activations for a (B, n) batch.
 val feedForwardCosts(double emb_dim, double hidden_dim, double B, double n) {
   return guarded([&] {
-    const FeedForwardConfig cfg{static_cast<int64_t>(emb_dim), static_cast<int64_t>(hidden_dim),
-                                Activation::GeluTanh, true};
+    const FeedForwardConfig cfg{integer_of(emb_dim, "embDim", 0, INT32_MAX),
+                                integer_of(hidden_dim, "hiddenDim", 0, INT32_MAX), Activation::GeluTanh, true};
     val o = val::object();
     o.set("parameters", static_cast<double>(FeedForward::num_params(cfg)));
     o.set("flopsPerToken", static_cast<double>(FeedForward::flops_per_token(cfg)));
-    o.set("hiddenEntries", static_cast<double>(FeedForward::hidden_entries(cfg, static_cast<int64_t>(B),
-                                                                           static_cast<int64_t>(n))));
+    o.set("hiddenEntries", static_cast<double>(FeedForward::hidden_entries(cfg, integer_of(B, "batch", 0, INT32_MAX),
+                                                                           integer_of(n, "tokens", 0, INT32_MAX))));
     return o;
   });
 }
 
 // Parameter counts of one transformer block by part: attention, feedForward, norms, total.
-val blockParameters(val config) {
+val blockParameters(const std::string& config) {
   return guarded([&] {
-    const BlockConfig b = BlockConfig::from_json(json_from(config));
+    const BlockConfig b = BlockConfig::from_json(json_from(config, "block config"));
     val o = val::object();
     o.set("attention", static_cast<double>(MultiHeadAttention::num_params(b.attention())));
     o.set("feedForward", static_cast<double>(FeedForward::num_params(b.feed_forward())));
@@ -170,10 +180,13 @@ val blockParameters(val config) {
   });
 }
 
-// Heap diagnostics for leak tests: bytes currently allocated by malloc, and the wasm memory size.
+// Heap diagnostics for leak tests: bytes currently allocated by malloc, the wasm memory size, and the stack
+// pointer (the address of a local here: the same at every call unless the stack leaks).
 val memoryStats() {
   const struct mallinfo mi = mallinfo();
+  volatile char probe = 0;
   val o = val::object();
+  o.set("stackPointer", static_cast<double>(reinterpret_cast<uintptr_t>(&probe)));
   o.set("allocatedBytes", static_cast<double>(mi.uordblks));
   o.set("heapBytes", static_cast<double>(__builtin_wasm_memory_size(0) * 65536.0));
   return o;
@@ -197,17 +210,18 @@ EMSCRIPTEN_BINDINGS(blockscope) {
   using namespace emscripten;
   using namespace blockscope::wasm;
   auto block = class_<BlockHandle>("Block")
-                   .constructor(&make_handle<BlockHandle, val, double>, allow_raw_pointers())
+                   .constructor(&make_handle<BlockHandle, std::string, double>, allow_raw_pointers())
                    .function("forward", &BlockHandle::forward)
                    .function("config", &BlockHandle::config)
                    .function("setNormPlacement", &BlockHandle::setNormPlacement);
   with_parameters(block);
   auto att = class_<AttentionHandle>("MultiHeadAttention")
-                 .constructor(&make_handle<AttentionHandle, val, double>, allow_raw_pointers())
+                 .constructor(&make_handle<AttentionHandle, std::string, double>, allow_raw_pointers())
                  .function("forward", &AttentionHandle::forward);
   with_parameters(att);
   auto ff = class_<FeedForwardHandle>("FeedForward")
-                .constructor(&make_handle<FeedForwardHandle, int, int, std::string, double>, allow_raw_pointers())
+                .constructor(&make_handle<FeedForwardHandle, double, double, std::string, double>,
+                             allow_raw_pointers())
                 .function("forward", &FeedForwardHandle::forward);
   with_parameters(ff);
   function("layerNorm", &layerNorm);
@@ -217,4 +231,5 @@ EMSCRIPTEN_BINDINGS(blockscope) {
   function("feedForwardCosts", &feedForwardCosts);
   function("blockParameters", &blockParameters);
   function("buildInfo", &buildInfo);
+  function("takeError", &take_error);
 }

@@ -31,22 +31,22 @@ class ByteBuffer {
 
 class GPTHandle {
  public:
-  GPTHandle(val config, double seed)
-      : model_([&] { return GPTModel(GPTConfig::from_json(json_from(config)), seed_of(seed)); }()) {}
+  GPTHandle(const std::string& config, double seed)
+      : model_([&] { return GPTModel(GPTConfig::from_json(json_from(config, "GPT config")), seed_of(seed)); }()) {}
   // A checkpoint: config.json text and model.safetensors bytes (book or Hugging Face GPT-2 layout), refused
   // before allocating if its float32 weights would exceed max_parameter_bytes.
   GPTHandle(std::string config_json, const ByteBuffer& weights, double max_parameter_bytes)
       : model_([&] {
           LoadOptions opts;
-          opts.max_parameter_bytes = static_cast<int64_t>(max_parameter_bytes);
+          opts.max_parameter_bytes = integer_of(max_parameter_bytes, "maxParameterBytes", 0, INT64_C(1) << 53);
           return load_model(config_json, weights.bytes(), opts);
         }()),
         naming_([&] { return checkpoint_naming(SafetensorsFile::parse(weights.bytes())); }()) {}
 
-  val forward(val ids, int B, int T, bool inspect) {
+  val forward(val ids, double B, double T, bool inspect) {
     return guarded([&] {
       const std::vector<int32_t> v = ids_from(ids);
-      logits_ = model_.forward(v, B, T, inspect);
+      logits_ = model_.forward(v, integer_of(B, "B", 0, INT32_MAX), integer_of(T, "T", 0, INT32_MAX), inspect);
       return view(logits_.data);
     });
   }
@@ -55,7 +55,9 @@ class GPTHandle {
   // The model as a checkpoint in the layout (and tensor names) it was loaded from, the book's for a model
   // made from a config, or `layout` ("book" / "huggingface") if given: {config: text, weights: view}.
   val save(const std::string& layout);
-  val config() const { return json_to_js(model_.config().to_json()); }
+  val config() const {
+    return guarded([&] { return json_to_js(model_.config().to_json()); });
+  }
   GPTModel& model() { return model_; }
   ParamArena& arena() { return model_.params(); }
   void setNormPlacement(const std::string& p) {

@@ -5,19 +5,37 @@
 
 namespace blockscope::wasm {
 
-std::string g_error;
+namespace {
+std::string g_error;  // the last failure's message
+bool g_failed = false;
+}  // namespace
 
-[[noreturn]] void throw_js_error() {
-  val::global("Error").new_(val(g_error)).throw_();
-  __builtin_unreachable();
+void record_error(const char* message) noexcept {
+  g_failed = true;
+  try {
+    g_error = message;
+  } catch (...) {
+    g_error.clear();  // out of memory even for the message: the JS side reports a generic failure
+  }
+}
+
+val take_error() {
+  if (!g_failed) return val::null();
+  g_failed = false;
+  val message(g_error.empty() ? std::string("Blockscope call failed (out of memory)") : g_error);
+  std::string().swap(g_error);
+  return message;
+}
+
+int64_t integer_of(double v, const char* what, int64_t lo, int64_t hi) {
+  require(v == std::floor(v) && v >= static_cast<double>(lo) && v <= static_cast<double>(hi), what,
+          " must be an integer in [", lo, ", ", hi, "], got ", v);
+  return static_cast<int64_t>(v);
 }
 
 std::vector<float> floats_from(const val& arr, const char* what) {
-  if (!arr.instanceof(val::global("Float32Array"))) {
-    if (!val::global("Array").call<bool>("isArray", arr))
-      throw Error(std::string(what) + " must be a Float32Array or an array of numbers");
-    return floats_from(val::global("Float32Array").call<val>("from", arr), what);
-  }
+  // Only typed arrays: converting anything else would run JS code (getters, iterators) that may throw.
+  if (!arr.instanceof(val::global("Float32Array"))) throw Error(std::string(what) + " must be a Float32Array");
   const auto n = arr["length"].as<size_t>();
   std::vector<float> out(n);
   view(out.data(), n).call<void>("set", arr);
@@ -32,12 +50,11 @@ std::vector<int32_t> ids_from(const val& arr) {
   return out;
 }
 
-nlohmann::json json_from(const val& obj) {
-  const std::string text = val::global("JSON").call<std::string>("stringify", obj);
+nlohmann::json json_from(const std::string& text, const char* what) {
   try {
     return nlohmann::json::parse(text.data(), text.data() + text.size());  // the core's (const char*) parser
   } catch (const nlohmann::json::exception& e) {
-    throw Error(std::string("configuration is not valid JSON: ") + e.what());
+    throw Error(std::string(what) + " is not valid JSON: " + e.what());
   }
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "blockscope/error.hpp"
@@ -19,28 +20,43 @@ namespace blockscope::wasm {
 
 using emscripten::val;
 
-// Message of the last failed call. A JS exception unwinds wasm frames without running destructors, so the
-// JS Error is thrown only after the C++ exception has been fully handled, from this reused buffer.
-extern std::string g_error;
-[[noreturn]] void throw_js_error();
+// Error status of the last failed call. A JS exception thrown from inside a wasm frame would unwind it without
+// restoring the stack pointer or running destructors (embind's own argument clean-up included), losing a few
+// bytes of stack and heap per failure until the module dies. So no binding ever throws into JS: guarded()
+// records the message and returns an empty value, and web/wasm-module.js asks takeError() after every call and
+// throws the JS Error itself, outside any wasm frame.
+void record_error(const char* message) noexcept;
 
-// Runs f, turning any C++ exception into a JS Error with the same message.
+template <typename R>
+R failed_value() {
+  if constexpr (std::is_void_v<R>) {
+    return;
+  } else if constexpr (std::is_same_v<R, val>) {
+    return val::undefined();
+  } else {
+    return R{};
+  }
+}
+
+// Runs f; a C++ exception becomes the recorded error and an empty return value.
 template <typename F>
-auto guarded(F&& f) -> decltype(f()) {
+auto guarded(F&& f) noexcept -> decltype(f()) {
   try {
     return f();
   } catch (const std::exception& e) {
-    g_error = e.what();
+    record_error(e.what());
   } catch (...) {
-    g_error = "unknown C++ exception in Blockscope";
+    record_error("unknown C++ exception in Blockscope");
   }
-  throw_js_error();
+  return failed_value<decltype(f())>();
 }
 
-// The constructor embind registers for every handle: `new H(args...)` inside guarded(). A throwing C++
-// constructor then frees the object's memory before the JS Error is raised; a JS exception thrown from
-// inside the constructor itself would skip that and leak the object on every failed call. Register with
-// .constructor(&make_handle<H, Args...>, emscripten::allow_raw_pointers()).
+// The recorded error message (clearing it), or null if the last call succeeded.
+val take_error();
+
+// The factory embind registers as every handle's constructor: `new H(args...)` inside guarded(), so a failing
+// C++ constructor frees what it allocated and the JS side receives null plus the recorded error.
+// Register with .constructor(&make_handle<H, Args...>, emscripten::allow_raw_pointers()).
 template <typename H, typename... Args>
 H* make_handle(Args... args) {
   return guarded([&] { return new H(args...); });
@@ -50,12 +66,15 @@ H* make_handle(Args... args) {
 inline val view(const float* data, size_t n) { return val(emscripten::typed_memory_view(n, data)); }
 inline val view(const std::vector<float>& v) { return view(v.data(), v.size()); }
 
-// A JS Float32Array (or array of numbers) as floats, naming `what` in errors.
+// A JS Float32Array as floats, naming `what` in errors.
 std::vector<float> floats_from(const val& arr, const char* what);
 // A JS Int32Array as token ids.
 std::vector<int32_t> ids_from(const val& arr);
-// A JS object through JSON.stringify into the core's parser.
-nlohmann::json json_from(const val& obj);
+// JSON text (web/blockscope.js stringifies configs and options in JS) through the core's parser.
+nlohmann::json json_from(const std::string& text, const char* what);
+// A count from JS (a double, so that NaN, 1e300 or 2.5 reach C++ and are named rather than wrapped by embind):
+// an integer in [lo, hi].
+int64_t integer_of(double v, const char* what, int64_t lo, int64_t hi);
 val json_to_js(const nlohmann::json& j);
 // A seed from JS: an integer in [0, 2^53).
 uint64_t seed_of(double seed);
@@ -74,7 +93,7 @@ val get_param(ParamArena& arena, const std::string& name);
 template <typename H>
 const emscripten::class_<H>& with_parameters(const emscripten::class_<H>& c) {
   using emscripten::optional_override;
-  return c.function("parameters", optional_override([](H& h) { return param_list(h.arena()); }))
+  return c.function("parameters", optional_override([](H& h) { return guarded([&] { return param_list(h.arena()); }); }))
       .function("numParameters", optional_override([](H& h) { return static_cast<double>(h.arena().used()); }))
       .function("setParameter", optional_override([](H& h, const std::string& name, val data) {
                   guarded([&] { set_param(h.arena(), name, data); });

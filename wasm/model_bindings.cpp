@@ -69,15 +69,15 @@ class TokenizerHandle {
     });
   }
   // Each token's own bytes, for display.
-  val tokenBytes(int id) {
+  val tokenBytes(double id) {
     return guarded([&] {
-      bytes_ = tok_->token_text(id);
+      bytes_ = tok_->token_text(static_cast<int32_t>(integer_of(id, "token id", INT32_MIN, INT32_MAX)));
       return val(emscripten::typed_memory_view(bytes_.size(), reinterpret_cast<const uint8_t*>(bytes_.data())));
     });
   }
   int vocabSize() const { return tok_->vocab_size(); }
   val eotId() const { return tok_->eot_id() ? val(*tok_->eot_id()) : val::null(); }
-  std::string name() const { return tok_->name(); }
+  std::string name() const { return guarded([&] { return tok_->name(); }); }
 
  private:
   std::unique_ptr<Tokenizer> tok_;
@@ -89,8 +89,11 @@ class TokenizerHandle {
 // A running generation over a GPT: one token per next(). Must be deleted before its GPT.
 class GeneratorHandle {
  public:
-  GeneratorHandle(GPTHandle& gpt, val ids, val options)
-      : gen_([&] { return Generator(gpt.model(), ids_from(ids), GenerateOptions::from_json(json_from(options))); }()) {}
+  GeneratorHandle(GPTHandle& gpt, val ids, const std::string& options)
+      : gen_([&] {
+          return Generator(gpt.model(), ids_from(ids),
+                           GenerateOptions::from_json(json_from(options, "generation options")));
+        }()) {}
   // The next token id, or -1 once finished.
   int next() {
     return guarded([&] {
@@ -98,15 +101,17 @@ class GeneratorHandle {
       return t ? *t : -1;
     });
   }
-  std::string stopReason() const { return gen_.stop_reason(); }
+  std::string stopReason() const { return guarded([&] { return std::string(gen_.stop_reason()); }); }
   val lastLogits() const { return view(gen_.last_logits()); }
 
  private:
   Generator gen_;
 };
 
-double countParameters(val config) {
-  return guarded([&] { return static_cast<double>(GPTModel::count_parameters(GPTConfig::from_json(json_from(config)))); });
+double countParameters(const std::string& config) {
+  return guarded([&] {
+    return static_cast<double>(GPTModel::count_parameters(GPTConfig::from_json(json_from(config, "GPT config"))));
+  });
 }
 
 // Reads a config.json (book or Hugging Face keys) and checks its float32 weights against the byte limit
@@ -115,7 +120,7 @@ val checkModelConfig(const std::string& config_json, double max_parameter_bytes)
   return guarded([&] {
     const GPTConfig cfg = read_config(config_json);
     LoadOptions opts;
-    opts.max_parameter_bytes = static_cast<int64_t>(max_parameter_bytes);
+    opts.max_parameter_bytes = integer_of(max_parameter_bytes, "maxParameterBytes", 0, INT64_C(1) << 53);
     check_parameter_budget(cfg, opts);
     const auto n = GPTModel::count_parameters(cfg);
     val o = val::object();
@@ -127,10 +132,10 @@ val checkModelConfig(const std::string& config_json, double max_parameter_bytes)
 }
 
 // The k most likely next tokens of one row of logits: {ids, logits, probabilities} (softmax at `temperature`).
-val topCandidates(val logits, int k, double temperature) {
+val topCandidates(val logits, double k, double temperature) {
   return guarded([&] {
     const std::vector<float> l = floats_from(logits, "logits");
-    const auto c = top_candidates(l, k, static_cast<float>(temperature));
+    const auto c = top_candidates(l, integer_of(k, "k", 1, INT32_MAX), static_cast<float>(temperature));
     val ids = val::array(), lg = val::array(), pr = val::array();
     for (const auto& x : c) {
       ids.call<void>("push", x.id);
@@ -165,7 +170,7 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .function("eotId", &TokenizerHandle::eotId)
       .function("name", &TokenizerHandle::name);
   auto gpt = class_<GPTHandle>("GPT")
-                 .constructor(&make_handle<GPTHandle, val, double>, allow_raw_pointers())
+                 .constructor(&make_handle<GPTHandle, std::string, double>, allow_raw_pointers())
                  .constructor(&make_handle<GPTHandle, std::string, const ByteBuffer&, double>, allow_raw_pointers())
                  .function("forward", &GPTHandle::forward)
                  .function("inspection", &GPTHandle::inspection)
@@ -174,7 +179,7 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
                  .function("save", &GPTHandle::save);
   with_parameters(gpt);
   class_<GeneratorHandle>("Generator")
-      .constructor(&make_handle<GeneratorHandle, GPTHandle&, val, val>, allow_raw_pointers())
+      .constructor(&make_handle<GeneratorHandle, GPTHandle&, val, std::string>, allow_raw_pointers())
       .function("next", &GeneratorHandle::next)
       .function("stopReason", &GeneratorHandle::stopReason)
       .function("lastLogits", &GeneratorHandle::lastLogits);

@@ -32,9 +32,9 @@ class TrainerHandle {
  public:
   // config: TrainConfig's keys; train: Int32Array of token ids; val: Int32Array, or null to hold out
   // config.val_fraction of `train`.
-  TrainerHandle(GPTHandle& gpt, val config, val train, val validation)
+  TrainerHandle(GPTHandle& gpt, const std::string& config, val train, val validation)
       : trainer_([&] {
-          const TrainConfig cfg = TrainConfig::from_json(json_from(config));
+          const TrainConfig cfg = TrainConfig::from_json(json_from(config, "training config"));
           const GPTConfig& mc = gpt.model().config();
           const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : mc.context_length;
           std::vector<int32_t> tokens = ids_from(train);
@@ -56,7 +56,9 @@ class TrainerHandle {
   double evaluate() { return guarded([&] { return trainer_->evaluate(); }); }
   double stepsDone() const { return static_cast<double>(trainer_->steps_done()); }
   double memoryBytes() const { return static_cast<double>(trainer_->memory_bytes()); }
-  val config() const { return json_to_js(trainer_->config().to_json()); }
+  val config() const {
+    return guarded([&] { return json_to_js(trainer_->config().to_json()); });
+  }
   // AdamW's state as safetensors bytes (a view, valid until the next call).
   val saveOptimizerState() {
     return guarded([&] {
@@ -76,9 +78,10 @@ class TrainerHandle {
 // The loss of one batch and the gradient of every parameter: {loss, gradients: [{name, data}]} with views
 // into a gradient arena kept until the next call. Dropout off.
 ParamArena g_grads(0);
-val lossAndGradients(GPTHandle& gpt, val ids_val, val targets_val, int B, int T) {
+val lossAndGradients(GPTHandle& gpt, val ids_val, val targets_val, double B_, double T_) {
   return guarded([&] {
     GPTModel& model = gpt.model();
+    const int64_t B = integer_of(B_, "B", 0, INT32_MAX), T = integer_of(T_, "T", 0, INT32_MAX);
     const std::vector<int32_t> ids = ids_from(ids_val), targets = ids_from(targets_val);
     GPTRunState rs(model.config(), B, T, false);
     const double loss = model.forward_loss(rs, ids, targets);
@@ -100,23 +103,26 @@ val lossAndGradients(GPTHandle& gpt, val ids_val, val targets_val, int B, int T)
 
 // The mean cross-entropy of the logits of ids (B, T) against targets (B, T), dropout off: evaluation without
 // the training state (activations are not kept for a backward pass).
-double loss(GPTHandle& gpt, val ids_val, val targets_val, int B, int T) {
+double loss(GPTHandle& gpt, val ids_val, val targets_val, double B, double T) {
   return guarded([&] {
     const std::vector<int32_t> ids = ids_from(ids_val), targets = ids_from(targets_val);
-    return gpt.model().loss(ids, targets, B, T);
+    return gpt.model().loss(ids, targets, integer_of(B, "B", 0, INT32_MAX), integer_of(T, "T", 0, INT32_MAX));
   });
 }
 
 class ResidualMLPHandle {
  public:
-  ResidualMLPHandle(val config, double seed)
-      : mlp_([&] { return ResidualMLP(ResidualMLPConfig::from_json(json_from(config)), seed_of(seed)); }()) {}
+  ResidualMLPHandle(const std::string& config, double seed)
+      : mlp_([&] {
+          return ResidualMLP(ResidualMLPConfig::from_json(json_from(config, "residual MLP config")), seed_of(seed));
+        }()) {}
   // x (B, dim) -> y (B, dim)
-  val forward(val x, int B) {
+  val forward(val x, double B_) {
     return guarded([&] {
+      const int64_t B = integer_of(B_, "B", 0, INT32_MAX);
       std::vector<float> in = floats_from(x, "input");
       const int64_t d = mlp_.config().dim;
-      require(B > 0 && static_cast<int64_t>(in.size()) == int64_t{B} * d, "input needs B x dim = ", B, " x ", d,
+      require(B > 0 && static_cast<int64_t>(in.size()) == B * d, "input needs B x dim = ", B, " x ", d,
               " values, got ", in.size());
       out_ = mlp_.forward(Tensor({B, d}, std::move(in)));
       return view(out_.data);
@@ -137,9 +143,11 @@ class ResidualMLPHandle {
     });
   }
   val config() const {
-    const auto& c = mlp_.config();
-    return json_to_js({{"depth", c.depth}, {"dim", c.dim}, {"activation", activation_name(c.activation)},
-                       {"residual", c.residual}, {"layer_norm", c.layer_norm}, {"init_std", c.init_std}});
+    return guarded([&] {
+      const auto& c = mlp_.config();
+      return json_to_js({{"depth", c.depth}, {"dim", c.dim}, {"activation", activation_name(c.activation)},
+                         {"residual", c.residual}, {"layer_norm", c.layer_norm}, {"init_std", c.init_std}});
+    });
   }
   ParamArena& arena() { return mlp_.params(); }
 
@@ -156,7 +164,7 @@ EMSCRIPTEN_BINDINGS(blockscope_training) {
   using namespace emscripten;
   using namespace blockscope::wasm;
   class_<TrainerHandle>("Trainer")
-      .constructor(&make_handle<TrainerHandle, GPTHandle&, val, val, val>, allow_raw_pointers())
+      .constructor(&make_handle<TrainerHandle, GPTHandle&, std::string, val, val>, allow_raw_pointers())
       .function("step", &TrainerHandle::step)
       .function("stepBatch", &TrainerHandle::stepBatch)
       .function("beginStep", &TrainerHandle::beginStep)
@@ -171,7 +179,7 @@ EMSCRIPTEN_BINDINGS(blockscope_training) {
   function("lossAndGradients", &lossAndGradients);
   function("loss", &loss);
   with_parameters(class_<ResidualMLPHandle>("ResidualMLP")
-                      .constructor(&make_handle<ResidualMLPHandle, val, double>, allow_raw_pointers())
+                      .constructor(&make_handle<ResidualMLPHandle, std::string, double>, allow_raw_pointers())
                       .function("forward", &ResidualMLPHandle::forward)
                       .function("backwardSum", &ResidualMLPHandle::backwardSum)
                       .function("getGradient", &ResidualMLPHandle::getGradient)

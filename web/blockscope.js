@@ -8,10 +8,11 @@
 // module returns are copies the caller owns; the zero-copy views the bindings produce never escape.
 
 import { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer } from './models.js';
-import { jsonSafe, toFloat32 } from './handles.js';
+import { jsonText, num, toFloat32 } from './handles.js';
+import { BlockscopeError, checkedModule } from './wasm-module.js';
 import { ResidualMLP, Trainer } from './training.js';
 
-export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer };
+export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer, BlockscopeError };
 
 /** A minimal wasm module using one SIMD128 instruction; validates only where SIMD128 is supported. */
 const SIMD_PROBE = new Uint8Array([
@@ -83,7 +84,7 @@ async function instantiate(flavour, base) {
   }
   const { default: createModule } = await import(/* @vite-ignore */ glueUrl.href);
   const module = await (failed ? Promise.race([createModule(moduleArgs), failed]) : createModule(moduleArgs));
-  return new Blockscope(module, flavour, base);
+  return new Blockscope(checkedModule(module), flavour, base);
 }
 
 /** Compiles while downloading; falls back to a plain download when the server's MIME type is not application/wasm. */
@@ -164,7 +165,7 @@ export class Blockscope {
     const d = gamma?.length ?? beta?.length ?? dim ?? xs.length;
     const g = gamma ? toFloat32(gamma, 'gamma') : new Float32Array(d).fill(1);
     const b = beta ? toFloat32(beta, 'beta') : new Float32Array(d);
-    const r = this.#m.layerNorm(xs, g, b, eps);
+    const r = this.#m.layerNorm(xs, g, b, num(eps));
     return {
       rows: r.rows, dim: r.dim,
       mean: r.mean.slice(), variance: r.var.slice(), rstd: r.rstd.slice(),
@@ -191,16 +192,16 @@ export class Blockscope {
    * probabilities under softmax(logits / temperature) over the whole vocabulary: [{id, logit, probability}].
    */
   topCandidates(logits, { k = 10, temperature = 1 } = {}) {
-    const r = this.#m.topCandidates(toFloat32(logits, 'logits'), k, temperature);
+    const r = this.#m.topCandidates(toFloat32(logits, 'logits'), num(k), num(temperature));
     return r.ids.map((id, i) => ({ id, logit: r.logits[i], probability: r.probabilities[i] }));
   }
   /** Parameter count of a GPT config without building it. */
   countParameters(config) {
-    return this.#m.countParameters(config);
+    return this.#m.countParameters(jsonText(config, 'GPT config'));
   }
   /** @returns {GPT} */
   createGPT(config, { seed = 123 } = {}) {
-    return GPT._create(this.#m, new this.#m.GPT(jsonSafe(config, 'GPT config'), seed));
+    return GPT._create(this.#m, new this.#m.GPT(jsonText(config, 'GPT config'), num(seed)));
   }
   /**
    * A trainer for `gpt` (which it must not outlive: disposing the GPT disposes it). tokens: the training
@@ -217,27 +218,27 @@ export class Blockscope {
    * init_std}. @returns {ResidualMLP}
    */
   createResidualMLP(config = {}, { seed = 7 } = {}) {
-    return new ResidualMLP(new this.#m.ResidualMLP(jsonSafe(config, 'residual MLP config'), seed));
+    return new ResidualMLP(new this.#m.ResidualMLP(jsonText(config, 'residual MLP config'), num(seed)));
   }
   /** @returns {Block} config: emb_dim, context_length, n_heads, drop_rate, qkv_bias, norm (+ encoder keys) */
   createBlock(config, { seed = 123 } = {}) {
-    return new Block(new this.#m.Block(jsonSafe(config, 'block config'), seed));
+    return new Block(new this.#m.Block(jsonText(config, 'block config'), num(seed)));
   }
   /** @returns {MultiHeadAttention} config: d_in, d_out, context_length, num_heads, qkv_bias, causal */
   createAttention(config, { seed = 123 } = {}) {
-    return new MultiHeadAttention(new this.#m.MultiHeadAttention(jsonSafe(config, 'attention config'), seed));
+    return new MultiHeadAttention(new this.#m.MultiHeadAttention(jsonText(config, 'attention config'), num(seed)));
   }
   /** @returns {FeedForward} hiddenDim defaults to expansion (4) x embDim */
   createFeedForward({ embDim, hiddenDim, expansion = 4, activation = 'gelu_tanh', seed = 123 }) {
-    return new FeedForward(new this.#m.FeedForward(embDim, hiddenDim ?? expansion * embDim, activation, seed));
+    return new FeedForward(new this.#m.FeedForward(num(embDim), num(hiddenDim ?? expansion * embDim), String(activation), num(seed)));
   }
   /** FFN sizes from the core: {parameters, flopsPerToken, hiddenEntries} for a (B, n) batch. */
   feedForwardCosts({ embDim, hiddenDim, expansion = 4, batch = 1, tokens = 1 }) {
-    return this.#m.feedForwardCosts(embDim, hiddenDim ?? expansion * embDim, batch, tokens);
+    return this.#m.feedForwardCosts(num(embDim), num(hiddenDim ?? expansion * embDim), num(batch), num(tokens));
   }
   /** Parameters of one block by part: {attention, feedForward, norms, total}. */
   blockParameters(config) {
-    return this.#m.blockParameters(config);
+    return this.#m.blockParameters(jsonText(config, 'block config'));
   }
   /**
    * A tokenizer. kind 'gpt2' takes the file contents (vocab: vocab.json/encoder.json text, merges:
@@ -263,7 +264,7 @@ export class Blockscope {
    */
   async loadModel(source, { onProgress, maxParameterBytes = 1024 * 1024 * 1024 } = {}) {
     const { configText, openWeights } = await this.#resolveModelSource(source);
-    const info = this.#m.checkModelConfig(configText, maxParameterBytes);
+    const info = this.#m.checkModelConfig(configText, num(maxParameterBytes));
     const buffer = { raw: null };
     const into = (total, chunks) => {
       if (total > info.weightBytes * 1.1 + (64 << 20)) {
@@ -284,7 +285,7 @@ export class Blockscope {
     };
     try {
       await openWeights({ onProgress, into });
-      return GPT._create(this.#m, new this.#m.GPT(configText, buffer.raw, maxParameterBytes));
+      return GPT._create(this.#m, new this.#m.GPT(configText, buffer.raw, num(maxParameterBytes)));
     } finally {
       buffer.raw?.delete();
     }
@@ -322,7 +323,7 @@ export class Blockscope {
     throw new Error('loadModel needs {url}, {files} or {config, weights}');
   }
 
-  /** {allocatedBytes, heapBytes}: malloc'd bytes in use and the wasm memory size. */
+  /** {allocatedBytes, heapBytes, stackPointer}: malloc'd bytes in use, the wasm memory size and stack pointer. */
   memoryStats() {
     return this.#m.memoryStats();
   }

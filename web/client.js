@@ -17,6 +17,10 @@
 //   blockscope.js (inlined in the widgets bundle) finds the wasm from the bundle's URL.
 // - loadModel({url}) accepts only the page's origin and the bundle's unless connect({allowRemoteModels: true}).
 
+import { BlockscopeError } from './wasm-module.js';
+
+export { BlockscopeError };
+
 const instances = new Map(); // options key -> Promise<RuntimeClient>
 // The bundler replaces BLOCKSCOPE_WORKER_FILE with the bundled worker's file name (scripts/build-web.sh).
 /* global BLOCKSCOPE_WORKER_FILE */
@@ -106,7 +110,7 @@ class WorkerTransport {
     }
     this.#pending.delete(msg.id);
     if (msg.ok) p.resolve(msg.result);
-    else p.reject(new Error(msg.error));
+    else p.reject(msg.name === 'BlockscopeError' ? new BlockscopeError(msg.error) : new Error(msg.error));
   }
   send(msg, { onEvent, transfer = [] } = {}) {
     const id = this.#nextId++;

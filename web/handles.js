@@ -5,16 +5,29 @@
 // Input marshalling: validate in JS what typed arrays cannot express, and name the problem.
 
 /**
- * `value` (a config or options object) checked for what JSON cannot carry to the core: NaN and ±Infinity
- * would silently become null. Throws an Error naming the key; returns the value, or {} for null/undefined.
+ * `value` (a config or options object; null means {}) as the JSON text the core parses. NaN and ±Infinity,
+ * which JSON would silently turn into null, are refused naming their key, as are values JSON cannot carry.
  */
-export function jsonSafe(value, what, path = '') {
-  if (value == null) return path ? value : {};
-  if (typeof value === 'number' && !Number.isFinite(value)) {
-    throw new Error(`${what} key '${path}' must be a finite number, got ${value}`);
+export function jsonText(value, what) {
+  let text;
+  try {
+    text = JSON.stringify(value ?? {}, (key, v) => {
+      if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`${what} key '${key}' must be a finite number, got ${v}`);
+      if (typeof v === 'bigint') return Number(v);
+      return v;
+    });
+  } catch (err) {
+    if (err instanceof RangeError) throw new Error(`${what} is nested too deeply to be read`);
+    if (err instanceof TypeError) throw new Error(`${what} cannot be read as JSON: ${err.message}`);
+    throw err;
   }
-  if (typeof value === 'object') for (const [k, v] of Object.entries(value)) jsonSafe(v, what, path ? `${path}.${k}` : k);
-  return value;
+  if (typeof text !== 'string' || !text.startsWith('{')) throw new Error(`${what} must be an object`);
+  return text;
+}
+
+/** A number argument for the core (which names NaN, non-integers and out-of-range values in its errors). */
+export function num(value) {
+  return typeof value === 'number' ? value : Number(value);
 }
 
 export function toFloat32(data, what) {

@@ -1,7 +1,7 @@
 // models.js — the classes web/blockscope.js hands out for models and components: GPT (forward pass,
 // inspection, generation, gradients, saving), one transformer block, multi-head attention, the feed-forward
 // network and tokenizers. Each wraps a wasm object that blockscope.js created; none loads the module.
-import { BaseHandle, copyBlockInspection, copyNorm, Handle, jsonSafe, toFloat32, toIds } from './handles.js';
+import { BaseHandle, copyBlockInspection, copyNorm, Handle, jsonText, num, toFloat32, toIds } from './handles.js';
 
 /** A GPT model (the book's GPTModel): seeded random weights until parameters are loaded. */
 export class GPT extends Handle {
@@ -55,7 +55,7 @@ export class GPT extends Handle {
    */
   *generate(prompt, options = {}) {
     const { ids } = toIds(prompt);
-    const gen = new this.#module.Generator(this.raw, ids, jsonSafe(options, 'generation options'));
+    const gen = new this.#module.Generator(this.raw, ids, jsonText(options, 'generation options'));
     let stopReason = 'cancelled';
     try {
       for (let index = 0; ; index++) {
@@ -123,7 +123,7 @@ export class Block extends Handle {
   }
   /** x: (B, T, emb_dim) flat -> {output, inspection} */
   forward(x, B, T) {
-    const r = this.raw.forward(toFloat32(x, 'block input'), B, T);
+    const r = this.raw.forward(toFloat32(x, 'block input'), num(B), num(T));
     return { output: r.output.slice(), inspection: copyBlockInspection(r.inspection) };
   }
   setNormPlacement(placement) {
@@ -135,7 +135,7 @@ export class Block extends Handle {
 export class MultiHeadAttention extends Handle {
   /** x: (B, T, d_in) flat -> {output (B, T, d_out), weights (B, NH, T, T)} */
   forward(x, B, T) {
-    const r = this.raw.forward(toFloat32(x, 'attention input'), B, T);
+    const r = this.raw.forward(toFloat32(x, 'attention input'), num(B), num(T));
     return { output: r.output.slice(), weights: r.weights.slice() };
   }
 }

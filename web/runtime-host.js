@@ -2,7 +2,7 @@
 // of the in-thread fallback when a page cannot start workers. The protocol, spoken with web/client.js:
 //   page -> worker  {id, op: 'init'|'call'|'create'|'createTrainer'|'loadModel'|'generate'|'train'|'cancel'|
 //                    'dispose', ...}
-//   worker -> page  {id, ok: true, result} | {id, ok: false, error} | {id, event, data}
+//   worker -> page  {id, ok: true, result} | {id, ok: false, error, name} | {id, event, data}
 // Objects created here (GPT, Block, FeedForward, Trainer, ...) stay here and are addressed by handle number.
 // Long jobs (generate, train) yield to the event loop after every token, and after every micro-batch of a
 // training step, so a 'cancel', or another widget's forward pass, waits at most one micro-batch.
@@ -141,7 +141,7 @@ export function createHost(post) {
       if (msg.op !== 'init' && !runtime) throw new Error('the runtime is not initialized');
       reply(msg.id, await op(msg));
     } catch (err) {
-      post({ id: msg.id, ok: false, error: err?.message ?? String(err) });
+      post({ id: msg.id, ok: false, error: err?.message ?? String(err), name: err?.name ?? 'Error' });
     }
   };
 }

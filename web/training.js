@@ -1,7 +1,7 @@
 // training.js — training classes web/blockscope.js hands out: a Trainer over a GPT (steps on sampled or given
 // batches, evaluation, optimizer state) and the lesson's residual-gradient-flow network. They wrap wasm
 // objects created through the GPT's module; none loads the module itself.
-import { BaseHandle, Handle, jsonSafe, toIds } from './handles.js';
+import { BaseHandle, Handle, jsonText, num, toFloat32, toIds } from './handles.js';
 
 function int32(ids, what) {
   if (ids instanceof Int32Array) return ids;
@@ -25,7 +25,7 @@ export class Trainer extends BaseHandle {
   /** @internal */
   static _create(gpt, tokens, validationTokens, config) {
     const module = gpt._module;
-    const raw = new module.Trainer(gpt.raw, jsonSafe(config, 'training config'), int32(tokens, 'tokens'),
+    const raw = new module.Trainer(gpt.raw, jsonText(config, 'training config'), int32(tokens, 'tokens'),
       validationTokens == null ? null : int32(validationTokens, 'validationTokens'));
     const trainer = new Trainer(raw);
     trainer.#gpt = gpt;
@@ -123,8 +123,7 @@ export class ResidualMLP extends Handle {
   }
   /** x: (B, dim) flat -> y (B, dim) */
   forward(x, B) {
-    const data = x instanceof Float32Array ? x : Float32Array.from(x);
-    return this.raw.forward(data, B).slice();
+    return this.raw.forward(toFloat32(x, 'input'), num(B)).slice();
   }
   /** Backpropagates loss = y.sum() of the last forward; returns each layer's weight-gradient norm, layer 1 first. */
   backwardSum() {
