@@ -1,9 +1,10 @@
-// Page-load benchmark (not a test): bytes the lesson page and the single-widget embed page transfer, the time from
+// Page-load benchmark (not a test): bytes the lesson page and the single-widget embed page transfer (as served by
+// scripts/serve.mjs, which compresses like a static host: brotli or gzip, weights as they are), the time from
 // navigation until the first widget (and every eagerly loaded widget) shows the core's numbers, and — for the lesson's
 // GPT section, which loads its trained model only when it nears the viewport — the time from scrolling it into view
 // to its first next-token table from the trained model. Debian's Chromium served from localhost, a cold cache per
 // run. Run after `npm run build`:  node bench/page.mjs [--runs N]
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 import { launchBrowser, openPage, startServer } from '../tests/browser/support.mjs';
 
@@ -50,7 +51,16 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
   for (const response of responses) {
     try {
       const body = await response.body();
-      files.set(new URL(response.url()).pathname, { raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+      // Bytes on the wire: Chromium's count where it has one (workers' and service workers' requests report 0),
+      // else the body encoded as scripts/serve.mjs encodes it.
+      const encoding = response.headers()['content-encoding'] ?? '';
+      const reported = (await response.request().sizes()).responseBodySize;
+      const encoded = { br: () => brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } }).length,
+        gzip: () => gzipSync(body, { level: 9 }).length }[encoding];
+      files.set(new URL(response.url()).pathname, {
+        raw: body.length, sent: reported > 0 ? reported : (encoded?.() ?? body.length), encoding,
+        gzip: gzipSync(body, { level: 9 }).length,
+      });
     } catch { /* redirects and aborted requests have no body */ }
   }
   await context.close();
@@ -65,13 +75,17 @@ try {
     for (let i = 0; i < runs; i++) results.push(await measure(browser, url, p));
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const { files } = results.at(-1);
-    const total = [...files.values()].reduce((s, f) => ({ raw: s.raw + f.raw, gzip: s.gzip + f.gzip }), { raw: 0, gzip: 0 });
+    const total = [...files.values()].reduce((s, f) => ({ raw: s.raw + f.raw, sent: s.sent + f.sent, gzip: s.gzip + f.gzip }),
+      { raw: 0, sent: 0, gzip: 0 });
+    const n = (x) => x.toLocaleString('en');
     console.log(`\n## ${p.label}\n`);
-    console.log('| file | bytes | gzip -9 |\n|---|---:|---:|');
+    console.log('| file | bytes | transferred (npm start) | gzip -9 |\n|---|---:|---:|---:|');
     for (const [name, f] of [...files.entries()].sort((a, b) => b[1].raw - a[1].raw)) {
-      console.log(`| ${name} | ${f.raw.toLocaleString('en')} | ${f.gzip.toLocaleString('en')} |`);
+      console.log(`| ${name} | ${n(f.raw)} | ${n(f.sent)}${f.encoding ? ` (${f.encoding})` : ''} | ${n(f.gzip)} |`);
     }
-    console.log(`| **total (${files.size} requests)** | **${total.raw.toLocaleString('en')}** | **${total.gzip.toLocaleString('en')}** |\n`);
+    console.log(`| **total (${files.size} requests)** | **${n(total.raw)}** | **${n(total.sent)}** | **${n(total.gzip)}** |`);
+    const eager = [...files.entries()].filter(([name]) => !name.startsWith('/models/')).reduce((sum, [, f]) => sum + f.sent, 0);
+    console.log(`\ntransferred before any model is requested: ${n(eager)} bytes\n`);
     console.log(`navigation → first interactive widget (${results[0].first.tag}): median ${median(results.map((r) => r.first.ms)).toFixed(0)} ms; ` +
       `→ all ${p.widgets} widget(s) loaded at start: median ${median(results.map((r) => r.all)).toFixed(0)} ms (${runs} runs, localhost, cold cache per run)`);
     if (p.lazyGPT) {
