@@ -15,7 +15,8 @@
 //   console.info and in client.mode / client.fallbackReason; widgets keep working.
 // - In-thread mode (fallback, or connect({inThread: true})): in-thread.js runs the same host on the page's thread;
 //   blockscope.js (inlined in the widgets bundle) finds the wasm from the bundle's URL.
-// - loadModel({url}) accepts only the page's origin and the bundle's unless connect({allowRemoteModels: true}).
+// - loadModel({url}) and createTokenizer({baseUrl}) accept only the page's origin and the bundle's unless
+//   connect({allowRemoteModels: true}).
 
 import { BlockscopeError } from './wasm-module.js';
 
@@ -199,9 +200,9 @@ export class RuntimeClient {
    * {baseUrl}); {kind: 'bytes'} is one id per byte.
    * @returns {Promise<RemoteTokenizer>}
    */
-  createTokenizer(options = {}) {
+  async createTokenizer(options = {}) {
     const opts = { ...options };
-    if (opts.baseUrl != null) opts.baseUrl = absolute(opts.baseUrl);
+    if (opts.baseUrl != null) opts.baseUrl = this.#checkModelUrl(absolute(opts.baseUrl), 'createTokenizer');
     return this.#create(RemoteTokenizer, 'createTokenizer', opts);
   }
   /**
@@ -219,11 +220,11 @@ export class RuntimeClient {
     return new RemoteGPT(this, await promise);
   }
 
-  /** Model URLs must be on the page's origin or the bundle's, unless the client was created allowing others. */
-  #checkModelUrl(url) {
+  /** Model and tokenizer URLs must be on the page's origin or the bundle's, unless the client allows others. */
+  #checkModelUrl(url, what = 'loadModel') {
     const { origin } = new URL(url);
     if (this.#allowRemoteModels || origin === pageOrigin() || origin === BUNDLE_ORIGIN) return url;
-    throw new Error(`loadModel refused ${url}: its origin ${origin} is neither this page's (${pageOrigin()}) nor ` +
+    throw new Error(`${what} refused ${url}: its origin ${origin} is neither this page's (${pageOrigin()}) nor ` +
       `Blockscope's (${BUNDLE_ORIGIN}); create the client with connect({allowRemoteModels: true}) to allow it`);
   }
 }

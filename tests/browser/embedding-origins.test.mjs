@@ -153,7 +153,7 @@ test('connect({inThread: true}) works from the bundle, the unbundled sources and
   await context.close();
 });
 
-test('loadModel refuses a third-party origin unless the client opts in with allowRemoteModels', async () => {
+test('loadModel and createTokenizer refuse a third-party origin unless the client opts in with allowRemoteModels', async () => {
   const { page, context, problems } = await openLesson('<p>no widgets</p>');
   const requested = [];
   page.on('request', (req) => req.url().startsWith(env.third) && requested.push(req.url()));
@@ -166,6 +166,12 @@ test('loadModel refuses a third-party origin unless the client opts in with allo
   assert.ok(refused?.includes(remote), `refusal names the URL: ${refused}`);
   assert.match(refused, /connect\(\{allowRemoteModels: true\}\)/);
   assert.deepEqual(requested, [], 'the refused URL was never fetched');
+  const tokenizerRefused = await page.evaluate(async ([b, url]) => {
+    const { connect } = await import(b);
+    return (await connect()).createTokenizer({ kind: 'gpt2', baseUrl: url }).then(() => null, (e) => e.message);
+  }, [bundle, `${env.third}dist/tokenizers/gpt2/`]);
+  assert.match(tokenizerRefused ?? '', /^createTokenizer refused .*allowRemoteModels/);
+  assert.deepEqual(requested, [], 'the refused tokenizer URL was never fetched');
   const vocab = await page.evaluate(async ([b, url]) => {
     const { connect } = await import(b);
     return (await (await connect({ allowRemoteModels: true })).loadModel({ url })).config.vocab_size;
