@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Blockscope needs on Debian 12 and is missing: the apt packages (compilers, Eigen, Catch2,
-# nlohmann-json, Emscripten, wabt, Chromium) and the npm packages in package-lock.json.
+# nlohmann-json, Emscripten, wabt, Chromium, clang with libFuzzer) and the npm packages in package-lock.json.
 # Idempotent and silent when everything is present. Called by `npm test` and `npm start`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev
   emscripten wabt                 # WebAssembly build (Emscripten 3.1.6) and wasm-objdump
   chromium                        # browser tests (driven by playwright-core)
+  clang libclang-rt-dev           # fuzzing: libFuzzer with ASan/UBSan (tests/fuzz)
 )
 
 missing=()

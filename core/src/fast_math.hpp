@@ -11,9 +11,11 @@
 
 namespace blockscope::detail {
 
-// e^x for x in [-87.3, 88.7] (clamped outside).
-inline float exp_f32(float x) {
-  x = std::min(std::max(x, -87.3f), 88.7f);
+// e^x for x in [-87.3, 88.7] (clamped outside); NaN stays NaN.
+inline float exp_f32(float x_in) {
+  // The clamp is written so that NaN comes out as -87.3 (std::max(a, b) returns a when b is NaN): the float ->
+  // int conversion below must never see NaN (undefined behaviour); the NaN is restored at the end.
+  const float x = std::min(88.7f, std::max(-87.3f, x_in));
   // round(x / ln 2) by truncation towards zero (SSE2 and SIMD128 both vectorize it; floor is SSE4.1).
   const float t = x * 1.44269504088896341f;
   const auto ni = static_cast<int32_t>(t + (t < 0.0f ? -0.5f : 0.5f));
@@ -27,7 +29,8 @@ inline float exp_f32(float x) {
   p = p * r + 5.0000001201e-1f;
   const float e = p * (r * r) + r + 1.0f;  // e^r on [-ln2/2, ln2/2]
   const auto bits = static_cast<uint32_t>(ni + 127) << 23;  // 2^n
-  return e * __builtin_bit_cast(float, bits);  // std::bit_cast is missing from Emscripten 3.1.6's libc++
+  const float y = e * __builtin_bit_cast(float, bits);  // std::bit_cast is missing from Emscripten 3.1.6's libc++
+  return x_in == x_in ? y : x_in;
 }
 
 // tanh(x): an odd polynomial below |x| = 0.625, 1 - 2 / (e^{2|x|} + 1) above (with the sign of x).

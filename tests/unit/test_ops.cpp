@@ -43,6 +43,20 @@ TEST_CASE("ops: softmax rows sum to one and survive large logits", "[ops]") {
   CHECK(x[3] + x[4] + x[5] == Approx(1.0f));
 }
 
+TEST_CASE("ops: softmax of rows holding NaN or infinity gives NaN, as torch.softmax does, without UB", "[ops]") {
+  // Huge but finite weights make attention scores overflow to inf, and inf - inf is NaN: the exp must pass the
+  // NaN through instead of converting it to an integer (undefined behaviour; found by fuzz_model_load).
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x = {inf, 1.f, inf, nan, 0.f, 1.f, -inf, 0.f, 0.f};
+  softmax_rows(x.data(), 3, 3);
+  for (int i = 0; i < 6; ++i) CHECK(std::isnan(x[i]));
+  CHECK(x[6] < 1e-30f);
+  CHECK(x[7] == Approx(0.5f));
+  CHECK(std::isnan(detail::exp_f32(nan)));
+  CHECK(detail::exp_f32(-inf) < 1e-37f);
+  CHECK(detail::exp_f32(inf) > 1e38f);
+}
+
 TEST_CASE("ops: attention over a cached prefix equals the last rows of a full pass", "[ops]") {
   // KV-cache decoding computes only the last T queries against S cached keys; it must agree with the
   // corresponding rows of the full causal pass.
