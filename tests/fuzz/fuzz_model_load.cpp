@@ -1,0 +1,86 @@
+// load_model(config JSON, safetensors bytes) in both layouts (the book's and Hugging Face GPT-2's).
+// Input: byte 0 picks the mode.
+//   even: free form. Bytes 1-2 (little-endian) are the config's length (capped at 4 KiB), then the config
+//         JSON, then the safetensors bytes.
+//   odd:  a valid golden checkpoint (tests/golden/models/<byte 1 % 4>), its own config.json, with the rest of
+//         the input applied as patches to the safetensors bytes: each 4-byte record is
+//         (u16 offset, u8 op, u8 value): op % 4 = 0 xor, 1 set, 2 insert, 3 truncate at offset.
+// A loaded model runs one forward pass and is written back in both layouts where allowed; the weight budget
+// is kept at 1 MB so that no input can make an exec expensive.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "blockscope/checkpoint.hpp"
+#include "blockscope/error.hpp"
+#include "fuzz_common.hpp"
+
+namespace {
+using namespace blockscope;
+
+struct Golden {
+  std::string config;
+  std::vector<uint8_t> weights;
+};
+
+const std::array<Golden, 4>& goldens() {
+  static const std::array<Golden, 4> g = [] {
+    std::array<Golden, 4> out;
+    const char* names[] = {"book_tiny", "hf_tiny", "hf_tiny_f16", "hf_tiny_bf16"};
+    for (size_t i = 0; i < out.size(); ++i) {
+      const std::string dir = std::string(BLOCKSCOPE_GOLDEN_DIR) + "/models/" + names[i];
+      out[i] = {fuzz::read_text(dir + "/config.json"), fuzz::read_bytes(dir + "/model.safetensors")};
+    }
+    return out;
+  }();
+  return g;
+}
+
+void load_and_use(std::string_view config, std::span<const uint8_t> weights) {
+  LoadOptions opts;
+  opts.max_parameter_bytes = 1'000'000;
+  GPTModel model = load_model(config, weights, opts);
+  const std::vector<int32_t> ids = {0};
+  const Tensor logits = model.forward(ids, 1, 1);
+  (void)logits;
+  for (const CheckpointLayout layout : {CheckpointLayout::Book, CheckpointLayout::HuggingFace}) {
+    if (layout == CheckpointLayout::HuggingFace && model.config().norm != NormPlacement::Pre) continue;
+    const std::vector<uint8_t> saved = save_safetensors(model, layout);
+    // What Blockscope writes, it must read back.
+    (void)load_model(config_json(model, layout), saved, opts);
+  }
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 3) return 0;
+  try {
+    if (data[0] % 2 == 0) {
+      const size_t config_len = std::min<size_t>({size_t{data[1]} | size_t{data[2]} << 8, size - 3, 4096});
+      const std::string_view config(reinterpret_cast<const char*>(data + 3), config_len);
+      load_and_use(config, std::span<const uint8_t>(data + 3 + config_len, size - 3 - config_len));
+    } else {
+      const Golden& g = goldens()[data[1] % 4];
+      std::vector<uint8_t> bytes = g.weights;
+      for (size_t i = 2; i + 4 <= size && !bytes.empty(); i += 4) {
+        const size_t offset = (size_t{data[i]} | size_t{data[i + 1]} << 8) % bytes.size();
+        const uint8_t value = data[i + 3];
+        switch (data[i + 2] % 4) {
+          case 0: bytes[offset] ^= value; break;
+          case 1: bytes[offset] = value; break;
+          case 2: bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(offset), value); break;
+          case 3: bytes.resize(offset); break;
+        }
+      }
+      load_and_use(g.config, bytes);
+    }
+  } catch (const Error&) {
+  }
+  return 0;
+}
