@@ -32,7 +32,7 @@ fi
 max_len() {
   case $1 in
     fuzz_safetensors | fuzz_model_load) echo 65536 ;;
-    fuzz_config_json) echo 32768 ;;  # room for nesting deep enough to matter (~10,000 levels)
+    fuzz_config_json | fuzz_tokenizer) echo 32768 ;;  # room for JSON nested deep enough to matter (~10,000 levels)
     fuzz_train_step) echo 1024 ;;
     *) echo 4096 ;;
   esac
