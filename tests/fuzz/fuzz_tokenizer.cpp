@@ -7,7 +7,9 @@
 //   3: a valid tokenizer whose merges come from the input: byte 1 % 65 merges, each two little-endian u16
 //      naming the two tokens merged (ids modulo the vocabulary so far; tokens stay <= 64 bytes); written as vocab.json +
 //      merges.txt (bytes_to_unicode form) and loaded by from_strings. The rest is text: round trip.
-// Text to encode is capped at 4 KiB per exec (longer words only make BPE slower); vocab/merges are not capped.
+// Text to encode is capped at 4 KiB per exec: BPE is super-linear in the length of a word (ASan build: a
+// random 1/2/4 KiB letter word takes 0.2/0.6/1.8 s), so longer inputs would only hit the 10 s timeout
+// (a known issue being fixed separately). Vocab and merges are not capped.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -106,9 +108,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (mode == 0) {
       const std::string_view text = capped(data, size);
       round_trip(gpt2(), text);
-      const std::vector<int32_t> plain = gpt2().encode_ordinary(text);
-      check_ids(gpt2(), plain);
-      if (gpt2().decode(plain) != text) fuzz::fail("decode(encode_ordinary(text)) != text");
+      if (text.find("<|") != std::string_view::npos) {  // otherwise encode_ordinary is encode: skip the cost
+        const std::vector<int32_t> plain = gpt2().encode_ordinary(text);
+        check_ids(gpt2(), plain);
+        if (gpt2().decode(plain) != text) fuzz::fail("decode(encode_ordinary(text)) != text");
+      }
       round_trip(ByteTokenizer(true), text);
       round_trip(ByteTokenizer(false), text);
     } else if (mode == 1) {
