@@ -28,7 +28,7 @@ models.forEach((m, i) => {
   const n = Number(weights.readBigUInt64LE(0));
   write('fuzz_safetensors', `${m}_header`, weights.subarray(0, 8 + n));
   write('fuzz_model_load', `${m}_pair`, byte(0), Uint8Array.of(config.length & 255, config.length >> 8), config, weights);
-  write('fuzz_model_load', `${m}_patch`, byte(1), byte(i));
+  write('fuzz_model_load', `${m}_patch`, byte(1), byte(i), byte(0));  // no patch yet: the golden as it is
   write('fuzz_config_json', `read_config_${m}`, byte(0), config);
 });
 

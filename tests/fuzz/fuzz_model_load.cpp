@@ -5,13 +5,15 @@
 //   odd:  a valid golden checkpoint (tests/golden/models/<byte 1 % 4>), its own config.json, with the rest of
 //         the input applied as patches to the safetensors bytes: each 4-byte record is
 //         (u16 offset, u8 op, u8 value): op % 4 = 0 xor, 1 set, 2 insert, 3 truncate at offset.
-// A loaded model runs one forward pass and is written back in both layouts where allowed; the weight budget
+// A loaded model runs one forward pass and is written back (under the file's naming in F32/F16/BF16, and in
+// both layouts where allowed) and read back; the weight budget
 // is kept at 1 MB so that no input can make an exec expensive.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <span>
 #include <string>
@@ -61,6 +63,26 @@ void load_and_use(std::string_view config, std::span<const uint8_t> weights) {
     const std::vector<int32_t> ids = {0};
     const Tensor logits = model.forward(ids, 1, 1);
     (void)logits;
+  }
+  // Written back under the file's own naming (as training writes weights and gradients), in every storage
+  // dtype (F16 refuses values beyond its range with an Error), then read back.
+  const CheckpointNaming naming = checkpoint_naming(SafetensorsFile::parse(weights));
+  for (const Dtype storage : {Dtype::F32, Dtype::F16, Dtype::BF16}) {
+    std::vector<uint8_t> saved;
+    try {
+      saved = save_safetensors(model.config(), model.params(), naming, storage);
+    } catch (const Error&) {
+      continue;
+    }
+    try {
+      (void)load_model(model.config(), SafetensorsFile::parse(saved), opts);
+    } catch (const Error& e) {
+      // Rounding to F16/BF16 may overflow to infinity, which the loader rejects; F32 must read back.
+      if (storage == Dtype::F32) {
+        std::fprintf(stderr, "%s\n", e.what());
+        fuzz::fail("a model saved as F32 under its file's naming does not load back");
+      }
+    }
   }
   for (const CheckpointLayout layout : {CheckpointLayout::Book, CheckpointLayout::HuggingFace}) {
     if (layout == CheckpointLayout::HuggingFace && model.config().norm != NormPlacement::Pre) continue;
