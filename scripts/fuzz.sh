@@ -81,9 +81,6 @@ if [[ $regressions_only == 0 ]]; then
   budget=(-max_total_time="$FUZZ_SECONDS")
   [[ -n ${FUZZ_RUNS:-} ]] && budget=(-runs="$FUZZ_RUNS")
   echo "==> fuzzing: ${budget[*]} per target"
-  # Lets a target skip a known, already-recorded crash while fuzzing (see "NARROW WORKAROUND" in tests/fuzz/);
-  # the regression replays above run without it, so the recorded input keeps failing until the core is fixed.
-  export BLOCKSCOPE_FUZZ_WORKAROUNDS=1
   printf '%-18s %12s %10s  %s\n' target execs execs/s result
   for t in "${targets[@]}"; do
     corpus=build/fuzz/corpus/$t crashes=build/fuzz/crashes/$t log=build/fuzz/logs/$t.log

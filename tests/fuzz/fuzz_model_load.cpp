@@ -49,21 +49,11 @@ void load_and_use(std::string_view config, std::span<const uint8_t> weights) {
   LoadOptions opts;
   opts.max_parameter_bytes = 1'000'000;
   GPTModel model = load_model(config, weights, opts);
-  // NARROW WORKAROUND (remove once fixed): finite but huge weights (e.g. 1e37) overflow to inf/NaN in the
-  // forward pass, and detail::exp_f32(NaN) converts NaN to int (UBSan: "-nan is outside the range of
-  // representable values of type 'int'", core/src/fast_math.hpp). That stops this target within ~100 execs,
-  // so while fuzzing (scripts/fuzz.sh sets BLOCKSCOPE_FUZZ_WORKAROUNDS=1) the forward pass only runs on
-  // models whose weights are all within +-1e6. Replays (regressions, single inputs) always run it.
-  // Regression input: tests/fuzz/regressions/fuzz_model_load/huge-weights-nan-exp.
-  static const bool workaround = std::getenv("BLOCKSCOPE_FUZZ_WORKAROUNDS") != nullptr;
-  const auto& params = model.params();
-  const bool moderate = !workaround || std::all_of(params.data(), params.data() + params.used(),
-                                                   [](float v) { return std::fabs(v) <= 1e6f; });
-  if (moderate) {
-    const std::vector<int32_t> ids = {0};
-    const Tensor logits = model.forward(ids, 1, 1);
-    (void)logits;
-  }
+  // Huge but finite weights (e.g. 1e37) make the forward pass overflow to inf and NaN: it must stay defined
+  // behaviour (regression: tests/fuzz/regressions/fuzz_model_load/huge-weights-nan-exp).
+  const std::vector<int32_t> ids = {0};
+  const Tensor logits = model.forward(ids, 1, 1);
+  (void)logits;
   // Written back under the file's own naming (as training writes weights and gradients), in every storage
   // dtype (F16 refuses values beyond its range with an Error), then read back.
   const CheckpointNaming naming = checkpoint_naming(SafetensorsFile::parse(weights));
