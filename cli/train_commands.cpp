@@ -177,7 +177,10 @@ Run make_run(const TrainArgs& a, GPTModel& model) {
   Run run;
   std::vector<uint8_t> optimizer_bytes;
   const std::string optimizer_path = (fs::path(a.model) / kOptimizerFile).string();
-  if (a.resume) optimizer_bytes = read_file_bytes(optimizer_path);  // before the data: fail fast
+  // Before the data (fail fast); two moments per parameter, so at most twice a weights file's bound.
+  const uint64_t weights_bound = max_safetensors_bytes(cfg);
+  const uint64_t optimizer_bound = weights_bound > UINT64_MAX / 2 ? UINT64_MAX : 2 * weights_bound;
+  if (a.resume) optimizer_bytes = read_file_bytes(optimizer_path, optimizer_bound, "this model's optimizer state");
   TokenFile tf = read_token_file(a.data, a.tokenizer, a.model, cfg.vocab_size);
   const size_t n_tokens = tf.ids.size();
   const int64_t T = tc.seq_len > 0 ? tc.seq_len : cfg.context_length;

@@ -170,7 +170,7 @@ SafetensorsEntry parse_entry(const std::string& name, const json& v, uint64_t bu
           "got ", v.type_name());
   for (const auto& [key, value] : v.items())
     require(key == "dtype" || key == "shape" || key == "data_offsets", "safetensors: tensor '", name,
-            "' has the unknown field '", key, "' (expected dtype, shape, data_offsets)");
+            "' has the unknown field '", detail::excerpt(key), "' (expected dtype, shape, data_offsets)");
   for (const char* key : {"dtype", "shape", "data_offsets"})
     require(v.contains(key), "safetensors: tensor '", name, "' is missing '", key, "'");
   SafetensorsEntry e;
@@ -185,7 +185,8 @@ std::map<std::string, std::string> parse_metadata(const json& v) {
   require(v.is_object(), "safetensors: __metadata__ must be an object of strings, got ", v.type_name());
   std::map<std::string, std::string> m;
   for (const auto& [key, value] : v.items()) {
-    require(value.is_string(), "safetensors: __metadata__ value '", key, "' must be a string, got ", short_dump(value));
+    require(value.is_string(), "safetensors: __metadata__ value '", detail::excerpt(key),
+            "' must be a string, got ", short_dump(value));
     m.emplace(key, value.get<std::string>());
   }
   return m;
