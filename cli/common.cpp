@@ -2,7 +2,10 @@
 #include "common.hpp"
 
 #include <cerrno>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -66,6 +69,68 @@ std::vector<int32_t> parse_bin_file(const std::string& bytes, const std::string&
   return ids;
 }
 }  // namespace
+
+namespace {
+// Quoted, at most 40 characters of an option value.
+std::string quote_value(const std::string& value) {
+  return "'" + (value.size() > 40 ? value.substr(0, 37) + "..." : value) + "'";
+}
+
+// An optional sign and decimal digits only.
+bool is_decimal_integer(const std::string& s) {
+  const size_t start = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (start == s.size()) return false;
+  for (size_t i = start; i < s.size(); ++i)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+}  // namespace
+
+CLI::Validator integer_value() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        if (!is_decimal_integer(value)) return "must be an integer, got " + quote_value(value);
+        errno = 0;
+        (void)std::strtoll(value.c_str(), nullptr, 10);
+        if (errno == ERANGE) return "is too large, got " + quote_value(value) + " (the limit is 9223372036854775807)";
+        return {};
+      },
+      "INT");
+}
+
+CLI::Validator finite_number(bool single_precision) {
+  return CLI::Validator(
+      [single_precision](std::string& value) -> std::string {
+        char* end = nullptr;
+        const double v = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+        if (value.empty() || end != value.c_str() + value.size()) return "must be a number, got " + quote_value(value);
+        if (!std::isfinite(v) || (single_precision && std::fabs(v) > FLT_MAX))
+          return "must be a finite number, got " + quote_value(value);
+        return {};
+      },
+      "NUMBER");
+}
+
+CLI::Validator seed_value() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const std::string expected = "must be an integer in [0, 2^53), got " + quote_value(value);
+        if (!is_decimal_integer(value) || value[0] == '-') return expected;
+        errno = 0;
+        const unsigned long long v = std::strtoull(value.c_str(), nullptr, 10);
+        if (errno == ERANGE || v >= (1ull << 53)) return expected;
+        return {};
+      },
+      "SEED");
+}
+
+std::string text_or_file(const CLI::Option* text_option, const std::string& text, const CLI::Option* file_option,
+                         const std::string& path) {
+  const bool has_text = text_option->count() > 0, has_file = file_option->count() > 0;
+  require(has_text != has_file, has_text ? "give only one of " : "give one of ", text_option->get_name(), " TEXT or ",
+          file_option->get_name(), " PATH");
+  return has_text ? text : read_file(path);
+}
 
 std::vector<int32_t> parse_ids(const std::string& text) {
   require(!text.empty(), "no token ids given");

@@ -2,6 +2,8 @@
 // tokenizer choice, a model directory loaded together with its tensor naming, and number formatting.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -14,6 +16,19 @@
 #include "blockscope/tokenizer.hpp"
 
 namespace blockscope::cli {
+
+// Checks of numeric option values, run by CLI11 on the text before it converts it (a failure exits
+// with "--name: ..." naming the option and quoting the value): decimal integers that fit int64 ("1e300" and
+// "99999999999999999999" are refused, not wrapped), finite numbers (no nan, inf or 1e300 for a float
+// option), and seeds, integers in [0, 2^53) as the web page's seeds are (JavaScript numbers).
+CLI::Validator integer_value();
+CLI::Validator finite_number(bool single_precision = false);
+CLI::Validator seed_value();
+
+// The text of --text TEXT or --text-file PATH (and the like): exactly one of the two options must be given;
+// a file is read whole (a regular file of at most kMaxDataFileBytes).
+std::string text_or_file(const CLI::Option* text_option, const std::string& text, const CLI::Option* file_option,
+                         const std::string& path);
 
 // "15496,11,995" -> ids; throws Error naming the bad entry ('x' is not a token id ...).
 std::vector<int32_t> parse_ids(const std::string& text);

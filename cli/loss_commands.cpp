@@ -158,7 +158,8 @@ void add_loss_commands(CLI::App& app, Action& action) {
   eval->add_option("--tokenizer", e->tokenizer,
                    "GPT-2 tokenizer directory, or 'bytes'; default: the model directory's files, else bytes");
   eval->add_option("--batch-size", e->batch_size,
-                   "windows per forward pass (default 8; changes the result only by rounding)");
+                   "windows per forward pass (default 8; changes the result only by rounding)")
+      ->check(integer_value());
   eval->add_flag("--json", e->json,
                  "print {\"loss\", \"tokens\", \"windows\", \"context_length\"[, \"bits_per_byte\"]}");
   eval->callback([e, &action] { action = [e] { return cmd_eval(*e); }; });

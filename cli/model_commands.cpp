@@ -71,16 +71,18 @@ struct GenerateArgs {
   std::string model, prompt, prompt_file, prompt_ids, tokenizer;
   GenerateOptions opts;
   bool crop = false, json = false, no_stop = false;
+  bool prompt_given = false, prompt_file_given = false, prompt_ids_given = false;
 };
 
 int cmd_generate(GenerateArgs& a) {
   GPTModel model = load_model_dir(a.model);
   const auto tok = open_tokenizer(a.tokenizer, a.model, model.config().vocab_size);
-  const int given = !a.prompt.empty() + !a.prompt_file.empty() + !a.prompt_ids.empty();
-  require(given == 1, "give exactly one of --prompt TEXT, --prompt-file FILE or --prompt-ids IDS");
-  const std::vector<int32_t> prompt = !a.prompt_ids.empty() ? parse_ids(a.prompt_ids)
-                                      : tok->encode(a.prompt_file.empty() ? a.prompt : read_file(a.prompt_file));
-  require(!prompt.empty(), "the prompt is empty (", a.prompt_file.empty() ? "--prompt" : a.prompt_file, ")");
+  const int given = a.prompt_given + a.prompt_file_given + a.prompt_ids_given;
+  require(given == 1, given == 0 ? "give one" : "give only one",
+          " of --prompt TEXT, --prompt-file FILE or --prompt-ids IDS");
+  const std::vector<int32_t> prompt = a.prompt_ids_given ? parse_ids(a.prompt_ids)
+                                      : tok->encode(a.prompt_file_given ? read_file(a.prompt_file) : a.prompt);
+  require(!prompt.empty(), "the prompt is empty (", a.prompt_file_given ? a.prompt_file : "--prompt", ")");
   if (a.crop) a.opts.overflow = ContextOverflow::Crop;
   if (!a.no_stop) a.opts.stop_token = tok->eot_id();
   Generator gen(model, prompt, a.opts);
@@ -231,16 +233,20 @@ void add_init(CLI::App& app, Action& action) {
       "--n-heads, --n-layers) are required and the rest defaults to the book's GPT_CONFIG_124M (drop_rate 0.1, no qkv "
       "bias, untied, pre-norm, GELU-tanh, ffn_hidden 4 x emb_dim).");
   c->add_option("--config", a->config, "config JSON (the book's keys or Hugging Face GPT-2's)");
-  c->add_option("--seed", a->seed, "initialisation seed (default 123)");
+  c->add_option("--seed", a->seed, "initialisation seed, an integer in [0, 2^53) (default 123)")->check(seed_value());
   c->add_option("--out", a->out, "output directory")->required();
   c->add_option("--layout", a->layout, "hf or book (default book)");
-  a->o_vocab = c->add_option("--vocab-size", a->vocab_size, "vocabulary size");
-  a->o_context = c->add_option("--context-length", a->context_length, "context length (positions)");
-  a->o_emb = c->add_option("--emb-dim", a->emb_dim, "embedding width C");
-  a->o_heads = c->add_option("--n-heads", a->n_heads, "attention heads (must divide --emb-dim)");
-  a->o_layers = c->add_option("--n-layers", a->n_layers, "transformer blocks");
-  a->o_ffn = c->add_option("--ffn-hidden", a->ffn_hidden, "feed-forward width (0 = 4 x emb_dim)");
-  a->o_drop = c->add_option("--drop-rate", a->drop_rate, "dropout probability in [0, 1) (used by train)");
+  a->o_vocab = c->add_option("--vocab-size", a->vocab_size, "vocabulary size")->check(integer_value());
+  a->o_context = c->add_option("--context-length", a->context_length, "context length (positions)")
+      ->check(integer_value());
+  a->o_emb = c->add_option("--emb-dim", a->emb_dim, "embedding width C")->check(integer_value());
+  a->o_heads = c->add_option("--n-heads", a->n_heads, "attention heads (must divide --emb-dim)")
+      ->check(integer_value());
+  a->o_layers = c->add_option("--n-layers", a->n_layers, "transformer blocks")->check(integer_value());
+  a->o_ffn = c->add_option("--ffn-hidden", a->ffn_hidden, "feed-forward width (0 = 4 x emb_dim)")
+      ->check(integer_value());
+  a->o_drop = c->add_option("--drop-rate", a->drop_rate, "dropout probability in [0, 1) (used by train)")
+      ->check(finite_number());
   c->add_option("--norm", a->norm, "pre or post (LayerNorm placement; hf layout: pre only)");
   c->add_option("--activation", a->activation, "gelu_tanh, gelu_erf, relu or tanh");
   c->add_option("--tie-weights", a->tie_weights, "true or false: the output head shares tok_emb's matrix");
@@ -252,7 +258,7 @@ void add_init(CLI::App& app, Action& action) {
 void add_model_commands(CLI::App& app, Action& action) {
   struct Args {
     bool json = false;
-    std::string model, tokenizer, tokens, text, ids;
+    std::string model, tokenizer, tokens, text, text_file, ids;
   };
   auto a = std::make_shared<Args>();
 
@@ -270,26 +276,43 @@ void add_model_commands(CLI::App& app, Action& action) {
   auto g = std::make_shared<GenerateArgs>();
   auto* generate = app.add_subcommand("generate", "generate text, streaming tokens to stdout");
   generate->add_option("--model", g->model, "model directory")->required();
-  generate->add_option("--prompt", g->prompt, "prompt text");
-  generate->add_option("--prompt-file", g->prompt_file, "a file whose UTF-8 text is the prompt");
-  generate->add_option("--prompt-ids", g->prompt_ids, "prompt as comma-separated token ids");
+  auto* prompt = generate->add_option("--prompt", g->prompt, "prompt text");
+  auto* prompt_file = generate->add_option("--prompt-file", g->prompt_file,
+                                           "a file whose UTF-8 text is the prompt (for prompts too long for argv)");
+  auto* prompt_ids = generate->add_option("--prompt-ids", g->prompt_ids, "prompt as comma-separated token ids");
   generate->add_option("--tokenizer", g->tokenizer,
                        "GPT-2 tokenizer directory, or 'bytes'; default: the model directory's files, else bytes");
-  generate->add_option("--max-new-tokens", g->opts.max_new_tokens, "tokens to generate (default 50)");
-  generate->add_option("--temperature", g->opts.sampling.temperature, "0 = greedy (default 1)");
-  generate->add_option("--top-k", g->opts.sampling.top_k, "keep the k most likely tokens (0 = all)");
-  generate->add_option("--top-p", g->opts.sampling.top_p, "nucleus sampling threshold (1 = off)");
-  generate->add_option("--seed", g->opts.seed, "sampling seed (default 0)");
+  generate->add_option("--max-new-tokens", g->opts.max_new_tokens, "tokens to generate (default 50)")
+      ->check(integer_value());
+  generate->add_option("--temperature", g->opts.sampling.temperature, "0 = greedy (default 1)")
+      ->check(finite_number(true));
+  generate->add_option("--top-k", g->opts.sampling.top_k, "keep the k most likely tokens (0 = all)")
+      ->check(integer_value());
+  generate->add_option("--top-p", g->opts.sampling.top_p, "nucleus sampling threshold (1 = off)")
+      ->check(finite_number(true));
+  generate->add_option("--seed", g->opts.seed, "sampling seed, an integer in [0, 2^53) (default 0)")
+      ->check(seed_value());
   generate->add_flag("--crop", g->crop, "crop a prompt longer than the context to its last tokens (default: error)");
   generate->add_flag("--no-stop", g->no_stop, "do not stop at <|endoftext|>");
   generate->add_flag("--json", g->json, "print one JSON object at the end instead of streaming");
-  generate->callback([g, &action] { action = [g] { return cmd_generate(*g); }; });
+  generate->callback([g, prompt, prompt_file, prompt_ids, &action] {
+    g->prompt_given = prompt->count() > 0;
+    g->prompt_file_given = prompt_file->count() > 0;
+    g->prompt_ids_given = prompt_ids->count() > 0;
+    action = [g] { return cmd_generate(*g); };
+  });
 
   auto* tokenize = app.add_subcommand("tokenize", "text -> token ids");
+  tokenize->footer("Give the text with --text, or with --text-file for text too long for a command line.");
   tokenize->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes'")->required();
-  tokenize->add_option("--text", a->text, "text to encode")->required();
+  auto* text = tokenize->add_option("--text", a->text, "text to encode");
+  auto* text_file = tokenize->add_option("--text-file", a->text_file, "a file whose UTF-8 text is encoded");
   tokenize->add_flag("--json", a->json, "print a JSON array");
-  tokenize->callback([a, &action] { action = [a] { return cmd_tokenize(a->tokenizer, a->text, a->json); }; });
+  tokenize->callback([a, text, text_file, &action] {
+    action = [a, text, text_file] {
+      return cmd_tokenize(a->tokenizer, text_or_file(text, a->text, text_file, a->text_file), a->json);
+    };
+  });
 
   auto* detokenize = app.add_subcommand("detokenize", "token ids -> text");
   detokenize->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes'")->required();

@@ -177,7 +177,10 @@ Run make_run(const TrainArgs& a, GPTModel& model) {
   Run run;
   std::vector<uint8_t> optimizer_bytes;
   const std::string optimizer_path = (fs::path(a.model) / kOptimizerFile).string();
-  if (a.resume) optimizer_bytes = read_file_bytes(optimizer_path);  // before the data: fail fast
+  // Before the data (fail fast); two moments per parameter, so at most twice a weights file's bound.
+  const uint64_t weights_bound = max_safetensors_bytes(cfg);
+  const uint64_t optimizer_bound = weights_bound > UINT64_MAX / 2 ? UINT64_MAX : 2 * weights_bound;
+  if (a.resume) optimizer_bytes = read_file_bytes(optimizer_path, optimizer_bound, "this model's optimizer state");
   TokenFile tf = read_token_file(a.data, a.tokenizer, a.model, cfg.vocab_size);
   const size_t n_tokens = tf.ids.size();
   const int64_t T = tc.seq_len > 0 ? tc.seq_len : cfg.context_length;
@@ -350,22 +353,26 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->add_option("--data", a->data, "training data: text, .ids or .bin")->required();
   c->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes' (text data only)");
   c->add_option("--out", a->out, "output directory (may be --model itself)")->required();
-  c->add_option("--steps", tc.steps, "optimizer updates in the whole schedule (default 1000)");
-  c->add_option("--batch-size", tc.batch_size, "sequences per micro-batch (default 8)");
-  c->add_option("--seq-len", tc.seq_len, "tokens per sequence (default: the context length)");
-  c->add_option("--grad-accum", tc.grad_accum, "micro-batches per update (default 1)");
-  c->add_option("--lr", tc.lr, "peak learning rate (default 3e-4)");
-  c->add_option("--min-lr", tc.min_lr, "the cosine's floor (default lr / 10)");
-  c->add_option("--warmup", tc.warmup, "linear warmup updates (default 0)");
-  c->add_option("--weight-decay", tc.weight_decay, "AdamW weight decay of Linear weights (default 0.1)");
-  c->add_option("--clip", tc.clip, "max global gradient norm, 0 = off (default 1)");
+  c->add_option("--steps", tc.steps, "optimizer updates in the whole schedule (default 1000)")->check(integer_value());
+  c->add_option("--batch-size", tc.batch_size, "sequences per micro-batch (default 8)")->check(integer_value());
+  c->add_option("--seq-len", tc.seq_len, "tokens per sequence (default: the context length)")->check(integer_value());
+  c->add_option("--grad-accum", tc.grad_accum, "micro-batches per update (default 1)")->check(integer_value());
+  c->add_option("--lr", tc.lr, "peak learning rate (default 3e-4)")->check(finite_number());
+  c->add_option("--min-lr", tc.min_lr, "the cosine's floor (default lr / 10)")->check(finite_number());
+  c->add_option("--warmup", tc.warmup, "linear warmup updates (default 0)")->check(integer_value());
+  c->add_option("--weight-decay", tc.weight_decay, "AdamW weight decay of Linear weights (default 0.1)")
+      ->check(finite_number());
+  c->add_option("--clip", tc.clip, "max global gradient norm, 0 = off (default 1)")->check(finite_number());
   auto* val_fraction = c->add_option("--val-fraction", tc.val_fraction,
-                                     "fraction of the tokens held out for validation (default 0.1)");
+                                     "fraction of the tokens held out for validation (default 0.1)")
+                                         ->check(finite_number());
   c->add_option("--val-data", a->val_data, "validation data file (text, .ids or .bin) instead of --val-fraction")
       ->excludes(val_fraction);
-  c->add_option("--eval-batches", tc.eval_batches, "batches per validation estimate (default 8)");
-  c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)");
-  c->add_option("--seed", tc.seed, "seed of the data order and dropout (default 1)");
+  c->add_option("--eval-batches", tc.eval_batches, "batches per validation estimate (default 8)")
+      ->check(integer_value());
+  c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)")
+      ->check(integer_value());
+  c->add_option("--seed", tc.seed, "seed of the data order and dropout, in [0, 2^53) (default 1)")->check(seed_value());
   c->add_flag("--resume", a->resume, "continue from MODEL/optimizer.safetensors");
   c->add_flag("--json", a->json, "JSON lines on stdout");
   c->callback([a, &action] { action = [a] { return cmd_train(*a); }; });

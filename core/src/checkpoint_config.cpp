@@ -7,11 +7,13 @@
 
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
+#include "json_reader.hpp"
 
 namespace blockscope {
 
 namespace {
 using json = nlohmann::json;
+using detail::short_dump;
 constexpr CheckpointLayout kHF = CheckpointLayout::HuggingFace;
 }  // namespace
 
@@ -21,7 +23,9 @@ constexpr CheckpointLayout kHF = CheckpointLayout::HuggingFace;
 namespace {
 int64_t hf_int(const json& j, const char* key) {
   require(j.contains(key), "Hugging Face config is missing '", key, "'");
-  require(j[key].is_number_integer(), "config key '", key, "' must be an integer, got ", j[key].dump());
+  require(!detail::integer_out_of_range(j[key]), "config key '", key, "' must be an integer, got ",
+          short_dump(j[key]), ", which is too large (at most 9223372036854775807)");
+  require(j[key].is_number_integer(), "config key '", key, "' must be an integer, got ", short_dump(j[key]));
   return j[key].get<int64_t>();
 }
 
@@ -30,7 +34,7 @@ void require_value(const json& j, const char* key, std::initializer_list<json> a
   if (!j.contains(key)) return;
   for (const auto& a : allowed)
     if (j[key] == a) return;
-  throw Error(detail::concat("config key '", key, "' is ", j[key].dump(), "; ", why));
+  throw Error(detail::concat("config key '", key, "' is ", short_dump(j[key]), "; ", why));
 }
 
 int64_t hf_context_length(const json& j) {
@@ -61,7 +65,7 @@ Activation hf_activation(const json& j) {
   const json& v = j["activation_function"];
   for (const auto& [name, act] : kHfActivations)
     if (v == name) return act;
-  throw Error(detail::concat("config key 'activation_function' is ", v.is_string() ? v.dump() : "not a string",
+  throw Error(detail::concat("config key 'activation_function' is ", v.is_string() ? short_dump(v) : "not a string",
                              "; supported: gelu_new, gelu_pytorch_tanh, gelu, relu, tanh"));
 }
 
@@ -83,18 +87,18 @@ GPTConfig hf_config(const json& j) {
   c.activation = hf_activation(j);
   if (j.contains("layer_norm_epsilon")) {
     require(j["layer_norm_epsilon"].is_number(), "config key 'layer_norm_epsilon' must be a number, got ",
-            j["layer_norm_epsilon"].dump());
+            short_dump(j["layer_norm_epsilon"]));
     c.layer_norm_epsilon = j["layer_norm_epsilon"].get<float>();
   }
   if (j.contains("resid_pdrop")) {
     const auto& p = j["resid_pdrop"];
     require(p.is_number() && p.get<double>() >= 0.0 && p.get<double>() < 1.0,
-            "config key 'resid_pdrop' must be a number in [0, 1), got ", p.dump());
+            "config key 'resid_pdrop' must be a number in [0, 1), got ", short_dump(p));
     c.drop_rate = p.get<double>();
   }
   if (j.contains("tie_word_embeddings")) {
     require(j["tie_word_embeddings"].is_boolean(), "config key 'tie_word_embeddings' must be true or false, got ",
-            j["tie_word_embeddings"].dump());
+            short_dump(j["tie_word_embeddings"]));
     c.tie_weights = j["tie_word_embeddings"].get<bool>();
   } else {
     c.tie_weights = true;  // transformers' PretrainedConfig default
@@ -107,12 +111,7 @@ GPTConfig hf_config(const json& j) {
 }  // namespace
 
 GPTConfig read_config(std::string_view config_json) {
-  json j;
-  try {
-    j = json::parse(config_json.begin(), config_json.end());
-  } catch (const json::exception& e) {
-    throw Error(detail::concat("config.json is not valid JSON: ", e.what()));
-  }
+  const json j = detail::parse_json(config_json, "config.json");
   require(j.is_object(), "config.json must be a JSON object, got ", j.type_name());
   const bool hf = j.contains("n_embd"), book = j.contains("emb_dim");
   require(!(hf && book), "config.json has both 'n_embd' (Hugging Face) and 'emb_dim' (book) keys");

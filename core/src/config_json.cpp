@@ -1,7 +1,11 @@
 // Every model-part config read from JSON, once, in the core: GPT, transformer block, attention and
-// feed-forward, through the one strict reader of json_reader.hpp, then the config's own validate().
+// feed-forward, through the one strict reader of json_reader.hpp, then the config's own validate(). Also the
+// core's one JSON parser (parse_json) and the helpers that keep JSON values in error messages short.
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "blockscope/error.hpp"
 #include "blockscope/feed_forward.hpp"
@@ -15,6 +19,69 @@ namespace blockscope {
 
 using json = nlohmann::json;
 using detail::Reader;
+
+namespace detail {
+
+// nlohmann's parser is iterative, and its callback sees every container as it opens (`depth` = containers
+// already open) and every key: a too-deep document is refused before it is built, and duplicate keys are
+// caught per object (nlohmann alone would keep the last one silently).
+json parse_json(std::string_view text, const char* what, const JsonParseOptions& options) {
+  std::vector<std::unordered_set<std::string>> keys;  // one key set per open object
+  const auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
+    using E = json::parse_event_t;
+    if (event == E::object_start || event == E::array_start)
+      require(depth < options.max_depth, what, " nests deeper than ", options.depth_limit, " (depth ", depth + 1,
+              ")");
+    if (event == E::object_start) keys.emplace_back();
+    if (event == E::object_end) keys.pop_back();
+    if (event == E::key && !keys.empty()) {
+      const auto& key = parsed.get_ref<const std::string&>();
+      if (!keys.back().insert(key).second)
+        throw Error(concat(what, " has the key '", excerpt(key), "' twice",
+                           depth == 1 && options.top_key_noun ? concat(" (duplicate ", options.top_key_noun, ")")
+                                                              : std::string()));
+    }
+    return true;
+  };
+  try {
+    return json::parse(text.begin(), text.end(), callback);
+  } catch (const json::exception& e) {
+    throw Error(concat(what, " is not valid JSON: ", e.what()));
+  }
+}
+
+std::string excerpt(std::string_view s) {
+  return s.size() > 60 ? std::string(s.substr(0, 57)) + "..." : std::string(s);
+}
+
+std::string short_dump(const json& v) {
+  if (v.is_array()) {  // a flat array of scalars (a shape, a pair of offsets) is shown, up to 60 characters
+    std::string s = "[";
+    for (const json& e : v) {
+      if (e.is_structured()) return "an array";
+      if (s.size() > 1) s += ',';
+      s += short_dump(e);
+      if (s.size() > 60) return excerpt(s);
+    }
+    return s + "]";
+  }
+  if (v.is_object()) return "an object";
+  if (v.is_string()) {
+    const auto& s = v.get_ref<const std::string&>();
+    return s.size() > 58 ? json(s.substr(0, 55)).dump(-1, ' ', false, json::error_handler_t::replace) + "..."
+                         : v.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  return excerpt(v.dump());
+}
+
+bool integer_out_of_range(const json& v) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (!v.is_number_float()) return false;
+  const double d = v.get<double>();
+  return std::isinf(d) || (d == std::floor(d) && std::fabs(d) >= 0x1p63);
+}
+
+}  // namespace detail
 
 GPTConfig GPTConfig::from_json(const json& j) {
   const Reader r(j, "GPT config",
@@ -111,7 +178,7 @@ GenerateOptions GenerateOptions::from_json(const json& j) {
   g.sampling.top_k = r.integer("topK", g.sampling.top_k);
   g.sampling.top_p = static_cast<float>(r.number("topP", g.sampling.top_p));
   const int64_t seed = r.integer("seed", 0);
-  require(seed >= 0 && seed <= (int64_t{1} << 53), "seed must be an integer in [0, 2^53], got ", seed);
+  require(seed >= 0 && seed < (int64_t{1} << 53), "seed must be an integer in [0, 2^53), got ", seed);
   g.seed = static_cast<uint64_t>(seed);
   if (r.has("stopToken")) {
     const int64_t stop = r.integer("stopToken");

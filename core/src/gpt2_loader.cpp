@@ -8,6 +8,12 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/tokenizer.hpp"
+#include "json_reader.hpp"
+#ifndef __EMSCRIPTEN__
+#include <filesystem>
+
+#include "blockscope/checkpoint.hpp"  // read_file_bytes
+#endif
 
 namespace blockscope {
 namespace {
@@ -74,11 +80,7 @@ struct Vocab {
 };
 
 nlohmann::json parse_json(std::string_view text) {
-  try {
-    return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(detail::concat("GPT-2 vocabulary (vocab.json / encoder.json) is not valid JSON: ", e.what()));
-  }
+  return detail::parse_json(text, "GPT-2 vocabulary (vocab.json / encoder.json)");
 }
 
 // Adds one "token": id entry, requiring an integer id in [0, n) that no other token has.
@@ -86,21 +88,23 @@ void add_vocab_entry(Vocab& vocab, const std::string& written, const nlohmann::j
   const size_t n = vocab.tokens.size();
   // (if-throw rather than require() where building the message costs: this runs for all 50257 tokens.)
   if (!value.is_number_integer()) {
-    throw Error(detail::concat("GPT-2 vocabulary: token '", written, "' has id ", value.dump(),
-                               ", which is not an integer"));
+    throw Error(detail::concat("GPT-2 vocabulary: token '", detail::excerpt(written), "' has id ",
+                               detail::short_dump(value), ", which is not an integer"));
   }
   // nlohmann stores non-negative integers as unsigned, so a signed one is negative.
   if (!value.is_number_unsigned() || value.get<uint64_t>() >= n) {
-    throw Error(detail::concat("GPT-2 vocabulary: token '", written, "' has id ", value.dump(), ", outside [0, ", n,
+    throw Error(detail::concat("GPT-2 vocabulary: token '", detail::excerpt(written), "' has id ",
+                               detail::short_dump(value), ", outside [0, ", n,
                                ") (the ", n, " tokens must have ids 0..", n - 1, ")"));
   }
   const auto id = static_cast<int32_t>(value.get<uint64_t>());
   std::optional<std::string> bytes = token_bytes_of(written);
-  require(bytes.has_value() && !bytes->empty(), "GPT-2 vocabulary: token '", written, "' (id ", id,
+  require(bytes.has_value() && !bytes->empty(), "GPT-2 vocabulary: token '", detail::excerpt(written), "' (id ", id,
           ") is empty or has a character outside GPT-2's 256 byte characters (bytes_to_unicode)");
   if (!vocab.tokens[id].empty()) {
     throw Error(detail::concat("GPT-2 vocabulary: id ", id, " is given to two tokens, '",
-                               written_form(vocab.tokens[id]), "' and '", written, "'"));
+                               detail::excerpt(written_form(vocab.tokens[id])), "' and '", detail::excerpt(written),
+                               "'"));
   }
   vocab.ids.emplace(*bytes, id);
   vocab.tokens[id] = std::move(*bytes);
@@ -125,7 +129,7 @@ std::string_view strip_cr(std::string_view line) {
 int32_t merge_token_id(const Vocab& vocab, std::string_view written, size_t line_no) {
   const std::optional<std::string> bytes = token_bytes_of(written);
   const auto it = bytes ? vocab.ids.find(*bytes) : vocab.ids.end();
-  require(it != vocab.ids.end(), "GPT-2 merges line ", line_no, ": token '", written,
+  require(it != vocab.ids.end(), "GPT-2 merges line ", line_no, ": token '", detail::excerpt(written),
           "' is not in the vocabulary");
   return it->second;
 }
@@ -136,15 +140,17 @@ void add_merge(std::unordered_map<uint64_t, Gpt2Tokenizer::Merge>& merges, const
   const size_t space = line.find(' ');
   require(space != std::string_view::npos && space > 0 && space + 1 < line.size() &&
               line.find(' ', space + 1) == std::string_view::npos,
-          "GPT-2 merges line ", line_no, ": expected two tokens separated by one space, got '", line, "'");
+          "GPT-2 merges line ", line_no, ": expected two tokens separated by one space, got '", detail::excerpt(line),
+          "'");
   const std::string_view first = line.substr(0, space), second = line.substr(space + 1);
   const int32_t a = merge_token_id(vocab, first, line_no), b = merge_token_id(vocab, second, line_no);
   const auto merged = vocab.ids.find(vocab.tokens[a] + vocab.tokens[b]);
-  require(merged != vocab.ids.end(), "GPT-2 merges line ", line_no, ": the merge of '", first, "' and '", second,
+  require(merged != vocab.ids.end(), "GPT-2 merges line ", line_no, ": the merge of '", detail::excerpt(first),
+          "' and '", detail::excerpt(second),
           "' is not in the vocabulary");
   const Gpt2Tokenizer::Merge merge{static_cast<int32_t>(merges.size()), merged->second};
   require(merges.emplace(Gpt2Tokenizer::merge_key(a, b), merge).second, "GPT-2 merges line ", line_no,
-          ": the merge '", line, "' repeats an earlier line");
+          ": the merge '", detail::excerpt(line), "' repeats an earlier line");
 }
 
 // merges.txt / vocab.bpe: an optional "#version" first line, then one merge per line in rank order.
@@ -188,18 +194,12 @@ Gpt2Tokenizer Gpt2Tokenizer::from_strings(std::string_view vocab_json, std::stri
 #ifndef __EMSCRIPTEN__
 namespace {
 
-// The whole file, or nullopt if it cannot be opened. (stdio, not iostreams: see error.hpp.)
+// The whole file (a regular file of at most kMaxTokenizerFileBytes), or nullopt if nothing is at `path`.
 std::optional<std::string> read_file(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return std::nullopt;
-  std::string data;
-  char buffer[1 << 16];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) data.append(buffer, n);
-  const bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  require(!failed, "could not read ", path);
-  return data;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  const std::vector<uint8_t> bytes = read_file_bytes(path, kMaxTokenizerFileBytes, "a tokenizer file");
+  return std::string(bytes.begin(), bytes.end());
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
-// The strict JSON object reader behind every config the core parses (internal header, not in include/):
-// unknown keys are rejected by name, and every value is type-checked (an integer key rejects 2.5, 1e300 and
-// 2^64; a flag rejects "yes"), with errors that quote at most 60 characters of the offending value.
+// JSON input for the whole core (internal header, not in include/): parse_json, the one parser every JSON
+// document goes through (nesting depth bounded, duplicate keys rejected), and the strict object reader behind
+// every config: unknown keys are rejected by name, and every value is type-checked (an integer key rejects
+// 2.5 and says "too large" for 2^64 or 1e300; a flag rejects "yes"), with errors that quote at most 60
+// characters of the offending value and never serialize a whole structured value.
 #pragma once
 
 #include <cmath>
@@ -8,11 +10,35 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "blockscope/error.hpp"
 
 namespace blockscope::detail {
 using json = nlohmann::json;
+
+// Containers may nest this deep in any JSON document the core reads (configs need 2 levels, vocabularies 1).
+inline constexpr int kMaxJsonDepth = 64;
+
+struct JsonParseOptions {
+  int max_depth = kMaxJsonDepth;         // open objects/arrays at once; the root container is depth 1
+  const char* depth_limit = "64 levels"; // how errors describe max_depth ("a header can")
+  const char* top_key_noun = nullptr;    // names duplicate top-level keys, e.g. "tensor name"
+};
+
+// Parses `text` as one JSON document. Throws Error "<what> is not valid JSON: ...", "<what> nests deeper
+// than 64 levels (depth 65)" (before building anything deeper) or "<what> has the key 'k' twice" (in any
+// object: JSON parsers disagree on which duplicate wins, so none does). Defined in config_json.cpp.
+json parse_json(std::string_view text, const char* what, const JsonParseOptions& options = {});
+
+// At most 60 characters of `s`, with "..." when cut: keys and strings quoted in errors stay short.
+std::string excerpt(std::string_view s);
+// A value for an error message, at most 60 characters: scalars and flat arrays of scalars as JSON text,
+// other arrays as "an array", objects as "an object".
+std::string short_dump(const json& v);
+// An integer-looking number that does not fit int64 (2^64 - 1, 1e300, -1e19): says "too large" rather
+// than letting it wrap or read as a float.
+bool integer_out_of_range(const json& v);
 
 // A JSON object read key by key; `what` names the config in errors ("GPT config", "block config", ...).
 class Reader {
@@ -24,15 +50,16 @@ class Reader {
     for (const auto& [key, value] : j.items()) {
       bool ok = false;
       for (const char* k : known) ok |= key == k;
-      require(ok, "unknown config key '", key, "' in the ", what, " (expected ", list, ")");
+      require(ok, "unknown config key '", excerpt(key), "' in the ", what, " (expected ", list, ")");
     }
   }
   bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
   int64_t integer(const char* key) const {
     require(has(key), what_, " is missing '", key, "'");
     const json& v = j_[key];
-    require(v.is_number_integer() && (!v.is_number_unsigned() || v.get<uint64_t>() <= INT64_MAX), what_, " key '",
-            key, "' must be an integer, got ", short_dump(v));
+    require(!integer_out_of_range(v), what_, " key '", key, "' must be an integer, got ", short_dump(v),
+            ", which is too large (at most 9223372036854775807)");
+    require(v.is_number_integer(), what_, " key '", key, "' must be an integer, got ", short_dump(v));
     return v.get<int64_t>();
   }
   int64_t integer(const char* key, int64_t fallback) const { return has(key) ? integer(key) : fallback; }
@@ -52,13 +79,6 @@ class Reader {
     if (!has(key)) return fallback;
     require(j_[key].is_string(), what_, " key '", key, "' must be a string, got ", short_dump(j_[key]));
     return j_[key].get<std::string>();
-  }
-
-  // At most 60 characters of a value, so a hostile multi-megabyte value cannot flood an error message.
-  static std::string short_dump(const json& v) {
-    if (v.is_structured()) return v.is_array() ? "an array" : "an object";
-    std::string s = v.dump();
-    return s.size() > 60 ? s.substr(0, 57) + "..." : s;
   }
 
  private:

@@ -10,9 +10,9 @@
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "blockscope/error.hpp"
+#include "json_reader.hpp"
 
 namespace blockscope {
 
@@ -106,40 +106,24 @@ uint16_t float_to_bfloat16(float x) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Header JSON: parsed with a callback that rejects duplicate keys (nlohmann would silently keep the last
-// one, and the spec disallows them) and nesting deeper than a header needs (root > entry > shape array).
+// Header JSON: the core's parse_json, rejecting duplicate keys (the spec disallows them) and nesting deeper
+// than a header needs (root > entry > shape array).
 // ---------------------------------------------------------------------------------------------------------
 namespace {
+using detail::short_dump;
+
 json parse_header_json(std::string_view text) {
-  std::vector<std::set<std::string>> keys;  // one key set per open object
-  const auto callback = [&keys](int depth, json::parse_event_t event, json& parsed) {
-    using E = json::parse_event_t;
-    if (event == E::object_start || event == E::array_start)
-      require(depth <= 2, "safetensors header nests deeper than a header can (depth ", depth + 1, ")");
-    if (event == E::object_start) keys.emplace_back();
-    if (event == E::object_end) keys.pop_back();
-    if (event == E::key && !keys.empty()) {
-      const auto& key = parsed.get_ref<const std::string&>();
-      require(keys.back().insert(key).second, "safetensors header has the key '", key, "' twice",
-              depth == 1 ? " (duplicate tensor name)" : "");
-    }
-    return true;
-  };
-  try {
-    return json::parse(text.begin(), text.end(), callback);
-  } catch (const json::exception& e) {
-    throw Error(detail::concat("safetensors header is not valid JSON: ", e.what()));
-  }
+  return detail::parse_json(text, "safetensors header", {3, "a header can", "tensor name"});
 }
 
 uint64_t json_u64(const json& v, const std::string& name, const char* what) {
   require(v.is_number_unsigned(), "safetensors: tensor '", name, "' ", what, " must be non-negative integers, got ",
-          v.dump());
+          short_dump(v));
   return v.get<uint64_t>();
 }
 
 Dtype parse_dtype(const json& v, const std::string& name) {
-  require(v.is_string(), "safetensors: tensor '", name, "' dtype must be a string, got ", v.dump());
+  require(v.is_string(), "safetensors: tensor '", name, "' dtype must be a string, got ", short_dump(v));
   const auto& s = v.get_ref<const std::string&>();
   for (const auto& d : kDtypes)
     if (s == d.name) return d.dtype;
@@ -150,25 +134,25 @@ Dtype parse_dtype(const json& v, const std::string& name) {
 
 // Fills shape and numel; rejects negative, non-integer and overflowing dimensions.
 void parse_shape(const json& v, SafetensorsEntry& e) {
-  require(v.is_array(), "safetensors: tensor '", e.name, "' shape must be an array, got ", v.dump());
+  require(v.is_array(), "safetensors: tensor '", e.name, "' shape must be an array, got ", short_dump(v));
   e.numel = 1;
   for (const auto& d : v) {
     require(!(d.is_number_integer() && !d.is_number_unsigned()), "safetensors: tensor '", e.name,
-            "' has a negative dimension in shape ", v.dump());
+            "' has a negative dimension in shape ", short_dump(v));
     const uint64_t dim = json_u64(d, e.name, "shape dimensions");
     constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
     require(dim <= kMax && (dim == 0 || static_cast<uint64_t>(e.numel) <= kMax / dim), "safetensors: tensor '",
-            e.name, "' shape ", v.dump(), " has more elements than fit in int64");
+            e.name, "' shape ", short_dump(v), " has more elements than fit in int64");
     e.shape.push_back(static_cast<int64_t>(dim));
     e.numel *= static_cast<int64_t>(dim);
   }
   require(e.numel <= std::numeric_limits<int64_t>::max() / dtype_size(e.dtype), "safetensors: tensor '", e.name,
-          "' shape ", v.dump(), " has more bytes than fit in int64");
+          "' shape ", short_dump(v), " has more bytes than fit in int64");
 }
 
 void parse_offsets(const json& v, SafetensorsEntry& e, uint64_t buffer_size) {
   require(v.is_array() && v.size() == 2, "safetensors: tensor '", e.name,
-          "' data_offsets must be [begin, end], got ", v.dump());
+          "' data_offsets must be [begin, end], got ", short_dump(v));
   e.begin = json_u64(v[0], e.name, "data_offsets");
   e.end = json_u64(v[1], e.name, "data_offsets");
   require(e.begin <= e.end, "safetensors: tensor '", e.name, "' data_offsets [", e.begin, ", ", e.end,
@@ -186,7 +170,7 @@ SafetensorsEntry parse_entry(const std::string& name, const json& v, uint64_t bu
           "got ", v.type_name());
   for (const auto& [key, value] : v.items())
     require(key == "dtype" || key == "shape" || key == "data_offsets", "safetensors: tensor '", name,
-            "' has the unknown field '", key, "' (expected dtype, shape, data_offsets)");
+            "' has the unknown field '", detail::excerpt(key), "' (expected dtype, shape, data_offsets)");
   for (const char* key : {"dtype", "shape", "data_offsets"})
     require(v.contains(key), "safetensors: tensor '", name, "' is missing '", key, "'");
   SafetensorsEntry e;
@@ -201,7 +185,8 @@ std::map<std::string, std::string> parse_metadata(const json& v) {
   require(v.is_object(), "safetensors: __metadata__ must be an object of strings, got ", v.type_name());
   std::map<std::string, std::string> m;
   for (const auto& [key, value] : v.items()) {
-    require(value.is_string(), "safetensors: __metadata__ value '", key, "' must be a string, got ", value.dump());
+    require(value.is_string(), "safetensors: __metadata__ value '", detail::excerpt(key),
+            "' must be a string, got ", short_dump(value));
     m.emplace(key, value.get<std::string>());
   }
   return m;

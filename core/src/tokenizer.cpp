@@ -2,7 +2,9 @@
 // decoding, and ByteTokenizer. Reading GPT-2's vocabulary and merges files is in gpt2_loader.cpp.
 #include "blockscope/tokenizer.hpp"
 
+#include <functional>
 #include <mutex>
+#include <queue>
 
 #include "blockscope/error.hpp"
 #include "gpt2_pretokenizer.hpp"
@@ -96,38 +98,73 @@ void Gpt2Tokenizer::encode_word(std::string_view word, std::vector<int32_t>& out
 
 namespace {
 
-// The applicable merge of lowest rank among adjacent pairs of `parts`, and its pair; nullptr if none.
-const Gpt2Tokenizer::Merge* best_merge(const std::unordered_map<uint64_t, Gpt2Tokenizer::Merge>& merges,
-                                       const std::vector<int32_t>& parts, uint64_t* pair) {
-  const Gpt2Tokenizer::Merge* best = nullptr;
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    const uint64_t key = Gpt2Tokenizer::merge_key(parts[i], parts[i + 1]);
-    const auto it = merges.find(key);
-    if (it != merges.end() && (best == nullptr || it->second.rank < best->rank)) {
-      best = &it->second;
-      *pair = key;
-    }
-  }
-  return best;
-}
+// One symbol of a word being merged: a doubly linked list over the word's byte positions, in order. A merge
+// keeps the left symbol (its id becomes the merged token) and unlinks the right one.
+struct Symbol {
+  int32_t id;
+  int32_t prev, next;  // -1 at the ends
+  bool alive;
+};
+
+// An adjacent pair that has a merge, queued when it came into being. It is stale (skipped when popped)
+// once either symbol has been merged away or changed: a symbol's id only ever becomes a longer token, so
+// matching ids mean the pair still stands.
+struct Candidate {
+  int32_t rank;
+  int32_t left;  // the left symbol's position; the right one is symbols[left].next
+  int32_t left_id, right_id;
+  int32_t merged;  // the token the pair merges into
+  bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : left > o.left; }
+};
 
 }  // namespace
 
-// encoder.py's bpe(): start from single bytes; repeatedly take the adjacent pair with the lowest merge rank and
-// merge all its non-overlapping occurrences, left to right, until no pair has a merge.
+// encoder.py's bpe(): start from single bytes; repeatedly take the adjacent pair with the lowest merge rank
+// and merge all its non-overlapping occurrences, left to right, until no pair has a merge.
+// Done in O(n log n) for an n-byte word: every adjacent pair with a merge sits in a min-heap ordered by
+// (rank, position); one round pops every occurrence of the lowest-ranked pair in position order (left to
+// right, skipping stale and overlapped ones) and merges it, and only then queues the pairs those merges
+// created, so a round sees exactly the occurrences encoder.py's scan would. Each merge removes a symbol and
+// queues at most two pairs, so the heap handles O(n) entries in all.
 std::vector<int32_t> Gpt2Tokenizer::bpe(std::string_view word) const {
-  std::vector<int32_t> parts(word.size());
-  for (size_t i = 0; i < word.size(); ++i) parts[i] = byte_ids_[static_cast<unsigned char>(word[i])];
-  uint64_t pair = 0;
-  while (const Merge* merge = best_merge(merges_, parts, &pair)) {
-    size_t kept = 0;
-    for (size_t i = 0; i < parts.size();) {
-      const bool match = i + 1 < parts.size() && merge_key(parts[i], parts[i + 1]) == pair;
-      parts[kept++] = match ? merge->merged : parts[i];
-      i += match ? 2 : 1;
+  const auto n = static_cast<int32_t>(word.size());
+  std::vector<Symbol> symbols(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i)
+    symbols[i] = {byte_ids_[static_cast<unsigned char>(word[i])], i - 1, i + 1 < n ? i + 1 : -1, true};
+
+  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> queue;
+  std::vector<Candidate> created;  // pairs made by the current round, queued after it
+  const auto consider = [&](int32_t left, std::vector<Candidate>& into) {
+    if (left < 0 || symbols[left].next < 0) return;
+    const int32_t a = symbols[left].id, b = symbols[symbols[left].next].id;
+    const auto it = merges_.find(merge_key(a, b));
+    if (it != merges_.end()) into.push_back({it->second.rank, left, a, b, it->second.merged});
+  };
+  for (int32_t i = 0; i + 1 < n; ++i) consider(i, created);
+  for (const Candidate& c : created) queue.push(c);
+
+  while (!queue.empty()) {
+    const int32_t rank = queue.top().rank;
+    created.clear();
+    while (!queue.empty() && queue.top().rank == rank) {
+      const Candidate c = queue.top();
+      queue.pop();
+      Symbol& left = symbols[c.left];
+      if (!left.alive || left.id != c.left_id || left.next < 0) continue;
+      Symbol& right = symbols[left.next];
+      if (right.id != c.right_id) continue;
+      left.id = c.merged;
+      right.alive = false;
+      left.next = right.next;
+      if (right.next >= 0) symbols[right.next].prev = c.left;
+      consider(left.prev, created);
+      consider(c.left, created);
     }
-    parts.resize(kept);
+    for (const Candidate& c : created) queue.push(c);
   }
+
+  std::vector<int32_t> parts;
+  for (int32_t i = n > 0 ? 0 : -1; i >= 0; i = symbols[i].next) parts.push_back(symbols[i].id);
   return parts;
 }
 

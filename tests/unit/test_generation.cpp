@@ -195,7 +195,7 @@ TEST_CASE("generation options from the JS API's object are parsed strictly in th
   CHECK_FALSE(GenerateOptions::from_json(json::object()).stop_token.has_value());
   CHECK_THROWS_WITH(GenerateOptions::from_json({{"topK", 1.5}}), Catch::Contains("'topK' must be an integer, got 1.5"));
   CHECK_THROWS_WITH(GenerateOptions::from_json({{"topk", 1}}), Catch::Contains("unknown config key 'topk'"));
-  CHECK_THROWS_WITH(GenerateOptions::from_json({{"seed", -1}}), Catch::Contains("seed must be an integer in [0, 2^53]"));
+  CHECK_THROWS_WITH(GenerateOptions::from_json({{"seed", -1}}), Catch::Contains("seed must be an integer in [0, 2^53)"));
   CHECK_THROWS_WITH(GenerateOptions::from_json({{"stopToken", 1e10}}), Catch::Contains("'stopToken' must be an integer"));
   CHECK_THROWS_WITH(GenerateOptions::from_json({{"overflow", "wrap"}}), Catch::Contains("overflow must be 'error' or 'crop'"));
   CHECK_THROWS_WITH(GenerateOptions::from_json({{"temperature", -1}}), Catch::Contains("temperature must be >= 0"));

@@ -94,8 +94,20 @@ NamedModel load_model_dir_named(const std::string& dir, const LoadOptions& opts 
 void save_model_dir(const GPTModel& model, const std::string& dir, CheckpointLayout layout);
 void save_model_dir(const GPTModel& model, const std::string& dir, const CheckpointNaming& naming,
                     Dtype storage = Dtype::F32);
-// The whole file at `path`; Error "cannot open 'PATH': reason" (directories and unreadable files included).
-std::vector<uint8_t> read_file_bytes(const std::string& path);
+// Size limits of the files Blockscope reads whole (a file over its limit is refused from its size, unread).
+inline constexpr uint64_t kMaxConfigFileBytes = uint64_t{16} << 20;     // config.json: 16 MiB
+inline constexpr uint64_t kMaxTokenizerFileBytes = uint64_t{64} << 20;  // vocab.json, merges.txt, ...: 64 MiB
+inline constexpr uint64_t kMaxDataFileBytes = uint64_t{2} << 30;        // anything else (data, prompts): 2 GiB
+// The whole file at `path`, which must be a regular file (or a symlink to one) of at most `max_bytes`
+// bytes: Error "cannot open 'PATH': reason", "'PATH' is a directory", "'PATH' is not a regular file (a
+// character device)" or "'PATH' is N bytes; the limit for <what> is M". The size is checked on the open
+// file before anything is allocated, and at most that many bytes are ever read.
+std::vector<uint8_t> read_file_bytes(const std::string& path, uint64_t max_bytes = kMaxDataFileBytes,
+                                     const char* what = "a file read whole");
+// The most bytes a model.safetensors for `cfg` can hold: its tensors in the widest float dtype (F64), a
+// tied copy of the embedding, the causal-mask buffers checkpoints may carry, plus the largest header.
+// load_model_dir refuses a larger file from its size alone.
+uint64_t max_safetensors_bytes(const GPTConfig& cfg);
 // Writes `bytes` to "<path>.tmp" and renames it over `path`: a failed or interrupted write never leaves a
 // half-written file behind.
 void write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
