@@ -68,6 +68,10 @@ Tensor FeedForward::forward(const Tensor& x) {
           ", got input of shape ", shape_str(x.shape));
   require_finite(x.ptr(), x.numel(), "FeedForward input");
   const int64_t N = x.rows();
+  const char* what = "FeedForward's hidden values";
+  MemoryBudget{}.require_fits({{detail::concat("FeedForward's hidden values for ", N, " rows of width ",
+                                               cfg_.hidden_dim),
+                                float_bytes(checked_product(what, {2, N, cfg_.hidden_dim}), what)}});
   Shape hidden_shape = x.shape;
   hidden_shape.back() = cfg_.hidden_dim;
   last_pre_ = Tensor(hidden_shape);

@@ -85,6 +85,13 @@ Tensor TransformerBlock::forward(const Tensor& x, BlockInspection* inspect) {
   require(x.dim(1) <= cfg_.context_length, "sequence length ", x.dim(1), " exceeds context_length ",
           cfg_.context_length);
   require_finite(x.ptr(), x.numel(), "TransformerBlock input");
+  // The workspace (attention weights B x NH x T x T included), and as much again for inspection's copies.
+  const int64_t B = x.dim(0), T = x.dim(1);
+  const char* what = "the block's activation size";
+  const int64_t acts = BlockActs::size(cfg_, B, T, false);
+  MemoryBudget{}.require_fits({{detail::concat("a TransformerBlock forward over ", B, " x ", T, " tokens",
+                                               inspect ? " with inspection" : ""),
+                                float_bytes(inspect ? checked_mul(2, acts, what) : acts, what)}});
   Tensor y(x.shape);
   forward(y.ptr(), x.ptr(), x.dim(0), x.dim(1), inspect);
   return y;

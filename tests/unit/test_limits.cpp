@@ -17,6 +17,7 @@
 #include "blockscope/memory_budget.hpp"
 #include "blockscope/multi_head_attention.hpp"
 #include "blockscope/trainer.hpp"
+#include "blockscope/transformer_block.hpp"
 
 using namespace blockscope;
 using Catch::Contains;
@@ -122,6 +123,17 @@ TEST_CASE("attention and logits buffers beyond the budget are refused before all
   const Tensor x({1, 65536, 1});
   CHECK_THROWS_WITH(att.forward(x), Contains("attention over 1 x 65536 tokens with 1 heads") &&
                                         Contains("needs 16.0 GiB") && Contains("memory budget by"));
+
+  BlockConfig bc;
+  bc.emb_dim = 1;
+  bc.context_length = 65536;
+  TransformerBlock block(bc);
+  CHECK_THROWS_WITH(block.forward(x), Contains("a TransformerBlock forward over 1 x 65536 tokens") &&
+                                          Contains("memory budget by"));
+  FeedForward ff(FeedForwardConfig{1, int64_t{1} << 20});
+  CHECK_THROWS_WITH(ff.forward(Tensor({4096, 1})), Contains("FeedForward's hidden values for 4096 rows of width "
+                                                            "1048576 needs 32.0 GiB"));
+  CHECK(ff.forward(Tensor({2, 1})).shape == Shape{2, 1});
 
   // 16 heads x T = 16,384 in a whole model: refused, and the model still computes what it did before.
   GPTModel model(gpt(8, 16384, 16, 16, 1), 3);
