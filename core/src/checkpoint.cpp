@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 
 namespace blockscope {
@@ -57,8 +58,9 @@ void check_parameter_budget(const GPTConfig& cfg, const LoadOptions& opts) {
   const double approx_bytes = approx_parameters(cfg) * 4.0;
   require(approx_bytes <= 1e18, "the model needs about ", format_bytes(approx_bytes),
           " of float32 weights, more than any loader could allocate; the limit is ", format_bytes(limit));
-  const int64_t params = GPTModel::count_parameters(cfg);
-  require(params * 4 <= opts.max_parameter_bytes, "the model needs ", format_bytes(params * 4.0),
+  const int64_t params = GPTModel::count_parameters(cfg);  // exact and checked once the config is valid
+  require(float_bytes(params, "the model's parameter bytes") <= opts.max_parameter_bytes, "the model needs ",
+          format_bytes(params * 4.0),
           " of float32 weights (", params, " parameters); the limit is ", format_bytes(limit),
           " (LoadOptions::max_parameter_bytes)");
 }
@@ -340,7 +342,10 @@ GPTModel load_model(const GPTConfig& cfg, const SafetensorsFile& file, const Loa
   const Plan plan = load_plan(cfg, file);
   check_present(file, plan);
   check_no_unexpected(file, plan, cfg);
-  GPTModel model(cfg, GPTModel::Uninitialized{});  // the only allocation of weights, after every check
+  // The only allocation of weights, after every check; a weight limit above the default memory budget
+  // raises the model's budget with it.
+  const MemoryBudget budget{std::max(MemoryBudget::kDefaultBytes, opts.max_parameter_bytes)};
+  GPTModel model(cfg, GPTModel::Uninitialized{}, budget);
   check_plan_covers(plan, model.params());
   for (const auto& ft : plan.tensors) fill_tensor(file, ft, model.params());
   check_tied_copy(file, plan, model.params());

@@ -11,7 +11,8 @@ namespace blockscope {
 
 void SamplingOptions::validate() const {
   require(std::isfinite(temperature) && temperature >= 0.0f, "temperature must be >= 0, got ", temperature);
-  require(top_k >= 0, "top_k must be >= 0 (0 keeps all tokens), got ", top_k);
+  require(top_k >= 0, "top_k must be >= 0 (0 keeps all tokens; values >= the vocabulary size keep all too), got ",
+          top_k);
   require(std::isfinite(top_p) && top_p > 0.0f && top_p <= 1.0f, "top_p must be in (0, 1], got ", top_p);
 }
 
@@ -32,9 +33,12 @@ std::vector<int32_t> candidates(std::span<const float> logits, const SamplingOpt
   std::vector<int32_t> ids(logits.size());
   std::iota(ids.begin(), ids.end(), 0);
   const ByLogit order{logits};
-  if (opts.top_k > 0 && static_cast<size_t>(opts.top_k) < ids.size()) {
-    std::partial_sort(ids.begin(), ids.begin() + opts.top_k, ids.end(), order);
-    ids.resize(static_cast<size_t>(opts.top_k));
+  // Compared as int64: top_k may exceed size_t on wasm32 (2^32 would wrap to 0); any k >= V keeps all ids.
+  const auto vocab = static_cast<int64_t>(ids.size());
+  if (opts.top_k > 0 && opts.top_k < vocab) {
+    const auto k = static_cast<std::ptrdiff_t>(opts.top_k);
+    std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), order);
+    ids.resize(static_cast<size_t>(k));
   } else if (opts.top_p < 1.0f) {
     std::sort(ids.begin(), ids.end(), order);
   }
@@ -94,19 +98,28 @@ std::vector<Candidate> top_candidates(std::span<const float> logits, int64_t k, 
   return out;
 }
 
-Generator::Generator(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts)
-    : model_(model), opts_(opts), rng_(opts.seed), cache_(model.config()) {
+namespace {
+// Every option's range, checked before the KV cache is allocated; then the cache, checked against the budget.
+KVCache checked_options(const GPTModel& model, const GenerateOptions& opts) {
   opts.sampling.validate();
-  require(opts.max_new_tokens >= 0, "max_new_tokens must be >= 0, got ", opts.max_new_tokens);
+  require(opts.max_new_tokens >= 0 && opts.max_new_tokens <= GenerateOptions::kMaxNewTokens,
+          "max_new_tokens must be in [0, ", GenerateOptions::kMaxNewTokens, "], got ", opts.max_new_tokens);
+  const int64_t V = model.config().vocab_size;
+  if (opts.stop_token)
+    require(*opts.stop_token >= 0 && *opts.stop_token < V, "stop token ", *opts.stop_token,
+            " is outside the vocabulary [0, ", V, "): out of range");
+  return KVCache(model.config(), model.memory_budget());
+}
+}  // namespace
+
+Generator::Generator(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts)
+    : model_(model), opts_(opts), rng_(opts.seed), cache_(checked_options(model, opts)) {
   require(!prompt.empty(), "the prompt must contain at least one token");
   const int64_t ctx = model.config().context_length;
   const auto n = static_cast<int64_t>(prompt.size());
   require(opts.overflow == ContextOverflow::Crop || n <= ctx, "the prompt has ", n,
           " tokens but the model's context_length is ", ctx, " (use cropping to keep the last ", ctx, " tokens)");
   model.check_ids(prompt.subspan(static_cast<size_t>(std::max<int64_t>(0, n - ctx))), 1, std::min(n, ctx));
-  if (opts.stop_token)
-    require(*opts.stop_token >= 0 && *opts.stop_token < model.config().vocab_size, "stop token ", *opts.stop_token,
-            " is outside the vocabulary [0, ", model.config().vocab_size, ")");
   window_.assign(prompt.end() - std::min(n, ctx), prompt.end());
   if (opts.max_new_tokens == 0) stop_reason_ = "max_new_tokens";
 }

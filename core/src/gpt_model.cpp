@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/ops.hpp"
 
@@ -27,11 +28,18 @@ BlockConfig GPTConfig::block() const {
 }
 
 void GPTConfig::validate() const {
+  using L = SizeLimits;
   require(vocab_size > 0, "vocab_size must be positive, got ", vocab_size);
   require(context_length > 0, "context_length must be positive, got ", context_length);
   require(emb_dim > 0, "emb_dim must be positive, got ", emb_dim);
   require(n_heads > 0, "n_heads must be positive, got ", n_heads);
   require(n_layers > 0, "n_layers must be positive, got ", n_layers);
+  require(n_layers <= L::kMaxLayers, "n_layers ", n_layers, " exceeds the limit of ", L::kMaxLayers);
+  require(emb_dim <= L::kMaxEmbDim, "emb_dim ", emb_dim, " exceeds the limit of ", L::kMaxEmbDim);
+  require(context_length <= L::kMaxContext, "context_length ", context_length, " exceeds the limit of ",
+          L::kMaxContext);
+  require(n_heads <= emb_dim, "n_heads (", n_heads, ") must not exceed emb_dim (", emb_dim, ")");
+  require(ffn_hidden <= L::kMaxFfnHidden, "ffn_hidden ", ffn_hidden, " exceeds the limit of ", L::kMaxFfnHidden);
   require(emb_dim % n_heads == 0, "emb_dim (", emb_dim, ") must be divisible by n_heads (", n_heads, ")");
   require(std::isfinite(drop_rate) && drop_rate >= 0.0 && drop_rate < 1.0, "drop_rate must be in [0, 1), got ",
           drop_rate);
@@ -45,17 +53,66 @@ void GPTConfig::validate() const {
 int64_t GPTModel::count_parameters(const GPTConfig& cfg) {
   cfg.validate();
   const int64_t C = cfg.emb_dim, V = cfg.vocab_size;
-  return V * C                                                   // tok_emb
-         + cfg.context_length * C                                // pos_emb
-         + cfg.n_layers * TransformerBlock::num_params(cfg.block())  // trf_blocks
-         + LayerNorm::num_params(C)                              // final_norm
-         + (cfg.tie_weights ? 0 : V * C);                        // out_head (no bias)
+  const char* what = "the model's parameter count";
+  const int64_t emb = checked_mul(V, C, what);
+  int64_t n = emb;                                                                       // tok_emb
+  n = checked_add(n, checked_mul(cfg.context_length, C, what), what);                   // pos_emb
+  n = checked_add(n, checked_mul(cfg.n_layers, TransformerBlock::num_params(cfg.block()), what), what);  // trf_blocks
+  n = checked_add(n, LayerNorm::num_params(C), what);                                   // final_norm
+  return cfg.tie_weights ? n : checked_add(n, emb, what);                               // out_head (no bias)
+}
+
+int64_t GPTModel::parameter_bytes(const GPTConfig& cfg) {
+  return float_bytes(count_parameters(cfg), "the model's parameter bytes");
+}
+
+int64_t GPTModel::forward_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool inspect) {
+  cfg.validate();
+  require(B > 0 && T > 0, "a forward pass needs B > 0 and T > 0, got B=", B, " T=", T);
+  const char* what = "the forward pass's activation size";
+  const int64_t N = checked_mul(B, T, what), C = cfg.emb_dim;
+  const BlockConfig bc = cfg.block();
+  int64_t n = checked_mul(2 * C, N, what);                                    // residual stream, final norm
+  n = checked_add(n, BlockActs::size(bc, B, T, false), what);                 // one block's activations
+  n = checked_add(n, checked_mul(N, cfg.vocab_size, what), what);             // logits
+  if (inspect) {
+    // Per layer: 9 steps x (mean, var, norm), 2 norms x (in, out) x (mean, var), residual norm: 36 N;
+    // FFN hidden before and after the activation: 2 N H; attention weights B NH T T.
+    const int64_t att = checked_product(what, {B, cfg.n_heads, T, T});
+    int64_t layer = checked_add(checked_mul(36, N, what), checked_product(what, {2, N, bc.hidden_dim()}), what);
+    layer = checked_add(layer, att, what);
+    n = checked_add(n, checked_mul(cfg.n_layers, layer, what), what);
+    n = checked_add(n, checked_mul(4, N, what), what);                        // final norm statistics
+  }
+  return float_bytes(n, what);
+}
+
+int64_t GPTModel::cached_forward_bytes(const GPTConfig& cfg, int64_t T, int64_t cached) {
+  cfg.validate();
+  require(T > 0 && cached >= 0, "a cached forward needs T > 0 and cached >= 0, got T=", T, " cached=", cached);
+  const char* what = "the cached forward's activation size";
+  const int64_t C = cfg.emb_dim, S = checked_add(cached, T, what);
+  int64_t n = checked_product(what, {5, T, C});                               // x, y, normed; attention q, ctx
+  n = checked_add(n, BlockActs::size(cfg.block(), 1, T, false), what);        // the block workspace
+  n = checked_add(n, checked_product(what, {cfg.n_heads, T, S}), what);       // attention weights
+  n = checked_add(n, checked_mul(T, cfg.vocab_size, what), what);             // logits
+  return float_bytes(n, what);
+}
+
+void GPTModel::set_memory_budget(const MemoryBudget& budget) {
+  budget.require_fits({{detail::concat("a model of ", params_.capacity(), " parameters"),
+                        float_bytes(params_.capacity(), "the model's parameter bytes")}});
+  budget_ = budget;
 }
 
 namespace {
-const GPTConfig& validated(const GPTConfig& cfg) {
-  cfg.validate();
-  return cfg;
+// The parameter count, once the config is valid and its weights fit the budget.
+int64_t budgeted_parameters(const GPTConfig& cfg, const MemoryBudget& budget) {
+  const int64_t n = GPTModel::count_parameters(cfg);
+  budget.require_fits({{detail::concat("a model of ", n, " parameters (", cfg.n_layers, " layers, emb_dim ",
+                                       cfg.emb_dim, ", vocab ", cfg.vocab_size, ")"),
+                        float_bytes(n, "the model's parameter bytes")}});
+  return n;
 }
 
 std::vector<TransformerBlock> make_blocks(ParamArena& arena, const GPTConfig& cfg) {
@@ -69,11 +126,15 @@ std::vector<TransformerBlock> make_blocks(ParamArena& arena, const GPTConfig& cf
 
 // Members are built in declaration order, so the arena holds the parameters in state_dict order:
 // tok_emb, pos_emb, trf_blocks.*, final_norm, out_head.
-GPTModel::GPTModel(const GPTConfig& cfg, uint64_t seed) : GPTModel(cfg, Uninitialized{}) { init(seed); }
+GPTModel::GPTModel(const GPTConfig& cfg, uint64_t seed, const MemoryBudget& budget)
+    : GPTModel(cfg, Uninitialized{}, budget) {
+  init(seed);
+}
 
-GPTModel::GPTModel(const GPTConfig& cfg, Uninitialized)
-    : cfg_(validated(cfg)),
-      params_(count_parameters(cfg)),
+GPTModel::GPTModel(const GPTConfig& cfg, Uninitialized, const MemoryBudget& budget)
+    : cfg_(cfg),
+      budget_(budget),
+      params_(budgeted_parameters(cfg, budget)),
       tok_emb_(params_.take("tok_emb.weight", {cfg.vocab_size, cfg.emb_dim})),
       pos_emb_(params_.take("pos_emb.weight", {cfg.context_length, cfg.emb_dim})),
       blocks_(make_blocks(params_, cfg)),
@@ -87,7 +148,7 @@ GPTModel::GPTModel(const GPTConfig& cfg, Uninitialized)
 void GPTModel::init(uint64_t seed) {
   Rng rng(seed);
   const int64_t C = cfg_.emb_dim;
-  for (int64_t i = 0; i < cfg_.vocab_size * C; ++i) tok_emb_[i] = rng.normal();       // nn.Embedding: N(0, 1)
+  for (int64_t i = 0, n = cfg_.vocab_size * C; i < n; ++i) tok_emb_[i] = rng.normal();       // nn.Embedding: N(0, 1)
   for (int64_t i = 0; i < cfg_.context_length * C; ++i) pos_emb_[i] = rng.normal();
   for (auto& block : blocks_) block.init(rng);
   final_norm_.reset_parameters();
@@ -103,17 +164,26 @@ void GPTModel::check_ids(std::span<const int32_t> ids, int64_t B, int64_t T) con
   require(B > 0, "batch size must be positive, got ", B);
   require(T > 0, "sequence length must be positive, got ", T);
   require(T <= cfg_.context_length, "sequence length ", T, " exceeds context_length ", cfg_.context_length);
-  require(static_cast<int64_t>(ids.size()) == B * T, "expected ", B, " x ", T, " = ", B * T, " token ids, got ",
-          ids.size());
+  const int64_t n = checked_mul(B, T, "the number of token ids B x T");
+  require(static_cast<int64_t>(ids.size()) == n, "expected ", B, " x ", T, " = ", n, " token ids, got ", ids.size());
   for (size_t i = 0; i < ids.size(); ++i)
     require(ids[i] >= 0 && ids[i] < cfg_.vocab_size, "token id ", ids[i], " at position ", i,
             " is outside the vocabulary [0, ", cfg_.vocab_size, ")");
 }
 
-KVCache::KVCache(const GPTConfig& cfg)
-    : n_layers(cfg.n_layers), context_length(cfg.context_length), dim(cfg.emb_dim) {
+int64_t KVCache::bytes(const GPTConfig& cfg) {
   cfg.validate();
-  k.assign(static_cast<size_t>(n_layers * context_length * dim), 0.0f);
+  return float_bytes(checked_product("the KV cache size", {2, cfg.n_layers, cfg.context_length, cfg.emb_dim}),
+                     "the KV cache size");
+}
+
+KVCache::KVCache(const GPTConfig& cfg, const MemoryBudget& budget)
+    : n_layers(cfg.n_layers), context_length(cfg.context_length), dim(cfg.emb_dim) {
+  budget.require_fits({{detail::concat("the KV cache for ", n_layers, " layers x context ", context_length, " x ",
+                                       dim),
+                        bytes(cfg)},
+                       {"the model's parameters", GPTModel::parameter_bytes(cfg)}});
+  k.assign(to_size(n_layers * context_length * dim, "the KV cache size"), 0.0f);
   v.assign(k.size(), 0.0f);
 }
 
@@ -141,8 +211,8 @@ void GPTModel::final_logits(float* logits, const float* x, int64_t N, bool inspe
   if (inspect) {
     auto& s = inspection_.final_norm;
     for (RowStats* r : {&s.in, &s.out}) {
-      r->mean.resize(static_cast<size_t>(N));
-      r->var.resize(static_cast<size_t>(N));
+        r->mean.resize(to_size(N, "final-norm statistics"));
+      r->var.resize(to_size(N, "final-norm statistics"));
     }
     row_mean_var(s.in.mean.data(), s.in.var.data(), x, N, C);
     row_mean_var(s.out.mean.data(), s.out.var.data(), normed_.data(), N, C);
@@ -153,8 +223,13 @@ void GPTModel::final_logits(float* logits, const float* x, int64_t N, bool inspe
 
 Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, bool inspect) {
   check_ids(ids, B, T);
+  budget_.require_fits({{detail::concat("the forward pass over ", B, " x ", T, " tokens (logits ", B, " x ", T, " x ",
+                                        cfg_.vocab_size, ", attention ", B, " x ", cfg_.n_heads, " x ", T, " x ", T,
+                                        inspect ? ", with inspection" : "", ")"),
+                         forward_bytes(cfg_, B, T, inspect)},
+                        {"the model's parameters", float_bytes(params_.capacity(), "the model's parameter bytes")}});
   const int64_t C = cfg_.emb_dim, N = B * T;
-  x_.resize(static_cast<size_t>(N * C));
+  x_.resize(to_size(N * C, "the residual stream"));
   normed_.resize(x_.size());
   inspection_ = ForwardInspection{};
   if (inspect) {
@@ -162,7 +237,7 @@ Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, boo
     inspection_.layers.resize(blocks_.size());
   }
   const BlockConfig bc = cfg_.block();
-  acts_.resize(static_cast<size_t>(BlockActs::size(bc, B, T, false)));
+  acts_.resize(to_size(BlockActs::size(bc, B, T, false), "a block's activations"));
   const BlockActs a = BlockActs::carve(acts_.data(), bc, B, T, false);
   embed(x_.data(), ids, B, T, 0);
   for (size_t l = 0; l < blocks_.size(); ++l) {  // x = trf_blocks(x), one block's activations at a time
@@ -172,6 +247,7 @@ Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, boo
   }
   Tensor logits({B, T, cfg_.vocab_size});
   final_logits(logits.ptr(), x_.data(), N, inspect);
+  trim_workspace();
   return logits;
 }
 
@@ -183,8 +259,13 @@ Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
   require(cache.length + T <= cfg_.context_length, "cannot append ", T, " tokens to a KV cache holding ", cache.length,
           ": context_length is ", cfg_.context_length);
   check_ids(ids, 1, T);
+  budget_.require_fits(
+      {{detail::concat("a cached forward of ", T, " tokens after ", cache.length),
+        cached_forward_bytes(cfg_, T, cache.length)},
+       {"the KV cache", KVCache::bytes(cfg_)},
+       {"the model's parameters", float_bytes(params_.capacity(), "the model's parameter bytes")}});
   const int64_t C = cfg_.emb_dim;
-  x_.resize(static_cast<size_t>(T * C));
+  x_.resize(to_size(T * C, "the residual stream"));
   y_.resize(x_.size());
   normed_.resize(x_.size());
   inspection_ = ForwardInspection{};
@@ -196,7 +277,16 @@ Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
   cache.length += T;
   Tensor logits({T, cfg_.vocab_size});
   final_logits(logits.ptr(), x_.data(), T, false);
+  trim_workspace();
   return logits;
+}
+
+// Workspaces are kept between calls (a widget calls forward again and again with the same shape) unless one
+// outgrew 64 MiB: a single huge batch should not hold its memory for the rest of the session.
+void GPTModel::trim_workspace() {
+  constexpr size_t kKeep = size_t{16} << 20;  // floats
+  for (FloatBuffer* b : {&x_, &y_, &normed_, &acts_})
+    if (b->capacity() > kKeep) FloatBuffer().swap(*b);
 }
 
 }  // namespace blockscope

@@ -2,6 +2,7 @@
 // cross-entropy loss, and the backward pass into a gradient arena laid out like the parameters.
 #include <algorithm>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/gpt_model.hpp"
 #include "blockscope/ops.hpp"
@@ -12,24 +13,27 @@ namespace {
 // Walks the run state's layout; with mem == null it only counts.
 int64_t run_state_layout(GPTRunState* rs, float* mem, const GPTConfig& cfg, int64_t B, int64_t T, bool dropout) {
   const BlockConfig bc = cfg.block();
-  const int64_t N = B * T, C = cfg.emb_dim, V = cfg.vocab_size;
+  const char* what = "the training run state's size";
+  const int64_t N = checked_mul(B, T, what), C = cfg.emb_dim, V = cfg.vocab_size;
+  const int64_t NC = checked_mul(N, C, what), NV = checked_mul(N, V, what);
   int64_t used = 0;
   float* unused = nullptr;
   const auto take = [&](float*& p, int64_t n) {
     if (mem) p = mem + used;
-    used += n;
+    used = checked_add(used, n, what);
   };
-  take(rs ? rs->emb : unused, N * C);
-  if (dropout) take(rs ? rs->emb_mask : unused, N * C);
+  take(rs ? rs->emb : unused, NC);
+  if (dropout) take(rs ? rs->emb_mask : unused, NC);
   const int64_t block = BlockActs::size(bc, B, T, dropout);
+  checked_mul(block, cfg.n_layers, what);
   for (int64_t l = 0; l < cfg.n_layers; ++l) {
     if (rs) rs->layers[static_cast<size_t>(l)] = BlockActs::carve(mem + used, bc, B, T, dropout);
     used += block;
   }
   take(rs ? rs->lnf_mean : unused, N);
   take(rs ? rs->lnf_rstd : unused, N);
-  take(rs ? rs->lnf_out : unused, N * C);
-  take(rs ? rs->logits : unused, N * V);
+  take(rs ? rs->lnf_out : unused, NC);
+  take(rs ? rs->logits : unused, NV);
   take(rs ? rs->losses : unused, N);
   return used;
 }
@@ -44,7 +48,7 @@ int64_t GPTRunState::size(const GPTConfig& cfg, int64_t B, int64_t T, bool dropo
 
 GPTRunState::GPTRunState(const GPTConfig& cfg, int64_t B_, int64_t T_, bool dropout_)
     : B(B_), T(T_), dropout(dropout_) {
-  mem_.assign(static_cast<size_t>(size(cfg, B, T, dropout)), 0.0f);
+  mem_.assign(to_size(size(cfg, B, T, dropout), "the training run state"), 0.0f);
   layers.resize(static_cast<size_t>(cfg.n_layers));
   run_state_layout(this, mem_.data(), cfg, B, T, dropout);
 }
@@ -90,7 +94,7 @@ void GPTModel::backward(GPTRunState& rs, ParamArena& grads, float loss_scale) {
   require(static_cast<int64_t>(rs.targets.size()) == N, "backward needs a forward_loss on this run state first");
   const GradMap g(params_, grads);
   const float* head = cfg_.tie_weights ? tok_emb_ : out_head_.weight();
-  dx_.assign(static_cast<size_t>(N * C), 0.0f);
+  dx_.assign(to_size(N * C, "the residual stream's gradient"), 0.0f);
   dy_.assign(dx_.size(), 0.0f);
   cross_entropy_backward(rs.logits, rs.targets.data(), N, V, loss_scale);   // d logits, in place
   linear_backward(dy_.data(), g(head), nullptr, rs.logits, rs.lnf_out, head, N, C, V);  // out_head
@@ -111,9 +115,9 @@ void GPTModel::backward(GPTRunState& rs, ParamArena& grads, float loss_scale) {
 }
 
 double GPTModel::loss(std::span<const int32_t> ids, std::span<const int32_t> targets, int64_t B, int64_t T) {
-  check_targets(targets, B * T);
+  check_targets(targets, checked_mul(B, T, "the number of targets B x T"));
   Tensor logits = forward(ids, B, T);
-  std::vector<float> losses(static_cast<size_t>(B * T));
+  std::vector<float> losses(to_size(B * T, "per-token losses"));
   return cross_entropy_forward(losses.data(), logits.ptr(), targets.data(), B * T, cfg_.vocab_size);
 }
 

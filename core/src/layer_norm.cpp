@@ -29,7 +29,7 @@ LayerNormTrace layer_norm_trace(std::span<const float> x, std::span<const float>
   LayerNormTrace t;
   t.rows = static_cast<int64_t>(x.size()) / d;
   t.dim = d;
-  const auto n = static_cast<size_t>(t.rows);
+  const size_t n = to_size(t.rows, "LayerNorm statistics");
   t.mean.resize(n);
   t.var.resize(n);
   t.rstd.resize(n);
@@ -71,8 +71,8 @@ Tensor LayerNorm::forward(const Tensor& x) {
   require_finite(x.ptr(), x.numel(), "LayerNorm input");
   Tensor y(x.shape);
   const int64_t rows = x.rows();
-  last_mean_.resize(static_cast<size_t>(rows));
-  last_rstd_.resize(static_cast<size_t>(rows));
+  last_mean_.resize(to_size(rows, "LayerNorm statistics"));
+  last_rstd_.resize(to_size(rows, "LayerNorm statistics"));
   forward(y.ptr(), last_mean_.data(), last_rstd_.data(), x.ptr(), rows);
   return y;
 }

@@ -1,15 +1,22 @@
 // MultiHeadAttention: Q, K, V projections, per-head scaled dot-product attention, out_proj.
 #include "blockscope/multi_head_attention.hpp"
 
+#include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
+#include "blockscope/memory_budget.hpp"
 #include "blockscope/ops.hpp"
 
 namespace blockscope {
 
 void AttentionConfig::validate() const {
+  using L = SizeLimits;
   require(d_in > 0, "attention d_in must be positive, got ", d_in);
+  require(d_in <= L::kMaxEmbDim, "attention d_in ", d_in, " exceeds the limit of ", L::kMaxEmbDim);
   require(d_out > 0, "attention d_out must be positive, got ", d_out);
+  require(d_out <= L::kMaxEmbDim, "attention d_out ", d_out, " exceeds the limit of ", L::kMaxEmbDim);
   require(context_length > 0, "attention context_length must be positive, got ", context_length);
+  require(context_length <= L::kMaxContext, "attention context_length ", context_length, " exceeds the limit of ",
+          L::kMaxContext);
   require(num_heads > 0, "attention num_heads must be positive, got ", num_heads);
   require(d_out % num_heads == 0, "d_out (", d_out, ") must be divisible by num_heads (", num_heads, ")");
   require(drop_rate >= 0.0 && drop_rate < 1.0, "drop_rate must be in [0, 1), got ", drop_rate);
@@ -17,8 +24,9 @@ void AttentionConfig::validate() const {
 
 int64_t MultiHeadAttention::num_params(const AttentionConfig& cfg) {
   cfg.validate();
-  return 3 * Linear::num_params(cfg.d_in, cfg.d_out, cfg.qkv_bias) +
-         Linear::num_params(cfg.d_out, cfg.d_out, cfg.out_bias);
+  const char* what = "the attention's parameter count";
+  return checked_add(checked_mul(3, Linear::num_params(cfg.d_in, cfg.d_out, cfg.qkv_bias), what),
+                     Linear::num_params(cfg.d_out, cfg.d_out, cfg.out_bias), what);
 }
 
 MultiHeadAttention::MultiHeadAttention(const AttentionConfig& cfg, uint64_t seed)
@@ -54,6 +62,13 @@ Tensor MultiHeadAttention::forward(const Tensor& x) {
   const int64_t B = x.dim(0), T = x.dim(1);
   require(T <= cfg_.context_length, "sequence length ", T, " exceeds context_length ", cfg_.context_length);
   require_finite(x.ptr(), x.numel(), "MultiHeadAttention input");
+  // Sized and checked before anything is allocated: (B, NH, T, T) weights grow with T^2.
+  const char* what = "the attention's buffers";
+  const int64_t att = checked_product(what, {B, cfg_.num_heads, T, T});
+  const int64_t act = checked_product(what, {5, B, T, cfg_.d_out});  // out, q, k, v, ctx
+  MemoryBudget{}.require_fits({{detail::concat("attention over ", B, " x ", T, " tokens with ", cfg_.num_heads,
+                                               " heads (weights ", B, " x ", cfg_.num_heads, " x ", T, " x ", T, ")"),
+                                float_bytes(checked_add(att, act, what), what)}});
   Tensor y({B, T, cfg_.d_out});
   last_att_ = Tensor({B, cfg_.num_heads, T, T});
   forward(y.ptr(), last_att_.ptr(), x.ptr(), B, T);
@@ -61,7 +76,8 @@ Tensor MultiHeadAttention::forward(const Tensor& x) {
 }
 
 void MultiHeadAttention::forward(float* out, float* att, const float* inp, int64_t B, int64_t T) {
-  const auto n = static_cast<size_t>(B * T * cfg_.d_out);
+  const size_t n = to_size(checked_product("the attention's q/k/v buffers", {B, T, cfg_.d_out}),
+                           "the attention's q/k/v buffers");
   for (auto* buf : {&q_, &k_, &v_, &ctx_}) buf->resize(n);
   forward(out, AttentionActs{q_.data(), k_.data(), v_.data(), att, nullptr, ctx_.data()}, inp, B, T);
 }
@@ -79,9 +95,9 @@ void MultiHeadAttention::forward(float* out, const AttentionActs& a, const float
 void MultiHeadAttention::backward(float* dinp, const float* dout, const float* inp, const AttentionActs& a,
                                   int64_t B, int64_t T, const GradMap& grads) {
   const int64_t N = B * T, D = cfg_.d_out;
-  const auto n = static_cast<size_t>(N * D);
+  const size_t n = to_size(checked_mul(N, D, "the attention's gradient buffers"), "the attention's gradient buffers");
   for (auto* buf : {&dq_, &dk_, &dv_, &dctx_}) buf->assign(n, 0.0f);
-  datt_.resize(static_cast<size_t>(2 * T * T));
+  datt_.resize(to_size(checked_product("the attention's (T, T) scratch", {2, T, T}), "the attention's (T, T) scratch"));
   wo_.backward(dctx_.data(), dout, a.ctx, N, grads);
   attention_backward(dq_.data(), dk_.data(), dv_.data(), datt_.data(), dctx_.data(), a.q, a.k, a.v, a.att,
                      a.att_mask, B, T, D, cfg_.num_heads, cfg_.causal);
@@ -93,7 +109,7 @@ void MultiHeadAttention::backward(float* dinp, const float* dout, const float* i
 void MultiHeadAttention::forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv) {
   const int64_t D = cfg_.d_out, S = kv.pos + T;
   require(S <= kv.rows, "KV cache holds ", kv.rows, " positions; cannot append ", T, " tokens at position ", kv.pos);
-  q_.resize(static_cast<size_t>(T * D));
+  q_.resize(to_size(checked_mul(T, D, "the cached attention's queries"), "the cached attention's queries"));
   ctx_.resize(q_.size());
   wq_.forward(q_.data(), inp, T);                // queries of the new tokens
   wk_.forward(kv.k + kv.pos * D, inp, T);        // their keys and values go straight into the cache

@@ -4,13 +4,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 
 namespace blockscope {
 
 ParamArena::ParamArena(int64_t capacity) {
   require(capacity >= 0, "parameter arena capacity must be >= 0, got ", capacity);
-  data_.assign(static_cast<size_t>(capacity), 0.0f);
+  data_.assign(to_size(capacity, "the parameter arena's capacity"), 0.0f);
 }
 
 ParamArena ParamArena::zeros_like(const ParamArena& other) {
@@ -24,7 +25,7 @@ ParamArena ParamArena::zeros_like(const ParamArena& other) {
 float* ParamArena::take(const std::string& name, const Shape& shape) {
   require(find(name) == nullptr, "duplicate parameter name '", name, "'");
   const int64_t n = shape_numel(shape);
-  require(used_ + n <= capacity(), "parameter '", name, "' ", shape_str(shape), " does not fit: ", used_,
+  require(n <= capacity() - used_, "parameter '", name, "' ", shape_str(shape), " does not fit: ", used_,
           " + ", n, " > capacity ", capacity());
   index_.emplace(name, params_.size());
   params_.push_back({name, shape, used_, n});

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "blockscope/checkpoint.hpp"
+#include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
+#include "blockscope/memory_budget.hpp"
 #include "blockscope/rng.hpp"
 #include "json_reader.hpp"
 
@@ -76,7 +78,7 @@ ResidualMLP::ResidualMLP(const ResidualMLPConfig& cfg, uint64_t seed)
 }
 
 void ResidualMLP::resize_buffers(int64_t B) {
-  const auto n = static_cast<size_t>(B * cfg_.dim), L = static_cast<size_t>(cfg_.depth);
+  const size_t n = to_size(B * cfg_.dim, "a ResidualMLP activation"), L = static_cast<size_t>(cfg_.depth);
   h_.resize((L + 1) * n);
   pre_.resize(L * n);
   dpre_.resize(n);
@@ -96,13 +98,16 @@ Tensor ResidualMLP::forward(const Tensor& x) {
           "ResidualMLP expects input of shape (B, ", cfg_.dim, ") with B >= 1, got ", shape_str(x.shape), " holding ",
           x.numel(), " values");
   require_finite(x.ptr(), x.numel(), "ResidualMLP input");
-  // Activations kept per row: h (depth + 1) C, pre depth C, and with layer_norm ln depth C + mean, rstd 2 depth.
-  // Bounded like the weights, which also keeps every buffer size below 2^32 for wasm32's size_t.
+  // Memory per row: h (depth + 1) C, pre depth C, dpre, dx and the output C each, and with layer_norm ln
+  // depth C + dln C + mean, rstd 2 depth; on top of the weights and their gradients. Budgeted like the
+  // weights (2 GiB), which also keeps every buffer size below 2^32 for wasm32's size_t.
   const int64_t L = cfg_.depth, C = cfg_.dim;
-  const int64_t per_row = (2 * L + 1) * C + (cfg_.layer_norm ? L * C + 2 * L : 0);
-  const int64_t limit = LoadOptions{}.max_parameter_bytes;
-  require(x.shape[0] * per_row * 4 <= limit, "ResidualMLP activations for B = ", x.shape[0], " rows need ",
-          x.shape[0] * per_row * 4, " bytes; the limit is ", limit);
+  const int64_t per_row = (2 * L + 4) * C + (cfg_.layer_norm ? (L + 1) * C + 2 * L : 0);
+  const char* what = "the ResidualMLP's activation size";
+  MemoryBudget{LoadOptions{}.max_parameter_bytes}.require_fits(
+      {{detail::concat("ResidualMLP activations for B = ", x.shape[0], " rows"),
+        float_bytes(checked_mul(x.shape[0], per_row, what), what)},
+       {"the weights and their gradients", float_bytes(2 * params_.capacity(), what)}});
   B_ = 0;  // no backward_sum() over stale buffers if an allocation below throws
   resize_buffers(x.shape[0]);
   std::copy(x.data.begin(), x.data.end(), h_.begin());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 
 namespace blockscope {
@@ -12,9 +13,9 @@ int64_t shape_numel(const Shape& shape) {
   int64_t n = 1;
   for (const int64_t d : shape) {
     require(d >= 0, "negative dimension ", d, " in shape ", shape_str(shape));
-    require(d == 0 || n <= std::numeric_limits<int64_t>::max() / d, "shape ", shape_str(shape),
-            " has too many elements");
-    n *= d;
+    int64_t r = 0;
+    require(!__builtin_mul_overflow(n, d, &r), "shape ", shape_str(shape), " has too many elements");
+    n = r;
   }
   return n;
 }
@@ -31,7 +32,7 @@ void require_finite(const float* data, int64_t n, const char* what) {
     require(std::isfinite(data[i]), what, " contains a non-finite value (", data[i], ") at flat index ", i);
 }
 
-Tensor::Tensor(Shape s) : shape(std::move(s)), data(static_cast<size_t>(shape_numel(shape)), 0.0f) {}
+Tensor::Tensor(Shape s) : shape(std::move(s)), data(to_size(shape_numel(shape), "a tensor's size"), 0.0f) {}
 
 Tensor::Tensor(Shape s, std::vector<float> d) : shape(std::move(s)), data(std::move(d)) {
   const int64_t n = shape_numel(shape);

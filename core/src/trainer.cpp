@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 #include "json_reader.hpp"
 
@@ -111,7 +112,7 @@ TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64
 }
 
 void TokenData::sample(Rng& rng, int64_t B, std::vector<int32_t>& ids, std::vector<int32_t>& targets) const {
-  ids.resize(static_cast<size_t>(B * T_));
+  ids.resize(to_size(checked_mul(B, T_, "a batch's token count"), "a batch's token ids"));
   targets.resize(ids.size());
   const int64_t starts = static_cast<int64_t>(train_.size()) - T_;  // windows of T + 1 tokens
   for (int64_t b = 0; b < B; ++b) window(train_, uniform_index(rng, starts), T_, &ids[b * T_], &targets[b * T_]);
@@ -120,7 +121,7 @@ void TokenData::sample(Rng& rng, int64_t B, std::vector<int32_t>& ids, std::vect
 void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids,
                                  std::vector<int32_t>& targets) const {
   require(!val_.empty(), "there is no validation data (val_fraction is 0)");
-  ids.resize(static_cast<size_t>(B * T_));
+  ids.resize(to_size(checked_mul(B, T_, "a batch's token count"), "a batch's token ids"));
   targets.resize(ids.size());
   const int64_t starts = static_cast<int64_t>(val_.size()) - T_;
   // Window k of a fixed sequence spreading windows evenly over the validation stream (golden-ratio stride).
@@ -150,13 +151,16 @@ const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const 
   const double rough = 4.0 * static_cast<double>(mc.n_layers) * B * dT *
                        (dT * static_cast<double>(mc.n_heads) + 16.0 * static_cast<double>(mc.emb_dim));
   const bool dropout = mc.drop_rate > 0.0;
-  const double acts = rough > 1e15 ? rough : 4.0 * static_cast<double>(GPTRunState::size(mc, cfg.batch_size, T, dropout));
-  const double state = 12.0 * static_cast<double>(model.num_parameters());
-  require(acts + state <= static_cast<double>(max_memory_bytes), "training needs about ",
-          static_cast<int64_t>((acts + state) / 1e6), " MB (activations for batch_size ", cfg.batch_size,
-          " x seq_len ", T, ": ", static_cast<int64_t>(acts / 1e6), " MB; gradients and AdamW moments: ",
-          static_cast<int64_t>(state / 1e6), " MB); the limit is ", max_memory_bytes / 1000000,
-          " MB: lower batch_size or seq_len");
+  // The rough estimate first: beyond 1e15 bytes the exact (checked) count could overflow int64.
+  const double acts =
+      rough > 1e15 ? rough : static_cast<double>(Trainer::activation_bytes(mc, cfg.batch_size, T, dropout));
+  const double state = 16.0 * static_cast<double>(model.num_parameters());
+  const double total = acts + state, limit = static_cast<double>(max_memory_bytes);
+  require(total <= limit, "training needs about ", static_cast<int64_t>(total / 1e6),
+          " MB (activations for batch_size ", cfg.batch_size, " x seq_len ", T, ": ",
+          static_cast<int64_t>(acts / 1e6), " MB; parameters, gradients and AdamW moments: ",
+          static_cast<int64_t>(state / 1e6), " MB), over the budget by ", bytes_str(total - limit),
+          "; the limit is ", max_memory_bytes / 1000000, " MB: lower batch_size or seq_len");
   return cfg;
 }
 
@@ -257,8 +261,19 @@ double Trainer::evaluate() {
   return sum / static_cast<double>(cfg_.eval_batches);
 }
 
-int64_t Trainer::memory_bytes() const {
-  return 4 * (rs_.floats() + 3 * grads_.capacity());  // activations + gradients + AdamW's m and v
+int64_t Trainer::memory_bytes() const {  // activations + gradients + AdamW's m and v
+  const char* what = "the trainer's memory";
+  return float_bytes(checked_add(rs_.floats(), checked_mul(3, grads_.capacity(), what), what), what);
+}
+
+int64_t Trainer::activation_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout) {
+  return float_bytes(GPTRunState::size(cfg, B, T, dropout), "the training activations");
+}
+
+int64_t Trainer::budget_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout) {
+  const char* what = "the training memory";
+  return checked_add(activation_bytes(cfg, B, T, dropout), checked_mul(4, GPTModel::parameter_bytes(cfg), what),
+                     what);
 }
 
 }  // namespace blockscope

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "blockscope/error.hpp"
+#include "blockscope/memory_budget.hpp"
 #include "blockscope/ops.hpp"
 
 namespace blockscope {
@@ -24,19 +25,26 @@ AttentionConfig BlockConfig::attention() const {
 FeedForwardConfig BlockConfig::feed_forward() const { return {emb_dim, hidden_dim(), activation, true}; }
 
 void BlockConfig::validate() const {
+  using L = SizeLimits;
   require(emb_dim > 0, "emb_dim must be positive, got ", emb_dim);
+  require(emb_dim <= L::kMaxEmbDim, "emb_dim ", emb_dim, " exceeds the limit of ", L::kMaxEmbDim);
   require(n_heads > 0, "n_heads must be positive, got ", n_heads);
   require(emb_dim % n_heads == 0, "emb_dim (", emb_dim, ") must be divisible by n_heads (", n_heads, ")");
   require(context_length > 0, "context_length must be positive, got ", context_length);
+  require(context_length <= L::kMaxContext, "context_length ", context_length, " exceeds the limit of ",
+          L::kMaxContext);
   require(ffn_hidden >= 0, "ffn_hidden must be >= 0 (0 means 4 * emb_dim), got ", ffn_hidden);
+  require(ffn_hidden <= L::kMaxFfnHidden, "ffn_hidden ", ffn_hidden, " exceeds the limit of ", L::kMaxFfnHidden);
   attention().validate();
   feed_forward().validate();
 }
 
 int64_t TransformerBlock::num_params(const BlockConfig& cfg) {
   cfg.validate();
-  return MultiHeadAttention::num_params(cfg.attention()) + FeedForward::num_params(cfg.feed_forward()) +
-         2 * LayerNorm::num_params(cfg.emb_dim);
+  const char* what = "the block's parameter count";
+  const int64_t n = checked_add(MultiHeadAttention::num_params(cfg.attention()),
+                                FeedForward::num_params(cfg.feed_forward()), what);
+  return checked_add(n, checked_mul(2, LayerNorm::num_params(cfg.emb_dim), what), what);
 }
 
 namespace {
@@ -77,6 +85,13 @@ Tensor TransformerBlock::forward(const Tensor& x, BlockInspection* inspect) {
   require(x.dim(1) <= cfg_.context_length, "sequence length ", x.dim(1), " exceeds context_length ",
           cfg_.context_length);
   require_finite(x.ptr(), x.numel(), "TransformerBlock input");
+  // The workspace (attention weights B x NH x T x T included), and as much again for inspection's copies.
+  const int64_t B = x.dim(0), T = x.dim(1);
+  const char* what = "the block's activation size";
+  const int64_t acts = BlockActs::size(cfg_, B, T, false);
+  MemoryBudget{}.require_fits({{detail::concat("a TransformerBlock forward over ", B, " x ", T, " tokens",
+                                               inspect ? " with inspection" : ""),
+                                float_bytes(inspect ? checked_mul(2, acts, what) : acts, what)}});
   Tensor y(x.shape);
   forward(y.ptr(), x.ptr(), x.dim(0), x.dim(1), inspect);
   return y;
@@ -88,11 +103,16 @@ Tensor TransformerBlock::forward(const Tensor& x, BlockInspection* inspect) {
 namespace {
 // Walks the BlockActs layout: with mem == null it only counts.
 int64_t layout(BlockActs* a, float* mem, const BlockConfig& cfg, int64_t B, int64_t T, bool dropout) {
-  const int64_t N = B * T, C = cfg.emb_dim, H = cfg.hidden_dim(), A = B * cfg.n_heads * T * T;
+  const char* what = "the block's activation size";
+  require(B > 0 && T > 0, "block activations need B > 0 and T > 0, got B=", B, " T=", T);
+  const int64_t N = checked_mul(B, T, what), C = cfg.emb_dim, H = cfg.hidden_dim();
+  const int64_t A = checked_product(what, {B, cfg.n_heads, T, T});
+  checked_mul(N, C, what);
+  checked_mul(N, H, what);
   int64_t used = 0;
   const auto take = [&](float*& p, int64_t n) {
     if (mem) p = mem + used;
-    used += n;
+    used = checked_add(used, n, what);
   };
   BlockActs dummy;
   BlockActs& r = a ? *a : dummy;
@@ -136,7 +156,7 @@ void BlockActs::draw_dropout(Rng& rng, float p, int64_t B, int64_t T, const Bloc
 }
 
 const BlockActs& TransformerBlock::workspace(int64_t B, int64_t T) {
-  ws_.resize(static_cast<size_t>(BlockActs::size(cfg_, B, T, false)));
+  ws_.resize(to_size(BlockActs::size(cfg_, B, T, false), "the block's activations"));
   ws_acts_ = BlockActs::carve(ws_.data(), cfg_, B, T, false);
   return ws_acts_;
 }
@@ -188,7 +208,8 @@ void TransformerBlock::forward(const BlockActs& a, const float* x, int64_t B, in
 // The same op list over a KV cache (B = 1, no dropout, no inspection).
 void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, const KVSlot& kv) {
   const BlockActs& a = workspace(1, T);
-  att_w_.resize(static_cast<size_t>(cfg_.n_heads * T * (kv.pos + T)));
+  att_w_.resize(to_size(checked_product("the cached attention weights", {cfg_.n_heads, T, kv.pos + T}),
+                       "the cached attention weights"));
   const int64_t C = cfg_.emb_dim;
   const bool sc = cfg_.residual;
   if (cfg_.norm == NormPlacement::Pre) {
@@ -228,7 +249,7 @@ void accumulate(float* out, const float* g, int64_t n) {
 void TransformerBlock::backward(float* dinp, const float* dout, const float* x, const BlockActs& a, int64_t B,
                                 int64_t T, const GradMap& g) {
   const int64_t N = B * T, C = cfg_.emb_dim, n = N * C;
-  for (auto* buf : {&d1_, &d2_, &d3_}) buf->assign(static_cast<size_t>(n), 0.0f);
+  for (auto* buf : {&d1_, &d2_, &d3_}) buf->assign(to_size(n, "the block's gradient buffers"), 0.0f);
   float *d1 = d1_.data(), *d2 = d2_.data(), *d3 = d3_.data();
   const bool sc = cfg_.residual;  // without shortcuts, the gradient reaches x only through the sublayers
   if (cfg_.norm == NormPlacement::Pre) {
@@ -258,17 +279,18 @@ void TransformerBlock::backward(float* dinp, const float* dout, const float* x, 
 // ---------------------------------------------------------------------------------------------------------
 namespace {
 void record_stats(RowStats& s, const float* x, int64_t N, int64_t C) {
-  s.mean.resize(static_cast<size_t>(N));
-  s.var.resize(static_cast<size_t>(N));
+  s.mean.resize(to_size(N, "LayerNorm statistics"));
+  s.var.resize(to_size(N, "LayerNorm statistics"));
   row_mean_var(s.mean.data(), s.var.data(), x, N, C);
 }
 
 void record_step(BlockInspection& insp, const char* op, const float* x, int64_t N, int64_t C) {
   StepStats& s = insp.steps.emplace_back();
   s.op = op;
-  s.mean.resize(static_cast<size_t>(N));
-  s.var.resize(static_cast<size_t>(N));
-  s.norm.resize(static_cast<size_t>(N));
+  const size_t n = to_size(N, "step statistics");
+  s.mean.resize(n);
+  s.var.resize(n);
+  s.norm.resize(n);
   row_mean_var(s.mean.data(), s.var.data(), x, N, C);
   row_l2_norm(s.norm.data(), x, N, C);
 }
@@ -297,7 +319,7 @@ void TransformerBlock::inspect(const BlockActs& a, const float* x, int64_t B, in
   insp.ffn_hidden_pre.assign(a.fc_pre, a.fc_pre + N * H);
   insp.ffn_hidden_post.assign(a.fc_post, a.fc_post + N * H);
   insp.attn_weights.assign(a.att.att, a.att.att + B * cfg_.n_heads * T * T);
-  insp.residual_norm.resize(static_cast<size_t>(N));
+  insp.residual_norm.resize(to_size(N, "residual norms"));
   row_l2_norm(insp.residual_norm.data(), a.out, N, C);
 }
 

@@ -299,7 +299,7 @@ TEST_CASE("malformed checkpoints are refused, each with its own error", "[checkp
                      LoadOptions{1000});
     const std::string absurd =
         R"({"vocab_size": 2000000000, "context_length": 1, "emb_dim": 4398046511104, "n_heads": 1, "n_layers": 1})";
-    check_load_error(absurd, book, "more than any loader could allocate");
+    check_load_error(absurd, book, "emb_dim 4398046511104 exceeds the limit of 65536");
   }
   SECTION("bad config.json") {
     check_load_error("{\"n_embd\": ", book, "config.json is not valid JSON");

@@ -18,7 +18,7 @@ namespace blockscope {
 
 struct SamplingOptions {
   float temperature = 1.0f;  // 0 means greedy (argmax); otherwise logits / temperature
-  int64_t top_k = 0;         // keep the k most likely tokens; 0 keeps all
+  int64_t top_k = 0;         // keep the k most likely tokens; 0, or any k >= the vocabulary size, keeps all
   float top_p = 1.0f;        // nucleus: keep the smallest set whose probability reaches top_p; 1 keeps all
   void validate() const;     // throws Error: temperature >= 0 and finite, top_k >= 0, 0 < top_p <= 1
 };
@@ -45,10 +45,14 @@ enum class ContextOverflow {
 };
 
 struct GenerateOptions {
-  int64_t max_new_tokens = 50;
+  // Generated ids are returned as an int32 array, so at most INT32_MAX of them; nothing is sized by this.
+  static constexpr int64_t kMaxNewTokens = INT32_MAX;
+  int64_t max_new_tokens = 50;  // in [0, kMaxNewTokens]
   SamplingOptions sampling;
-  uint64_t seed = 0;
-  std::optional<int32_t> stop_token;  // e.g. <|endoftext|>; generation stops after emitting it
+  uint64_t seed = 0;  // any value: the RNG takes all 64 bits
+  // e.g. <|endoftext|>; generation stops after emitting it. Held as int64 so an out-of-range id is reported
+  // as given, not wrapped: the Generator requires it to be in [0, vocab_size).
+  std::optional<int64_t> stop_token;
   ContextOverflow overflow = ContextOverflow::Error;
   // The JavaScript API's option object (config_json.cpp): "maxNewTokens", "temperature", "topK", "topP",
   // "seed", "stopToken" (null: none), "overflow" ("error" | "crop"); all optional, strict, type-checked.
@@ -61,7 +65,8 @@ struct GenerateOptions {
 // computes), Error mode stops with stop_reason "context_full".
 class Generator {
  public:
-  // Throws Error on an empty or invalid prompt, invalid options, or (Error mode) a prompt longer than the context.
+  // Throws Error on an empty or invalid prompt, invalid options, (Error mode) a prompt longer than the
+  // context, or a KV cache that would not fit the model's memory budget (checked before allocating).
   Generator(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts);
 
   // The next token, or nullopt once finished (see stop_reason()).

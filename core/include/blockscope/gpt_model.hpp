@@ -12,6 +12,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "blockscope/inspection.hpp"
+#include "blockscope/memory_budget.hpp"
 #include "blockscope/param_arena.hpp"
 #include "blockscope/rng.hpp"
 #include "blockscope/tensor.hpp"
@@ -36,7 +37,9 @@ struct GPTConfig {
 
   static GPTConfig gpt2_124m();  // the book's GPT_CONFIG_124M
   BlockConfig block() const;
-  // Throws Error naming the field: sizes must be positive, emb_dim divisible by n_heads, 0 <= drop_rate < 1.
+  // Throws Error naming the field: sizes must be positive and within SizeLimits (n_layers <= 4096,
+  // emb_dim <= 2^16, context_length <= 2^20, ffn_hidden <= 2^20, vocab_size <= INT32_MAX), emb_dim divisible
+  // by n_heads (so n_heads <= emb_dim), 0 <= drop_rate < 1.
   void validate() const;
   // The book's keys ("vocab_size", "context_length", "emb_dim", "n_heads", "n_layers", "drop_rate",
   // "qkv_bias") plus optional "tie_weights", "norm", "layer_norm_epsilon", "ffn_hidden", "activation" and
@@ -51,7 +54,10 @@ struct KVCache {
   int64_t n_layers = 0, context_length = 0, dim = 0;
   int64_t length = 0;        // tokens cached so far
   FloatBuffer k, v;          // (L, context_length, C) each
-  explicit KVCache(const GPTConfig& cfg);
+  // Throws Error before allocating if the cache plus the model's parameters exceed `budget`.
+  explicit KVCache(const GPTConfig& cfg, const MemoryBudget& budget = {});
+  // Bytes of the k and v buffers for `cfg`: 2 x n_layers x context_length x emb_dim floats.
+  static int64_t bytes(const GPTConfig& cfg);
   void clear() { length = 0; }
   KVSlot slot(int64_t layer);
 };
@@ -83,20 +89,35 @@ class GPTModel {
  public:
   // Builds the model and initializes it deterministically from `seed` like the book's PyTorch modules:
   // embeddings ~ N(0, 1), Linear ~ U(+-1/sqrt(fan_in)), LayerNorm scale 1 / shift 0.
-  explicit GPTModel(const GPTConfig& cfg, uint64_t seed = 123);
+  // Throws Error before allocating if the parameters alone exceed `budget`, which then bounds every later
+  // call (forward activations, KV caches, training state; see memory_budget.hpp).
+  explicit GPTModel(const GPTConfig& cfg, uint64_t seed = 123, const MemoryBudget& budget = {});
   // Builds the model without the random initialisation (LayerNorm scale 1, everything else 0), for loaders
   // that overwrite every parameter: a 124M-parameter random init costs seconds in wasm.
   struct Uninitialized {};
-  GPTModel(const GPTConfig& cfg, Uninitialized);
+  GPTModel(const GPTConfig& cfg, Uninitialized, const MemoryBudget& budget = {});
   GPTModel(GPTModel&&) = default;
 
   // Parameter count without building the model (GPT_CONFIG_124M: 163,009,536 untied, 124,412,160 tied).
+  // Validates cfg first; every product and sum is checked (checked.hpp).
   static int64_t count_parameters(const GPTConfig& cfg);
+  // What the memory budget counts, in bytes (each validates and checks its arithmetic):
+  static int64_t parameter_bytes(const GPTConfig& cfg);  // 4 x count_parameters
+  // forward(ids, B, T, inspect) on top of the parameters: the residual stream and final-norm buffers, one
+  // block's activations (attention weights B x n_heads x T x T included), the logits B x T x vocab and, when
+  // inspecting, every layer's recorded statistics, FFN hidden values and attention weights.
+  static int64_t forward_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool inspect = false);
+  // A cached forward of T new tokens after `cached` ones (generation's prefill and steps), without the cache.
+  static int64_t cached_forward_bytes(const GPTConfig& cfg, int64_t T, int64_t cached);
+  const MemoryBudget& memory_budget() const { return budget_; }
+  // Throws Error if the model's own parameters already exceed the new budget.
+  void set_memory_budget(const MemoryBudget& budget);
   int64_t num_parameters() const { return params_.used(); }
 
   void init(uint64_t seed);
   // ids (B, T), row-major, each in [0, vocab_size), 1 <= T <= context_length -> logits (B, T, V).
-  // With `inspect`, also records last_inspection() during this same pass.
+  // With `inspect`, also records last_inspection() during this same pass. Throws Error before allocating
+  // anything if forward_bytes + parameter bytes exceed the memory budget; the model is then unchanged.
   Tensor forward(std::span<const int32_t> ids, int64_t B, int64_t T, bool inspect = false);
   const ForwardInspection& last_inspection() const { return inspection_; }
   // Incremental forward for generation (batch 1): the T new `ids` at positions cache.length ..
@@ -127,6 +148,7 @@ class GPTModel {
 
  private:
   GPTConfig cfg_;
+  MemoryBudget budget_;
   ParamArena params_;
   float* tok_emb_ = nullptr;   // (V, C)
   float* pos_emb_ = nullptr;   // (context_length, C)
@@ -136,6 +158,7 @@ class GPTModel {
   void embed(float* x, std::span<const int32_t> ids, int64_t B, int64_t T, int64_t pos0) const;
   void final_logits(float* logits, const float* x, int64_t N, bool inspect);
   void check_targets(std::span<const int32_t> targets, int64_t n) const;
+  void trim_workspace();
 
   FloatBuffer x_, y_, normed_;  // residual stream ping-pong and final-norm output (B, T, C)
   FloatBuffer acts_;            // one block's activations, shared by all blocks at inference

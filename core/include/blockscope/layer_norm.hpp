@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/param_arena.hpp"
 #include "blockscope/tensor.hpp"
 
@@ -34,7 +35,7 @@ class LayerNorm {
   explicit LayerNorm(int64_t emb_dim, float eps = 1e-5f);
   // LayerNorm whose "<prefix>scale" and "<prefix>shift" live in `arena`.
   LayerNorm(ParamArena& arena, const std::string& prefix, int64_t emb_dim, float eps = 1e-5f);
-  static int64_t num_params(int64_t emb_dim) { return 2 * emb_dim; }
+  static int64_t num_params(int64_t emb_dim) { return checked_mul(2, emb_dim, "LayerNorm's parameter count"); }
 
   void reset_parameters();  // scale = 1, shift = 0, as the book initializes them
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/param_arena.hpp"
 #include "blockscope/rng.hpp"
 
@@ -15,8 +16,10 @@ class Linear {
   Linear() = default;
   // Registers "<prefix>weight" (out, in) and, if `bias`, "<prefix>bias" (out).
   Linear(ParamArena& arena, const std::string& prefix, int64_t in_features, int64_t out_features, bool bias);
+  // Checked: throws Error on int64 overflow.
   static int64_t num_params(int64_t in_features, int64_t out_features, bool bias) {
-    return in_features * out_features + (bias ? out_features : 0);
+    const char* what = "Linear's parameter count";
+    return checked_add(checked_mul(in_features, out_features, what), bias ? out_features : 0, what);
   }
 
   // torch.nn.Linear's default init: weight and bias ~ U(-1/sqrt(in), 1/sqrt(in)).

@@ -21,7 +21,10 @@ struct AlignedAllocator {
   AlignedAllocator() = default;
   template <typename U>
   AlignedAllocator(const AlignedAllocator<U>&) {}
-  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  T* allocate(size_t n) {
+    if (n > static_cast<size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();  // n * sizeof(T) would wrap
+    return static_cast<T*>(::operator new(n * sizeof(T), kAlign));
+  }
   void deallocate(T* p, size_t) { ::operator delete(p, kAlign); }
   template <typename U>
   bool operator==(const AlignedAllocator<U>&) const { return true; }

@@ -84,7 +84,13 @@ class Trainer {
   // Step s draws its batches and dropout masks from a generator seeded by (cfg.seed, s): a run resumed at step
   // s (weights + AdamW::load_state) continues exactly as the uninterrupted run would have.
   Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data, int64_t max_memory_bytes = kMaxTrainingBytes);
+  // The training budget defaults to 2 GiB on every platform (wasm32's MemoryBudget default), so a run
+  // configured natively also fits in the browser.
   static constexpr int64_t kMaxTrainingBytes = int64_t{2} << 30;
+  // What the budget counts, in bytes (checked arithmetic): the run state's activations for (B, T) ...
+  static int64_t activation_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout);
+  // ... plus the parameters, their gradients and AdamW's two moments (4 x parameter bytes).
+  static int64_t budget_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout);
 
   // One update on freshly sampled batches: begin_step(), accumulate() until it returns false, finish_step().
   StepResult step();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/feed_forward.hpp"
 #include "blockscope/inspection.hpp"
 #include "blockscope/layer_norm.hpp"
@@ -43,10 +44,10 @@ struct BlockConfig {
   // residuals" experiment. Not a model anyone would ship; default true.
   bool residual = true;
 
-  int64_t hidden_dim() const { return ffn_hidden > 0 ? ffn_hidden : 4 * emb_dim; }
+  int64_t hidden_dim() const { return ffn_hidden > 0 ? ffn_hidden : checked_mul(4, emb_dim, "4 x emb_dim"); }
   AttentionConfig attention() const;
   FeedForwardConfig feed_forward() const;
-  void validate() const;
+  void validate() const;  // sizes positive and within SizeLimits (memory_budget.hpp)
   // The book's block keys ("emb_dim", "context_length", "n_heads", "drop_rate", "qkv_bias") plus "norm",
   // "ffn_hidden", "activation", "causal", "attn_out_bias", "ln_eps"; strict, validated (config_json.cpp).
   static BlockConfig from_json(const nlohmann::json& j);
@@ -77,7 +78,7 @@ struct BlockActs {
   float* res2 = nullptr;        // (N, C)
   const float* out = nullptr;   // the block's output: res2 (pre-norm) or ln2_out (post-norm)
 
-  // Floats needed for (B, T) of `cfg`; with `dropout`, also the three masks.
+  // Floats needed for (B, T) of `cfg`; with `dropout`, also the three masks. Checked: throws Error on overflow.
   static int64_t size(const BlockConfig& cfg, int64_t B, int64_t T, bool dropout);
   // Lays the buffers out in `mem` (size() floats).
   static BlockActs carve(float* mem, const BlockConfig& cfg, int64_t B, int64_t T, bool dropout);
