@@ -2,6 +2,7 @@
 // torch.optim.AdamW's single-tensor path op by op, so parameters agree with PyTorch to a few ulps.
 #include "blockscope/optimizer.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <numbers>
 
@@ -78,9 +79,14 @@ void AdamW::load_state(std::span<const uint8_t> bytes) {
           "not a Blockscope optimizer state file (metadata 'format' is not 'blockscope-adamw')");
   const auto step = f.metadata().find("step");
   require(step != f.metadata().end(), "optimizer state has no 'step' in its metadata");
+  // A step count in [0, 2^53): beyond that it is not a real run (and the bias corrections need it exact in a double).
+  const std::string& text = step->second;
+  const std::string shown = text.size() > 40 ? text.substr(0, 37) + "..." : text;
   char* end = nullptr;
-  const long long t = std::strtoll(step->second.c_str(), &end, 10);
-  require(end && *end == '\0' && t >= 0, "optimizer state 'step' is not a non-negative integer: '", step->second, "'");
+  errno = 0;
+  const long long t = std::strtoll(text.c_str(), &end, 10);
+  require(!text.empty() && end && *end == '\0' && errno != ERANGE && t >= 0 && t < (1LL << 53),
+          "optimizer state 'step' is not an integer in [0, 2^53): '", shown, "'");
   require(f.entries().size() == 2 * m_.params().size(), "optimizer state has ", f.entries().size(),
           " tensors; this model needs ", 2 * m_.params().size(), " (m and v of each parameter)");
   for (ParamArena* arena : {&m_, &v_}) {

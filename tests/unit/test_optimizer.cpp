@@ -121,6 +121,37 @@ TEST_CASE("optimizer state saves and restores m, v and the step count", "[optimi
   CHECK_THROWS_AS(c.load_state(junk), Error);
 }
 
+TEST_CASE("optimizer state with an absurd step count is refused, not overflowed", "[optimizer][errors]") {
+  // Regression (fuzz_safetensors/adamw-step-overflow): "step": INT64_MAX loaded, then ++step overflowed.
+  ParamArena params(2);
+  params.take("w", {2});
+  ParamArena grads = ParamArena::zeros_like(params);
+  AdamW a(params, AdamWConfig{});
+  a.step(params, grads, 1e-3);
+  const std::vector<uint8_t> saved = a.save_state();
+  const auto with_step = [&](const std::string& step) {
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | saved[static_cast<size_t>(i)];
+    std::string header(saved.begin() + 8, saved.begin() + 8 + static_cast<std::ptrdiff_t>(n));
+    const auto at = header.find("\"step\":\"1\"");
+    REQUIRE(at != std::string::npos);
+    header.replace(at, 10, "\"step\":\"" + step + "\"");
+    std::vector<uint8_t> out(8);
+    for (int i = 0; i < 8; ++i) out[static_cast<size_t>(i)] = static_cast<uint8_t>(header.size() >> (8 * i));
+    out.insert(out.end(), header.begin(), header.end());
+    out.insert(out.end(), saved.begin() + 8 + static_cast<std::ptrdiff_t>(n), saved.end());
+    return out;
+  };
+  AdamW b(params, AdamWConfig{});
+  b.load_state(with_step("12"));
+  CHECK(b.steps() == 12);
+  for (const char* bad : {"9223372036854775807", "99999999999999999999", "-1", "", "9007199254740992", "1e3"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH(b.load_state(with_step(bad)), Catch::Contains("is not an integer in [0, 2^53)"));
+  }
+  CHECK(b.steps() == 12);
+}
+
 TEST_CASE("AdamW rejects bad hyperparameters by name", "[optimizer][errors]") {
   ParamArena params(1);
   params.take("x", {1});
