@@ -1,6 +1,8 @@
 // Marshalling helpers shared by the bindings (see marshal.hpp).
 #include "marshal.hpp"
 
+#include "json_reader.hpp"  // core/src: parse_json
+
 #include <cmath>
 
 namespace blockscope::wasm {
@@ -51,11 +53,7 @@ std::vector<int32_t> ids_from(const val& arr) {
 }
 
 nlohmann::json json_from(const std::string& text, const char* what) {
-  try {
-    return nlohmann::json::parse(text.data(), text.data() + text.size());  // the core's (const char*) parser
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(std::string(what) + " is not valid JSON: " + e.what());
-  }
+  return detail::parse_json(text, what);  // the core's parser: depth limit, duplicate keys refused
 }
 
 val json_to_js(const nlohmann::json& j) { return val::global("JSON").call<val>("parse", j.dump()); }

@@ -310,8 +310,10 @@ export class Blockscope {
       };
     }
     if (source?.config != null && source?.weights != null) {
-      const configText = typeof source.config === 'string' ? source.config : JSON.stringify(source.config);
-      const bytes = source.weights instanceof Uint8Array ? source.weights : new Uint8Array(source.weights);
+      const configText = typeof source.config === 'string' ? source.config : jsonText(source.config, 'config.json');
+      const w = source.weights;
+      if (!(w instanceof ArrayBuffer) && !ArrayBuffer.isView(w)) throw new Error('weights must be bytes (a Uint8Array or ArrayBuffer)');
+      const bytes = w instanceof Uint8Array ? w : ArrayBuffer.isView(w) ? new Uint8Array(w.buffer, w.byteOffset, w.byteLength) : new Uint8Array(w);
       return {
         configText,
         openWeights: async ({ onProgress, into }) => {

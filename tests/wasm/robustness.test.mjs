@@ -46,8 +46,8 @@ for (const flavour of FLAVOURS) {
     ];
     // Constructors that fail on text nested 100,000 deep (each ~200 KB through the parser).
     const deep = [
-      [() => bs.createTokenizer({ kind: 'gpt2', vocab: deepArray, merges: '#version: 0.2\n' }), /nest|deep|object/i],
-      [() => bs.loadModel({ config: deepConfig, weights }), /nest|deep|neither/i],
+      [() => bs.createTokenizer({ kind: 'gpt2', vocab: deepArray, merges: '#version: 0.2\n' }), /nest/i],
+      [() => bs.loadModel({ config: deepConfig, weights }), /nest/i],
     ];
 
     const expectFailure = async ([call, pattern]) => {
