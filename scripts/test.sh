@@ -2,11 +2,13 @@
 # `npm test`: installs what is missing, builds, and runs every test suite. Fails on the first failing suite.
 #   1. native unit tests (Catch2 via ctest), Release build
 #   2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
-#   3. wasm tests in Node (both flavours, node:test), after the SIMD128 kernel test
-#   4. the blockscope command line (against PyTorch goldens, gpt-tokenizer and the wasm build)
-#   5. widget helpers in Node
-#   6. browser tests in Chromium (playwright-core)
-#   7. the npm package: packed, installed into a temporary project, used from Node and from a page
+#   3. fuzzing: every libFuzzer target (tests/fuzz, Clang, ASan+UBSan) replays its regression inputs and
+#      fuzzes for FUZZ_SECONDS (default 30) each; `npm run fuzz` runs them long
+#   4. wasm tests in Node (both flavours, node:test), after the SIMD128 kernel test
+#   5. the blockscope command line (against PyTorch goldens, gpt-tokenizer and the wasm build)
+#   6. widget helpers in Node
+#   7. browser tests in Chromium (playwright-core)
+#   8. the npm package: packed, installed into a temporary project, used from Node and from a page
 # Every suite always runs: a missing script or test directory fails the run (a skipped suite proves nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +25,7 @@ require() {
     fi
   done
 }
-require scripts/build-wasm.sh scripts/build-web.sh tests/wasm tests/cli tests/web tests/browser \
+require scripts/build-wasm.sh scripts/build-web.sh scripts/fuzz.sh tests/fuzz tests/wasm tests/cli tests/web tests/browser \
   tests/package/package.test.mjs
 
 step "setup"
@@ -39,6 +41,9 @@ bash scripts/build.sh asan
 step "native tests (ASan + UBSan)"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --preset asan -j "$JOBS"
+
+step "fuzzing (libFuzzer + ASan + UBSan: regression inputs, then ${FUZZ_SECONDS:-30} s per target)"
+FUZZ_SECONDS=${FUZZ_SECONDS:-30} JOBS=$JOBS bash scripts/fuzz.sh
 
 step "wasm build (simd128 + baseline)"
 bash scripts/build.sh wasm
