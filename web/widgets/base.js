@@ -283,6 +283,28 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   /**
+   * Sets this.visible and rebuilds (invalidate(3)) once the widget comes within 600 px of the viewport, or at once
+   * with loading="eager", without IntersectionObserver, or with {now: true} (the user asked for it). For widgets
+   * whose start() loads something heavy. Returns true if it became visible now; else the caller shows a placeholder.
+   */
+  showWhenNearViewport({ now = false } = {}) {
+    this.observer?.disconnect();
+    const show = () => {
+      this.observer?.disconnect();
+      this.visible = true;
+      this.invalidate(3);
+    };
+    if (now || this.visible || this.attr('loading') === 'eager' || typeof IntersectionObserver === 'undefined') {
+      show();
+      return true;
+    }
+    this.observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && show(),
+      { rootMargin: '600px 0px' });
+    this.observer.observe(this);
+    return false;
+  }
+
+  /**
    * Runs fn once `ms` have passed without another call for the same `key` (e.g. typing in a prompt box).
    * Pending calls are dropped when the widget leaves the page (not on a DOM move).
    */

@@ -123,21 +123,7 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** Loads the models once the widget approaches the viewport (loading="eager": at once). */
   async start() {
-    if (this.visible || this.attr('loading') === 'eager' || typeof IntersectionObserver === 'undefined') {
-      this.observer?.disconnect();
-      this.visible = true;
-      this.invalidate(3);
-      return;
-    }
-    this.status('The model loads when this widget scrolls into view.');
-    this.observer?.disconnect();
-    this.observer = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      this.observer.disconnect();
-      this.visible = true;
-      this.invalidate(3);
-    }, { rootMargin: '600px 0px' });
-    this.observer.observe(this);
+    if (!this.showWhenNearViewport()) this.status('The model loads when this widget scrolls into view.');
   }
 
   attributeChanged(name) {

@@ -165,21 +165,7 @@ export class TrainingLab extends BlockscopeElement {
   }
 
   async start() {
-    if (this.visible || this.attr('loading') === 'eager' || typeof IntersectionObserver === 'undefined') {
-      this.observer?.disconnect();
-      this.visible = true;
-      this.invalidate(3);
-      return;
-    }
-    this.invalidate(1);
-    this.observer?.disconnect();
-    this.observer = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      this.observer.disconnect();
-      this.visible = true;
-      this.invalidate(3);
-    }, { rootMargin: '600px 0px' });
-    this.observer.observe(this);
+    if (!this.showWhenNearViewport()) this.invalidate(1);
   }
 
   attributeChanged(name) {
@@ -255,7 +241,7 @@ export class TrainingLab extends BlockscopeElement {
     this.pausedBy = null;
     if (!this.pair || this.state === 'building') {
       this.wantPlay = true; // starts once the models are built
-      if (!this.visible) { this.visible = true; this.observer?.disconnect(); this.invalidate(3); }
+      if (!this.visible) this.showWhenNearViewport({ now: true });
       return;
     }
     this.pair.play().catch((err) => this.status(`Training stopped: ${err.message}`, { error: true }));
