@@ -29,20 +29,38 @@ class ByteBuffer {
   std::vector<uint8_t> bytes_;
 };
 
+// A checkpoint streamed in from JS: config.json text and the byte size of model.safetensors first, then its
+// bytes in order, each piece copied by JS into a small reusable ByteBuffer and handed over with write(buffer,
+// n). The file is never whole in wasm memory; the model is built by `new GPT(loader)` once every byte is in.
+class ModelLoaderHandle {
+ public:
+  ModelLoaderHandle(const std::string& config_json, double file_size, double max_parameter_bytes)
+      : loader_([&] {
+          LoadOptions opts;
+          opts.max_parameter_bytes = integer_of(max_parameter_bytes, "maxParameterBytes", 0, INT64_C(1) << 53);
+          const GPTConfig cfg = read_config(config_json);
+          check_parameter_budget(cfg, opts);
+          return ModelStreamLoader(cfg, static_cast<uint64_t>(integer_of(file_size, "file size", 0, INT64_C(1) << 53)),
+                                   opts);
+        }()) {}
+  // The first n bytes of `buffer` are the file's next bytes.
+  void write(const ByteBuffer& buffer, double n) {
+    guarded([&] {
+      const auto bytes = buffer.bytes();
+      loader_.write(bytes.first(static_cast<size_t>(integer_of(n, "byte count", 0, static_cast<int64_t>(bytes.size())))));
+    });
+  }
+  double received() const { return static_cast<double>(loader_.received()); }
+  ModelStreamLoader& loader() { return loader_; }
+
+ private:
+  ModelStreamLoader loader_;
+};
+
 class GPTHandle {
  public:
   GPTHandle(const std::string& config, double seed)
       : model_([&] { return GPTModel(GPTConfig::from_json(json_from(config, "GPT config")), seed_of(seed)); }()) {}
-  // A checkpoint: config.json text and model.safetensors bytes (book or Hugging Face GPT-2 layout), refused
-  // before allocating if its float32 weights would exceed max_parameter_bytes.
-  GPTHandle(std::string config_json, const ByteBuffer& weights, double max_parameter_bytes)
-      : model_([&] {
-          LoadOptions opts;
-          opts.max_parameter_bytes = integer_of(max_parameter_bytes, "maxParameterBytes", 0, INT64_C(1) << 53);
-          return load_model(config_json, weights.bytes(), opts);
-        }()),
-        naming_([&] { return checkpoint_naming(SafetensorsFile::parse(weights.bytes())); }()) {}
-
   val forward(val ids, double B, double T, bool inspect) {
     return guarded([&] {
       const std::vector<int32_t> v = ids_from(ids);
@@ -58,6 +76,10 @@ class GPTHandle {
   val config() const {
     return guarded([&] { return json_to_js(model_.config().to_json()); });
   }
+  // The model a ModelLoaderHandle streamed in (Error unless every byte has arrived).
+  explicit GPTHandle(ModelLoaderHandle& loader)
+      : model_(loader.loader().finish()), naming_(loader.loader().naming()) {}
+
   GPTModel& model() { return model_; }
   ParamArena& arena() { return model_.params(); }
   void setNormPlacement(const std::string& p) {

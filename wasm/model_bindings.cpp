@@ -161,6 +161,10 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .constructor(&make_handle<ByteBuffer, double>, allow_raw_pointers())
       .function("view", &ByteBuffer::view)
       .function("size", &ByteBuffer::size);
+  class_<ModelLoaderHandle>("ModelLoader")
+      .constructor(&make_handle<ModelLoaderHandle, std::string, double, double>, allow_raw_pointers())
+      .function("write", &ModelLoaderHandle::write)
+      .function("received", &ModelLoaderHandle::received);
   class_<TokenizerHandle>("Tokenizer")
       .constructor(&make_handle<TokenizerHandle, std::string, std::string, std::string>, allow_raw_pointers())
       .function("encode", &TokenizerHandle::encode)
@@ -171,7 +175,7 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .function("name", &TokenizerHandle::name);
   auto gpt = class_<GPTHandle>("GPT")
                  .constructor(&make_handle<GPTHandle, std::string, double>, allow_raw_pointers())
-                 .constructor(&make_handle<GPTHandle, std::string, const ByteBuffer&, double>, allow_raw_pointers())
+                 .constructor(&make_handle<GPTHandle, ModelLoaderHandle&>, allow_raw_pointers())
                  .function("forward", &GPTHandle::forward)
                  .function("inspection", &GPTHandle::inspection)
                  .function("config", &GPTHandle::config)

@@ -99,13 +99,17 @@ async function instantiateStreaming(responsePromise, url, imports) {
   }
 }
 
-/** Reads a URL's bytes (file: URLs through fs in Node), reporting progress; `sink(total)` may supply the buffer. */
+/** Bytes a model file is streamed into wasm through, per call (the file is never whole in wasm memory). */
+const STAGING_BYTES = 1 << 20;
+
+/** Reads a URL's bytes (file: URLs through fs in Node), reporting progress; `into(total)` may take them as they come. */
 async function fetchBytes(url, { onProgress, into } = {}) {
   if (isNode && url.protocol === 'file:') {
-    const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
-    const bytes = new Uint8Array(await readFile(url));
-    onProgress?.({ loaded: bytes.length, total: bytes.length });
-    return into ? into(bytes.length, [bytes]) : bytes;
+    const [{ createReadStream }, { stat }, { Readable }] = await Promise.all([
+      import(/* @vite-ignore */ 'node:fs'), import(/* @vite-ignore */ 'node:fs/promises'), import(/* @vite-ignore */ 'node:stream'),
+    ]);
+    const { size } = await stat(url);
+    return readStream(Readable.toWeb(createReadStream(url)), size, { onProgress, into });
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
@@ -265,29 +269,36 @@ export class Blockscope {
   async loadModel(source, { onProgress, maxParameterBytes = 1024 * 1024 * 1024 } = {}) {
     const { configText, openWeights } = await this.#resolveModelSource(source);
     const info = this.#m.checkModelConfig(configText, num(maxParameterBytes));
-    const buffer = { raw: null };
+    // The file streams through a small staging buffer into the core's ModelLoader, which converts each tensor
+    // straight into the model's parameters: wasm memory never holds the file itself (it would stay grown).
+    let loader = null;
+    let staging = null;
     const into = (total, chunks) => {
       if (total > info.weightBytes * 1.1 + (64 << 20)) {
         throw new Error(`the weights file is ${(total / 1e6).toFixed(1)} MB, more than a model of ` +
           `${info.parameters.toLocaleString('en')} parameters needs`);
       }
-      buffer.raw = new this.#m.ByteBuffer(total);
-      const write = (chunk, offset) => buffer.raw.view().set(chunk, offset); // re-fetch: memory may grow
-      if (chunks) {
-        let off = 0;
-        for (const c of chunks) {
-          write(c, off);
-          off += c.length;
+      loader = new this.#m.ModelLoader(configText, total, num(maxParameterBytes));
+      staging = new this.#m.ByteBuffer(Math.min(total, STAGING_BYTES));
+      const write = (chunk) => {
+        for (let off = 0; off < chunk.length; off += STAGING_BYTES) {
+          const piece = chunk.subarray(off, off + STAGING_BYTES);
+          staging.view().set(piece); // re-fetch the view: memory may have grown
+          loader.write(staging, piece.length);
         }
-        return buffer.raw;
+      };
+      if (chunks) {
+        for (const c of chunks) write(c);
+        return loader;
       }
-      return { write, result: () => buffer.raw };
+      return { write, result: () => loader };
     };
     try {
       await openWeights({ onProgress, into });
-      return GPT._create(this.#m, new this.#m.GPT(configText, buffer.raw, num(maxParameterBytes)));
+      return GPT._create(this.#m, new this.#m.GPT(loader));
     } finally {
-      buffer.raw?.delete();
+      staging?.delete();
+      loader?.delete();
     }
   }
 

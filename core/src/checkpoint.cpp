@@ -14,8 +14,11 @@
 
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
+#include "checkpoint_plan.hpp"
 
 namespace blockscope {
+
+using namespace ckpt;
 
 namespace {
 using json = nlohmann::json;
@@ -68,35 +71,8 @@ void check_parameter_budget(const GPTConfig& cfg, const LoadOptions& opts) {
 // ---------------------------------------------------------------------------------------------------------
 // The plan: every tensor of a layout's file, and where its values live in the arena.
 // ---------------------------------------------------------------------------------------------------------
+namespace ckpt {
 namespace {
-enum class Op {
-  Copy,       // same shape
-  Transpose,  // Conv1D (in, out) in the file <-> Linear (out, in) in the arena
-  QkvWeight,  // c_attn.weight (C, 3C), column block `part` <-> W_query/W_key/W_value.weight (C, C) transposed
-  QkvBias,    // c_attn.bias (3C), block `part` <-> W_*.bias (C)
-};
-
-struct Dest {
-  std::string param;
-  Shape shape;
-  Op op = Op::Copy;
-  int64_t part = 0;
-};
-
-struct FileTensor {
-  std::string name;
-  Shape shape;
-  std::vector<Dest> dests;  // empty only for zero c_attn biases of a model without qkv_bias
-};
-
-struct Plan {
-  CheckpointLayout layout = kBook;
-  std::vector<FileTensor> tensors;
-  std::set<std::string> ignored;  // non-parameter buffers (causal masks)
-  std::string tied_copy;          // optional duplicate of the embedding matrix in tied models ("" if untied)
-  std::string tied_source;        // the file name of that embedding
-};
-
 // One parameter in both layouts. Shapes are spelled with the dimension letters C = emb_dim, H = 4C (the
 // feed-forward width), V = vocab_size, T = context_length, 3 = 3C; "HC" is (H, C).
 struct Row {
@@ -158,6 +134,8 @@ void add_row(Plan& p, const Row& r, const GPTConfig& cfg, const std::string& boo
   if (!hf && p.tensors.back().dests.empty()) p.tensors.pop_back();
 }
 
+}  // namespace
+
 // `prefix` is "transformer." or "" for GPT-2 names, ignored for the book layout.
 Plan make_plan(const GPTConfig& cfg, CheckpointLayout layout, const std::string& prefix) {
   Plan p;
@@ -188,8 +166,7 @@ Plan make_plan(const GPTConfig& cfg, CheckpointLayout layout, const std::string&
   }
   return p;
 }
-
-}  // namespace
+}  // namespace ckpt
 
 void require_hf_compatible(const GPTConfig& cfg, const char* action) {
   require(cfg.norm == NormPlacement::Pre, "cannot ", action,
@@ -209,6 +186,7 @@ CheckpointLayout detect_layout(const SafetensorsFile& file) {
 // ---------------------------------------------------------------------------------------------------------
 // Moving values between file layout and arena layout
 // ---------------------------------------------------------------------------------------------------------
+namespace ckpt {
 namespace {
 // dst[c * dst_stride + r] = src[r * src_stride + c] for r < rows, c < cols (pointers pre-offset to a block).
 void transpose_copy(float* dst, int64_t dst_stride, const float* src, int64_t src_stride, int64_t rows,
@@ -217,7 +195,8 @@ void transpose_copy(float* dst, int64_t dst_stride, const float* src, int64_t sr
     for (int64_t c = 0; c < cols; ++c) dst[c * dst_stride + r] = src[r * src_stride + c];
 }
 
-// File values (shape ft.shape) -> one arena parameter.
+}  // namespace
+
 void to_param(const FileTensor& ft, const Dest& d, const float* file, float* param) {
   const int64_t n = shape_numel(d.shape);
   switch (d.op) {
@@ -300,33 +279,6 @@ void check_plan_covers(const Plan& plan, const ParamArena& arena) {
   }
 }
 
-void fill_tensor(const SafetensorsFile& file, const FileTensor& ft, ParamArena& arena) {
-  const SafetensorsEntry& e = file.at(ft.name);
-  const std::string what = "tensor '" + ft.name + "'";
-  if (ft.dests.size() == 1 && ft.dests[0].op == Op::Copy) {  // straight into the arena, no temporary
-    const std::span<float> dst = arena.get(ft.dests[0].param);
-    file.read_float32(e, dst);
-    require_finite(dst.data(), e.numel, what.c_str());
-    return;
-  }
-  std::vector<float> values(static_cast<size_t>(e.numel));
-  file.read_float32(e, values);
-  require_finite(values.data(), e.numel, what.c_str());
-  for (const auto& d : ft.dests) to_param(ft, d, values.data(), arena.get(d.param).data());
-}
-
-void check_tied_copy(const SafetensorsFile& file, const Plan& plan, const ParamArena& arena) {
-  const SafetensorsEntry* e = plan.tied_copy.empty() ? nullptr : file.find(plan.tied_copy);
-  if (!e) return;
-  std::vector<float> copy(static_cast<size_t>(e->numel));
-  file.read_float32(*e, copy);
-  const auto emb = param_values(arena, "tok_emb.weight");
-  for (size_t i = 0; i < copy.size(); ++i)
-    require(copy[i] == emb[i], "tensor '", plan.tied_copy, "' differs from '", plan.tied_source,
-            "' at flat index ", i, " (", copy[i], " vs ", emb[i], ") but the config ties them (",
-            plan.layout == kBook ? "tie_weights is true" : "tie_word_embeddings is true or absent", ")");
-}
-
 Plan load_plan(const GPTConfig& cfg, const SafetensorsFile& file) {
   const CheckpointLayout layout = detect_layout(file);
   if (layout == kBook) return make_plan(cfg, kBook, "");
@@ -335,29 +287,7 @@ Plan load_plan(const GPTConfig& cfg, const SafetensorsFile& file) {
           "qkv_bias is false");
   return make_plan(cfg, kHF, file.find("transformer.wte.weight") ? "transformer." : "");
 }
-}  // namespace
-
-GPTModel load_model(const GPTConfig& cfg, const SafetensorsFile& file, const LoadOptions& opts) {
-  check_parameter_budget(cfg, opts);
-  const Plan plan = load_plan(cfg, file);
-  check_present(file, plan);
-  check_no_unexpected(file, plan, cfg);
-  // The only allocation of weights, after every check; a weight limit above the default memory budget
-  // raises the model's budget with it.
-  const MemoryBudget budget{std::max(MemoryBudget::kDefaultBytes, opts.max_parameter_bytes)};
-  GPTModel model(cfg, GPTModel::Uninitialized{}, budget);
-  check_plan_covers(plan, model.params());
-  for (const auto& ft : plan.tensors) fill_tensor(file, ft, model.params());
-  check_tied_copy(file, plan, model.params());
-  return model;
-}
-
-GPTModel load_model(std::string_view config_json, std::span<const uint8_t> safetensors_bytes,
-                    const LoadOptions& opts) {
-  const GPTConfig cfg = read_config(config_json);
-  check_parameter_budget(cfg, opts);  // before even parsing the tensors
-  return load_model(cfg, SafetensorsFile::parse(safetensors_bytes), opts);
-}
+}  // namespace ckpt
 
 // ---------------------------------------------------------------------------------------------------------
 // Saving

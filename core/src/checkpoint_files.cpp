@@ -32,43 +32,29 @@ const char* file_kind(mode_t mode) {
   return "a special file";
 }
 
-// a + b and a * b, saturating at the largest uint64 (a bound that saturates refuses nothing).
-uint64_t sat_add(uint64_t a, uint64_t b) {
-  uint64_t r = 0;
-  return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<uint64_t>::max() : r;
-}
-uint64_t sat_mul(uint64_t a, uint64_t b) {
-  uint64_t r = 0;
-  return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<uint64_t>::max() : r;
-}
-
-}  // namespace
-
 // The checks run on the opened file (fstat), so what is read is what was checked, even if the path is a
 // symlink or is replaced meanwhile; a directory opens but is refused here, before any read.
-std::vector<uint8_t> read_file_bytes(const std::string& path_text, uint64_t max_bytes, const char* what) {
-  const fs::path path(path_text);
-  const File f = open_file(path, "rb");
+File open_regular_file(const fs::path& path, uint64_t max_bytes, const char* what, uint64_t& size) {
+  File f = open_file(path, "rb");
   struct stat st {};
   require(::fstat(::fileno(f.get()), &st) == 0, "cannot read '", path.string(), "': ", std::strerror(errno));
   require(!S_ISDIR(st.st_mode), "'", path.string(), "' is a directory");
   require(S_ISREG(st.st_mode), "'", path.string(), "' is not a regular file (", file_kind(st.st_mode), ")");
-  const auto size = static_cast<uint64_t>(st.st_size);
+  size = static_cast<uint64_t>(st.st_size);
   require(size <= max_bytes, "'", path.string(), "' is ", size, " bytes; the limit for ", what, " is ", max_bytes,
           " bytes");
+  return f;
+}
+}  // namespace
+
+std::vector<uint8_t> read_file_bytes(const std::string& path_text, uint64_t max_bytes, const char* what) {
+  const fs::path path(path_text);
+  uint64_t size = 0;
+  const File f = open_regular_file(path, max_bytes, what, size);
   std::vector<uint8_t> bytes(static_cast<size_t>(size));
   require(std::fread(bytes.data(), 1, bytes.size(), f.get()) == bytes.size(), "cannot read all ", size,
           " bytes of '", path.string(), "'");
   return bytes;
-}
-
-uint64_t max_safetensors_bytes(const GPTConfig& cfg) {
-  const auto u = [](int64_t v) { return static_cast<uint64_t>(v < 0 ? 0 : v); };
-  const uint64_t C = u(cfg.emb_dim), V = u(cfg.vocab_size), T = u(cfg.context_length), L = u(cfg.n_layers);
-  uint64_t values = u(GPTModel::count_parameters(cfg));
-  values = sat_add(values, sat_mul(V, C));  // a tied head's stored copy, or an untied one counted twice
-  values = sat_add(values, sat_mul(L, sat_add(sat_mul(2, sat_mul(T, T)), sat_mul(4, C) + 2)));  // masks, biases
-  return sat_add(sat_mul(values, 8), 8 + kMaxSafetensorsHeaderBytes);
 }
 
 void write_file_atomic(const std::string& path_text, std::span<const uint8_t> bytes) {
@@ -93,11 +79,22 @@ NamedModel load_model_dir_named(const std::string& dir, const LoadOptions& opts)
   const std::string_view text(reinterpret_cast<const char*>(config.data()), config.size());
   const GPTConfig cfg = read_config(text);
   check_parameter_budget(cfg, opts);  // before reading a possibly huge weights file
-  // Refused from its size, unread, if larger than any checkpoint of this config could be.
-  const std::vector<uint8_t> weights = read_file_bytes((root / "model.safetensors").string(),
-                                                       max_safetensors_bytes(cfg), "this config's model.safetensors");
-  const SafetensorsFile file = SafetensorsFile::parse(weights);
-  return {load_model(cfg, file, opts), checkpoint_naming(file)};
+  // Refused from its size, unread, if larger than any checkpoint of this config could be; then streamed in
+  // 4 MiB pieces, so the file is never held next to the parameters.
+  const fs::path weights = root / "model.safetensors";
+  uint64_t size = 0;
+  const File f = open_regular_file(weights, max_safetensors_bytes(cfg), "this config's model.safetensors", size);
+  ModelStreamLoader loader(cfg, size, opts);
+  std::vector<uint8_t> chunk(std::min<uint64_t>(size, uint64_t{4} << 20));
+  while (loader.received() < size) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk.size(), size - loader.received()));
+    const size_t got = std::fread(chunk.data(), 1, want, f.get());
+    require(got == want, "cannot read all ", size, " bytes of '", weights.string(), "' (it ended after ",
+            loader.received() + got, ")");
+    loader.write({chunk.data(), got});
+  }
+  CheckpointNaming naming = loader.naming();
+  return {loader.finish(), naming};
 }
 
 GPTModel load_model_dir(const std::string& dir, const LoadOptions& opts) {

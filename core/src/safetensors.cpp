@@ -216,34 +216,54 @@ void check_tiling(const std::vector<SafetensorsEntry>& entries, uint64_t buffer_
           "; tensors must cover it exactly");
 }
 
-uint64_t read_header_length(std::span<const uint8_t> bytes) {
-  require(bytes.size() >= 8, "safetensors file is ", bytes.size(),
+uint64_t read_header_length(std::span<const uint8_t> bytes, uint64_t file_size) {
+  require(bytes.size() >= 8 && file_size >= 8, "safetensors file is ", std::min<uint64_t>(bytes.size(), file_size),
           " bytes; it needs at least 8 for the header length");
   uint64_t n = 0;
   std::memcpy(&n, bytes.data(), 8);
   require(n <= kMaxSafetensorsHeaderBytes, "safetensors header length ", n, " exceeds the limit of ",
           kMaxSafetensorsHeaderBytes, " bytes");
-  require(n <= bytes.size() - 8, "safetensors header length ", n, " runs past the end of the ", bytes.size(),
+  require(n <= file_size - 8, "safetensors header length ", n, " runs past the end of the ", file_size,
           "-byte file");
   return n;
 }
-}  // namespace
 
-SafetensorsFile SafetensorsFile::parse(std::span<const uint8_t> bytes) {
-  const uint64_t header_len = read_header_length(bytes);
+// Parses the header text (bytes 8 .. 8 + header_len), checking entries against a data buffer of data_size
+// bytes.
+void parse_header_into(std::span<const uint8_t> bytes, uint64_t header_len, uint64_t data_size,
+                       std::map<std::string, std::string>& metadata, std::vector<SafetensorsEntry>& entries) {
   const std::string_view text(reinterpret_cast<const char*>(bytes.data() + 8), static_cast<size_t>(header_len));
   const json header = parse_header_json(text);
   require(header.is_object(), "safetensors header must be a JSON object, got ", header.type_name());
-
-  SafetensorsFile f;
-  f.data_ = bytes.subspan(static_cast<size_t>(8 + header_len));
   for (const auto& [key, value] : header.items()) {
     if (key == kMetadataKey)
-      f.metadata_ = parse_metadata(value);
+      metadata = parse_metadata(value);
     else
-      f.entries_.push_back(parse_entry(key, value, f.data_.size()));  // json objects iterate sorted by key
+      entries.push_back(parse_entry(key, value, data_size));  // json objects iterate sorted by key
   }
-  check_tiling(f.entries_, f.data_.size());
+  check_tiling(entries, data_size);
+}
+}  // namespace
+
+uint64_t SafetensorsFile::header_length(std::span<const uint8_t> first8, uint64_t file_size) {
+  return read_header_length(first8, file_size);
+}
+
+SafetensorsFile SafetensorsFile::parse(std::span<const uint8_t> bytes) {
+  const uint64_t header_len = read_header_length(bytes, bytes.size());
+  SafetensorsFile f;
+  f.data_ = bytes.subspan(static_cast<size_t>(8 + header_len));
+  parse_header_into(bytes, header_len, f.data_.size(), f.metadata_, f.entries_);
+  return f;
+}
+
+SafetensorsFile SafetensorsFile::parse_header(std::span<const uint8_t> head, uint64_t file_size) {
+  const uint64_t header_len = read_header_length(head, file_size);
+  require(head.size() - 8 >= header_len, "internal: parse_header needs the whole ", header_len, "-byte header, got ",
+          head.size() - 8, " bytes of it");
+  SafetensorsFile f;
+  f.has_data_ = false;
+  parse_header_into(head, header_len, file_size - 8 - header_len, f.metadata_, f.entries_);
   return f;
 }
 
@@ -260,6 +280,7 @@ const SafetensorsEntry& SafetensorsFile::at(std::string_view name) const {
 }
 
 std::span<const uint8_t> SafetensorsFile::raw(const SafetensorsEntry& e) const {
+  require(has_data_, "internal: tensor '", e.name, "' read from a header-only safetensors file");
   return data_.subspan(static_cast<size_t>(e.begin), static_cast<size_t>(e.end - e.begin));
 }
 
@@ -281,20 +302,27 @@ float f64_to_f32(double d) {
 }
 }  // namespace
 
-void SafetensorsFile::read_float32(const SafetensorsEntry& e, std::span<float> out) const {
-  require(static_cast<int64_t>(out.size()) == e.numel, "safetensors: tensor '", e.name, "' has ", e.numel,
-          " elements, the destination ", out.size());
-  const auto src = raw(e);
-  if (src.empty()) return;  // an empty tensor; memcpy with a null pointer would be undefined
-  switch (e.dtype) {
+void convert_to_float32(Dtype dtype, std::span<const uint8_t> src, std::span<float> out) {
+  require(dtype_is_float(dtype), "safetensors: dtype ", dtype_name(dtype), " does not convert to float32; only F32, "
+          "F16, BF16 and F64 do");
+  require(src.size() == out.size() * static_cast<size_t>(dtype_size(dtype)), "internal: converting ", src.size(),
+          " bytes of ", dtype_name(dtype), " into ", out.size(), " floats");
+  if (src.empty()) return;  // memcpy with a null pointer would be undefined
+  switch (dtype) {
     case Dtype::F32: std::memcpy(out.data(), src.data(), src.size()); return;
     case Dtype::F16: convert_each<uint16_t>(src, out, half_to_float); return;
     case Dtype::BF16: convert_each<uint16_t>(src, out, bfloat16_to_float); return;
     case Dtype::F64: convert_each<double>(src, out, f64_to_f32); return;
-    default:
-      throw Error(detail::concat("safetensors: tensor '", e.name, "' has dtype ", dtype_name(e.dtype),
-                                 "; only F32, F16, BF16 and F64 convert to float32"));
+    default: return;  // unreachable: dtype_is_float
   }
+}
+
+void SafetensorsFile::read_float32(const SafetensorsEntry& e, std::span<float> out) const {
+  require(static_cast<int64_t>(out.size()) == e.numel, "safetensors: tensor '", e.name, "' has ", e.numel,
+          " elements, the destination ", out.size());
+  require(dtype_is_float(e.dtype), "safetensors: tensor '", e.name, "' has dtype ", dtype_name(e.dtype),
+          "; only F32, F16, BF16 and F64 convert to float32");
+  convert_to_float32(e.dtype, raw(e), out);
 }
 
 Tensor SafetensorsFile::tensor(std::string_view name) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -70,6 +71,41 @@ struct CheckpointNaming {
   bool tied_copy = false;
 };
 CheckpointNaming checkpoint_naming(const SafetensorsFile& file);
+
+// Loads a checkpoint from model.safetensors bytes that arrive in order, in chunks of any size, without ever
+// holding the file (wasm streams a download through it; load_model and load_model_dir use it too). As soon as
+// the header is complete it is checked like load_model's (structure, layout, every tensor's presence, shape
+// and dtype) and only then is the model allocated; each tensor's values then go straight into the
+// parameters as they arrive, converted to float32 and checked for NaN/inf by tensor name. Only a tensor that
+// must be rearranged (a GPT-2 Conv1D weight, transposed; c_attn, split into Q/K/V) is staged whole. A tied
+// embedding stored twice is loaded from whichever copy comes first and the other compared with it.
+// The file size is known up front and checked against the config (max_safetensors_bytes).
+class ModelStreamLoader {
+ public:
+  ModelStreamLoader(const GPTConfig& cfg, uint64_t file_size, const LoadOptions& opts = {});
+  ~ModelStreamLoader();
+  ModelStreamLoader(ModelStreamLoader&&) noexcept;
+  // Consumes the file's next bytes. Throws Error naming the problem (header, tensor, value, more bytes than
+  // announced); the loader is then failed, its memory released, and every later call throws.
+  void write(std::span<const uint8_t> bytes);
+  uint64_t received() const;
+  uint64_t file_size() const;
+  bool header_parsed() const;
+  // How the file names its tensors (once the header is parsed; Error before).
+  const CheckpointNaming& naming() const;
+  // The model, once all file_size bytes have arrived ("received N of M bytes" otherwise). Once only.
+  GPTModel finish();
+
+  struct Impl;  // checkpoint_stream.cpp
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// The most bytes a model.safetensors for `cfg` can hold: its tensors in the widest float dtype (F64), a
+// tied copy of the embedding, the causal-mask buffers checkpoints may carry, plus the largest header.
+// Loaders refuse a larger file from its size alone.
+uint64_t max_safetensors_bytes(const GPTConfig& cfg);
 // Writes `values` — the model's parameters or anything laid out like them (gradients, AdamW moments) — as
 // F32 tensors named and shaped as `naming` says: Conv1D weights transposed, Q|K|V fused into c_attn, a tied
 // head's values (for gradients: the folded gradient of both uses) under both names when tied_copy.
@@ -104,10 +140,6 @@ inline constexpr uint64_t kMaxDataFileBytes = uint64_t{2} << 30;        // anyth
 // file before anything is allocated, and at most that many bytes are ever read.
 std::vector<uint8_t> read_file_bytes(const std::string& path, uint64_t max_bytes = kMaxDataFileBytes,
                                      const char* what = "a file read whole");
-// The most bytes a model.safetensors for `cfg` can hold: its tensors in the widest float dtype (F64), a
-// tied copy of the embedding, the causal-mask buffers checkpoints may carry, plus the largest header.
-// load_model_dir refuses a larger file from its size alone.
-uint64_t max_safetensors_bytes(const GPTConfig& cfg);
 // Writes `bytes` to "<path>.tmp" and renames it over `path`: a failed or interrupted write never leaves a
 // half-written file behind.
 void write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);

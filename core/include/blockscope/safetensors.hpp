@@ -53,6 +53,13 @@ struct SafetensorsEntry {
 class SafetensorsFile {
  public:
   static SafetensorsFile parse(std::span<const uint8_t> bytes);
+  // The header length N from a file's first 8 bytes, checked against the limit and the file's size (a
+  // streaming reader needs it before the rest arrives). Throws Error like parse.
+  static uint64_t header_length(std::span<const uint8_t> first8, uint64_t file_size);
+  // Only the header: `head` holds the file's first 8 + N bytes (more are ignored) of a `file_size`-byte file.
+  // Validated exactly as parse does, against a data buffer of file_size - 8 - N bytes, which is not there:
+  // raw(), read_float32() and tensor() then throw. For loaders that stream the data (ModelStreamLoader).
+  static SafetensorsFile parse_header(std::span<const uint8_t> head, uint64_t file_size);
   // The result views the bytes: parsing a temporary buffer would leave it dangling.
   static SafetensorsFile parse(std::vector<uint8_t>&& bytes) = delete;
 
@@ -71,9 +78,14 @@ class SafetensorsFile {
 
  private:
   std::span<const uint8_t> data_;  // the data buffer (after the header)
+  bool has_data_ = true;           // false for parse_header's result
   std::vector<SafetensorsEntry> entries_;
   std::map<std::string, std::string> metadata_;
 };
+
+// Converts n = out.size() values of a float dtype (F32, F16, BF16, F64; little-endian, any alignment) from
+// `src` (n x dtype_size bytes) to float32. Throws Error for another dtype or a size mismatch.
+void convert_to_float32(Dtype dtype, std::span<const uint8_t> src, std::span<float> out);
 
 // A named float32 tensor to write; `data` is viewed, not copied, until write_safetensors returns.
 struct SafetensorsTensorRef {
