@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 mkdir -p web/dist
 ESBUILD=node_modules/.bin/esbuild
 common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --log-level=warning
-        --legal-comments=eof --external:node:fs/promises)
+        --legal-comments=eof --external:node:fs/promises --external:node:fs --external:node:stream)
 # In the bundles, the worker and the wasm files sit next to the bundle itself (both resolved from import.meta.url,
 # so a bundle on a CDN finds them there). The widgets bundle inlines the in-thread runtime, hence the wasm base.
 "$ESBUILD" web/widgets/index.js --outfile=web/dist/blockscope-widgets.js "${common[@]}" \
