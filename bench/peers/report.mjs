@@ -87,7 +87,7 @@ export function printReport({ rows, rounds, config, ref, training, tolerance, st
   }
 
   console.log('\n### Runtimes\n');
-  for (const row of rows) console.log(`- ${row.key}: ${row.runtime ?? row.status ?? 'not run'}${row.runtime && row.status ? ` — ${row.status}` : ''}`);
+  for (const row of rows.filter((r) => r.runtime)) console.log(`- ${row.label}: ${row.runtime}${row.status ? ` — ${row.status}` : ''}`);
 
   console.log(`\n## Training speed (bench/train.mjs: ${training.title ?? 'skipped'})\n`);
   if (training.skipped) {

@@ -6,7 +6,7 @@
 // loaded on the first decode, so "memory after load" is one graph's and the peak includes the second copy.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { argmax, benchIds, maxAbsDiff, processMemory, serve } from './protocol.mjs';
 
@@ -16,9 +16,9 @@ const pkg = opt('--package', 'onnxruntime-web');
 const modules = opt('--modules', '');
 const web = pkg === 'onnxruntime-web';
 
-const require = createRequire(join(modules, 'noop.js'));
+const require = createRequire(join(resolve(modules), 'noop.js'));
 const ort = require(pkg); // onnxruntime-web resolves to its Node build (ort.node.min.js), wasm backend
-const version = require(`${pkg}/package.json`).version;
+const version = JSON.parse(readFileSync(join(resolve(modules), pkg, 'package.json'), 'utf8')).version;
 const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
 const H = config.n_head, hs = config.n_embd / config.n_head, L = config.n_layer, V = config.vocab_size;
 

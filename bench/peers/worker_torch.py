@@ -41,7 +41,7 @@ def blas():
         try:
             lib = ctypes.CDLL(path)
             lib.openblas_get_config.restype = ctypes.c_char_p
-            return "OpenBLAS " + lib.openblas_get_config().decode().split(" MAX_THREADS")[0]
+            return lib.openblas_get_config().decode().split(" MAX_THREADS")[0]
         except (OSError, AttributeError):
             continue
     return "reference BLAS (slow)" if libs else "no BLAS mapped"
