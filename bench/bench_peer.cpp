@@ -53,6 +53,19 @@ bool request_int8(Options& opts) {
   }
 }
 
+// The instruction set this build was compiled for (the core gets the same flags: -march=native in Release).
+const char* simd_level() {
+#if defined(__AVX512F__)
+  return "AVX-512";
+#elif defined(__AVX2__) && defined(__FMA__)
+  return "AVX2+FMA";
+#elif defined(__SSE4_2__)
+  return "SSE4.2";
+#else
+  return "SSE2 or less";
+#endif
+}
+
 // The benchmark's token ids for a forward over T positions (bench_forward.cpp's pattern).
 std::vector<int32_t> bench_ids(int64_t T, int64_t vocab) {
   std::vector<int32_t> ids(static_cast<size_t>(T));
@@ -93,7 +106,7 @@ class Worker {
     if (weights_ == "int8" && !request_int8(opts)) return {{"unsupported", "this build has no int8 weights"}};
     const auto t0 = Clock::now();
     model_.emplace(load_model_dir(dir_, opts));
-    return {{"ms", ms_since(t0)}, {"parameters", model_->num_parameters()}, {"runtime", "native"}};
+    return {{"ms", ms_since(t0)}, {"parameters", model_->num_parameters()}, {"runtime", std::string("native, ") + simd_level()}};
   }
 
   // max |logits - reference| over the whole (T, V) logits of `ids`, and whether any value is not finite.
