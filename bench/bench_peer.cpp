@@ -40,13 +40,13 @@ json memory() {
   return out;
 }
 
-// Asks the loader for int8 weights if this build's LoadOptions has a `weights` member taking "int8" (the
-// int8-weights work adds one); otherwise the request is answered as unsupported. Checked at compile time, so
-// this file builds with and without that member.
+// Asks the loader for int8 weights if this build's LoadOptions has a `weights` member taking
+// WeightFormat::Int8 (the int8-weights work adds both); otherwise the request is answered as unsupported.
+// Checked at compile time, so this file builds with and without int8 weights in the core.
 template <class Options>
 bool request_int8(Options& opts) {
-  if constexpr (requires { opts.weights = "int8"; }) {
-    opts.weights = "int8";
+  if constexpr (requires { opts.weights = decltype(opts.weights)::Int8; }) {
+    opts.weights = decltype(opts.weights)::Int8;
     return true;
   } else {
     return false;

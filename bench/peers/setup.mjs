@@ -38,7 +38,7 @@ export function ensureModel({ dir = join(CACHE, 'gpt2-124m'), layers = null, bla
   if (torch.error) return { error: torch.error };
   log(`exporting the peer model to ${dir} (export.py ${current ? 'changed' : 'not run yet'}; takes a minute or two)`);
   const args = [script, dir, ...(layers != null ? ['--layers', String(layers)] : [])];
-  const r = spawnSync(PYTHON, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...blasEnv } });
+  const r = spawnSync(PYTHON, args, { stdio: ['ignore', process.stderr, 'inherit'], env: { ...process.env, ...blasEnv } });
   return r.status === 0 ? { dir } : { error: `export.py failed (exit ${r.status})` };
 }
 
@@ -55,7 +55,7 @@ export function ensurePeerPackages() {
   // onnxruntime-node's install script downloads CUDA files and fails here; its CPU library is in the package.
   const r = spawnSync('npm', ['install', '--no-save', '--no-package-lock', '--ignore-scripts', '--no-audit', '--no-fund',
     '--loglevel=error', '--prefix', CACHE, ...specs], {
-    stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+    stdio: ['ignore', process.stderr, 'inherit'], // npm's summary must not land in the printed tables env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
   });
   return r.status === 0 ? {} : { error: `npm install ${specs.join(' ')} failed (exit ${r.status})` };
 }

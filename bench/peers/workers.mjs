@@ -36,17 +36,22 @@ function torchCommand() {
 /**
  * Every runtime the benchmark knows, in table order. key: short name for --only; memory: what "memory" means
  * for it ('heap' = the wasm memory size from bs.memoryStats().heapBytes, 'rss' = the process's resident set);
- * weightBytes: bytes per matrix weight its decode streams (4 = float32, 1 = int8); blockscope: a Blockscope
+ * weightBytes: bytes per matrix weight its decode streams (4 = float32, 1.125 = int8 codes + one f32 scale per 32); blockscope: a Blockscope
  * build (gets a ratio against the reference); reference: the runtime ratios are taken against.
+ * check (optional): how close to PyTorch it must be to be timed, {tolerance: max |Δ logits|, greedy: whether its
+ * greedy tokens must all equal PyTorch's}; the default is float32's {tolerance: 1e-4, greedy: true}. int8
+ * weights change logits by a few hundredths (Q8_0 rounding), so those entries allow 0.1 and only report tokens.
  * An extra Blockscope variant is one more entry here.
  */
+export const F32_CHECK = { tolerance: 1e-4, greedy: true };
+const INT8_CHECK = { tolerance: 0.1, greedy: false };
 export const RUNTIMES = [
   { key: 'native', label: 'Blockscope native Release', memory: 'rss', weightBytes: 4, blockscope: true, command: () => nativeCommand('f32') },
-  { key: 'native-int8', label: 'Blockscope native Release, int8 weights', memory: 'rss', weightBytes: 1, blockscope: true, command: () => nativeCommand('int8') },
+  { key: 'native-int8', label: 'Blockscope native Release, int8 weights', memory: 'rss', weightBytes: 1.125, blockscope: true, check: INT8_CHECK, command: () => nativeCommand('int8') },
   { key: 'wasm-simd', label: 'Blockscope wasm SIMD', memory: 'heap', weightBytes: 4, blockscope: true, command: () => wasmCommand('simd', 'f32') },
-  { key: 'wasm-simd-int8', label: 'Blockscope wasm SIMD, int8 weights', memory: 'heap', weightBytes: 1, blockscope: true, command: () => wasmCommand('simd', 'int8') },
+  { key: 'wasm-simd-int8', label: 'Blockscope wasm SIMD, int8 weights', memory: 'heap', weightBytes: 1.125, blockscope: true, check: INT8_CHECK, command: () => wasmCommand('simd', 'int8') },
   { key: 'wasm-baseline', label: 'Blockscope wasm baseline', memory: 'heap', weightBytes: 4, blockscope: true, command: () => wasmCommand('baseline', 'f32') },
-  { key: 'wasm-baseline-int8', label: 'Blockscope wasm baseline, int8 weights', memory: 'heap', weightBytes: 1, blockscope: true, command: () => wasmCommand('baseline', 'int8') },
+  { key: 'wasm-baseline-int8', label: 'Blockscope wasm baseline, int8 weights', memory: 'heap', weightBytes: 1.125, blockscope: true, check: INT8_CHECK, command: () => wasmCommand('baseline', 'int8') },
   { key: 'ort-web', label: 'onnxruntime-web (wasm, 1 thread)', memory: 'rss', weightBytes: 4, reference: true, command: () => ortCommand('onnxruntime-web') },
   { key: 'ort-node', label: 'onnxruntime-node (CPU, 1 thread)', memory: 'rss', weightBytes: 4, command: () => ortCommand('onnxruntime-node') },
   { key: 'pytorch', label: 'PyTorch (1 thread, OpenBLAS)', memory: 'rss', weightBytes: 4, command: torchCommand },
