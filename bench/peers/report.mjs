@@ -1,0 +1,100 @@
+// Prints the peer benchmark's tables (markdown) from what bench/peers/run.mjs measured: the main comparison,
+// details (load, first passes, correctness, decode bandwidth), ratios against the reference runtime
+// (onnxruntime-web) and bench/train.mjs's training speed.
+
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const fmt = (n, d = 1) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+const MiB = (b) => `${fmt(b / 2 ** 20, 0)} MiB`;
+
+/**
+ * Bytes one decoded token reads from the weights: every block's four matrices and the (tied) head at
+ * `weightBytes` each, the vectors (biases, LayerNorms) and one position-embedding row as float32. The KV
+ * cache (at most 48 positions here, < 4 MB) is left out.
+ */
+export function weightBytesPerToken(config, weightBytes) {
+  const C = config.n_embd, L = config.n_layer, V = config.vocab_size;
+  const matrices = L * 12 * C * C + V * C;
+  const vectors = L * 13 * C + 3 * C;
+  return matrices * weightBytes + vectors * 4;
+}
+
+function summary(row) {
+  const m = row.m;
+  if (!m.fwd64?.length) return null;
+  return {
+    fwd64: median(m.fwd64), fwd1: median(m.fwd1), fwd1First: median(m.fwd1_first), tps: median(m.decode_tps),
+    prefill: median(m.prefill_ms), tpsRange: [Math.min(...m.decode_tps), Math.max(...m.decode_tps)],
+  };
+}
+
+function memoryCell(row) {
+  const a = row.m.after_load, e = row.m.end;
+  if (!a || !e) return '–';
+  return row.memory === 'heap' ? `${MiB(a.heap)} wasm heap (${MiB(e.heap)})` : `${MiB(a.rss)} RSS (${MiB(e.peak_rss)})`;
+}
+
+export function printReport({ rows, rounds, config, ref, training, tolerance, steadyT1 }) {
+  const C = config.n_embd, L = config.n_layer, V = config.vocab_size;
+  const nParams = L * (12 * C * C + 13 * C) + V * C + config.n_positions * C + 2 * C;
+  console.log(`## Peer benchmark: GPT-2-shaped model, ${L} layers, emb ${C}, ${config.n_head} heads, vocab ${V}, ` +
+    `tied (${fmt(nParams / 1e6)}M parameters), identical weights, one thread each\n`);
+  console.log(`${rounds} interleaved rounds, medians over rounds. Correctness first: logits of the ${ref.prompt.length}-token ` +
+    `prompt within ${tolerance} of PyTorch's and its ${ref.greedy.length} greedy tokens equal, or the runtime is not timed ` +
+    `(int8 weights: within 0.1, tokens reported).\n`);
+
+  console.log('| runtime | forward T=64 | forward T=1 | KV decode | first T=1 after T=64 | memory after load (peak) |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const s = summary(row);
+    if (!s) {
+      console.log(`| ${row.label} | ${row.status ?? 'not run'} | | | | |`);
+      continue;
+    }
+    console.log(`| ${row.label} | ${fmt(s.fwd64)} ms | ${fmt(s.fwd1, 2)} ms | ${fmt(s.tps)} tok/s | ${fmt(s.fwd1First, 2)} ms | ${memoryCell(row)} |`);
+  }
+  console.log(`\n(forward: one pass over T positions, logits of all of them returned to the caller. forward T=1: median of ` +
+    `${steadyT1} back-to-back passes after the first; first T=1 after T=64: the pass right after a T=64 one. KV decode: ` +
+    `${ref.prompt.length}-token prompt, then ${ref.greedy.length} greedy tokens; the prefill is not counted, tok/s = ` +
+    `${ref.greedy.length - 1} single-token steps / their time. Memory: wasm heap = bs.memoryStats().heapBytes (the wasm ` +
+    `memory, which only grows, so its peak is its end size); RSS = the worker process's VmRSS, peak = VmHWM. ` +
+    `onnxruntime holds forward.onnx after load and also decode.onnx (a second copy of the weights) at its peak.)\n`);
+
+  const timed = rows.filter((r) => summary(r));
+  console.log('| runtime | load | first forward after load (T=64) | prefill (16 tokens) | max \\|Δ logits\\| vs PyTorch | ' +
+    'greedy tokens = PyTorch\'s | decode tok/s min–max | weight bytes / decoded token | implied GB/s | process peak RSS |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of timed) {
+    const s = summary(row);
+    const bytes = weightBytesPerToken(config, row.weightBytes);
+    console.log(`| ${row.label} | ${fmt(row.m.load_ms, 0)} ms | ${fmt(row.m.first_forward_ms)} ms | ${fmt(s.prefill)} ms | ` +
+      `${row.m.max_abs_diff.toExponential(1)} | ${row.m.greedy_match}/${ref.greedy.length} | ${fmt(s.tpsRange[0])}–${fmt(s.tpsRange[1])} | ${fmt(bytes / 1e6)} MB | ` +
+      `${fmt((bytes * s.tps) / 1e9, 2)} | ${MiB(row.m.end.peak_rss)} |`);
+  }
+  console.log('\n(load: config + weights file to a model ready to run, in the worker, excluding the runtime\'s own start-up ' +
+    '(wasm instantiation, import torch); onnxruntime: forward.onnx only, decode.onnx loads on the first decode. ' +
+    'implied GB/s = weight bytes per token x decode tok/s: the rate the weights stream from memory.)');
+
+  const refRow = timed.find((r) => r.reference);
+  if (refRow) {
+    const rs = summary(refRow);
+    console.log(`\n### Ratios against ${refRow.label} (speed: above 1 is faster than it)\n`);
+    for (const row of timed.filter((r) => r !== refRow)) {
+      const s = summary(row);
+      console.log(`- ${row.label}: forward T=64 = ${fmt(rs.fwd64 / s.fwd64, 2)}× ort-web, forward T=1 = ` +
+        `${fmt(rs.fwd1 / s.fwd1, 2)}×, decode = ${fmt(s.tps / rs.tps, 2)}× ort-web`);
+    }
+  } else {
+    console.log('\n(no ratios: the reference runtime, onnxruntime-web, did not run)');
+  }
+
+  console.log('\n### Runtimes\n');
+  for (const row of rows.filter((r) => r.runtime)) console.log(`- ${row.label}: ${row.runtime}${row.status ? ` — ${row.status}` : ''}`);
+
+  console.log(`\n## Training speed (bench/train.mjs: ${training.title ?? 'skipped'})\n`);
+  if (training.skipped) {
+    console.log(`skipped: ${training.skipped}`);
+  } else {
+    console.log('| runtime | tokens/s | × PyTorch (1 thread) |\n|---|---:|---:|');
+    for (const t of training.rows) console.log(`| ${t.runtime} | ${t.tokensPerS} | ${t.vsTorch} |`);
+  }
+}
