@@ -270,9 +270,11 @@ void check_plan_covers(const Plan& plan, const ParamArena& arena) {
   std::map<std::string, Shape> dests;
   for (const auto& ft : plan.tensors)
     for (const auto& d : ft.dests) dests.emplace(d.param, d.shape);
-  require(dests.size() == arena.params().size(), "internal: checkpoint plan has ", dests.size(),
-          " parameters, the model ", arena.params().size());
-  for (const auto& p : arena.params()) {
+  const size_t n = arena.params().size() + arena.int8_params().size();
+  require(dests.size() == n, "internal: checkpoint plan has ", dests.size(), " parameters, the model ", n);
+  std::vector<ParamInfo> all = arena.params();
+  all.insert(all.end(), arena.int8_params().begin(), arena.int8_params().end());
+  for (const auto& p : all) {
     const auto it = dests.find(p.name);
     require(it != dests.end() && it->second == p.shape, "internal: checkpoint plan lacks parameter '", p.name,
             "' ", shape_str(p.shape));
@@ -306,6 +308,10 @@ CheckpointNaming checkpoint_naming(const SafetensorsFile& file) {
 
 std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& arena, const CheckpointNaming& naming,
                                       Dtype storage) {
+  require(arena.int8_params().empty(), "cannot save the model: parameter '",
+          arena.int8_params().empty() ? "" : arena.int8_params()[0].name,
+          "' is stored as int8 (the model was loaded with int8 weights, which are inference-only); save from a "
+          "float32 load");
   const CheckpointLayout layout = naming.layout;
   if (layout == kHF) require_hf_compatible(cfg, "save");
   const Plan plan = make_plan(cfg, layout, naming.hf_prefix ? "transformer." : "");

@@ -153,7 +153,7 @@ struct ModelStreamLoader::Impl {
     check_no_unexpected(*file, plan, cfg);
     naming = checkpoint_naming(*file);
     const MemoryBudget budget{std::max(MemoryBudget::kDefaultBytes, opts.max_parameter_bytes)};
-    model.emplace(cfg, GPTModel::Uninitialized{}, budget);
+    model.emplace(cfg, GPTModel::Uninitialized{}, budget, opts.weights);
     check_plan_covers(plan, model->params());
     for (const auto& t : plan.tensors) planned[t.name] = &t;
     for (const auto& e : file->entries()) order.push_back(&e);
@@ -314,13 +314,16 @@ struct ModelStreamLoader::Impl {
 
   // The one place values enter the model.
   void write_param_rows(const std::string& name, int64_t row0, int64_t nrows, const float* v) {
+    if (Q8Matrix* q = model->params().q8(name)) return q->set_rows(row0, nrows, v);  // int8: quantized here
     const std::span<float> dst = model->params().get(name);
     const ParamInfo* p = model->params().find(name);
     const int64_t cols = p->shape.size() >= 2 ? p->shape.back() : std::max<int64_t>(1, p->numel);
     std::copy(v, v + nrows * cols, dst.data() + row0 * cols);
   }
   // The parameter's float32 values if the model keeps it in float32, else null.
-  const float* f32_values(const std::string& name) { return model->params().get(name).data(); }
+  const float* f32_values(const std::string& name) {
+    return model->params().q8(name) ? nullptr : model->params().get(name).data();
+  }
 
   GPTModel finish() {
     require(phase != Phase::Failed, "the checkpoint stream failed; start a new load");

@@ -116,6 +116,26 @@ int64_t budgeted_parameters(const GPTConfig& cfg, const MemoryBudget& budget) {
   return n;
 }
 
+// Which parameters an int8 model stores as int8: the token embedding, an untied head and every Linear matrix
+// of the blocks (their other parameters are LayerNorm scales/shifts and biases). int8_numel counts them.
+bool int8_parameter(const std::string& name, const Shape&) {
+  return name == "tok_emb.weight" || name == "out_head.weight" ||
+         (name.starts_with("trf_blocks.") && name.ends_with(".weight"));
+}
+int64_t int8_numel(const GPTConfig& cfg) {
+  const int64_t C = cfg.emb_dim, H = cfg.block().hidden_dim();
+  const char* what = "the model's int8 parameter count";
+  const int64_t emb = checked_mul(cfg.vocab_size, C, what);
+  const int64_t block = checked_add(checked_product(what, {4, C, C}), checked_product(what, {2, C, H}), what);
+  return checked_add(checked_mul(cfg.n_layers, block, what), cfg.tie_weights ? emb : checked_mul(2, emb, what),
+                     what);
+}
+ParamArena make_arena(const GPTConfig& cfg, const MemoryBudget& budget, WeightFormat weights) {
+  const int64_t n = budgeted_parameters(cfg, budget);
+  if (weights == WeightFormat::F32) return ParamArena(n);
+  return ParamArena(n - int8_numel(cfg), int8_parameter);
+}
+
 std::vector<TransformerBlock> make_blocks(ParamArena& arena, const GPTConfig& cfg) {
   std::vector<TransformerBlock> blocks;
   blocks.reserve(static_cast<size_t>(cfg.n_layers));
@@ -132,10 +152,10 @@ GPTModel::GPTModel(const GPTConfig& cfg, uint64_t seed, const MemoryBudget& budg
   init(seed);
 }
 
-GPTModel::GPTModel(const GPTConfig& cfg, Uninitialized, const MemoryBudget& budget)
+GPTModel::GPTModel(const GPTConfig& cfg, Uninitialized, const MemoryBudget& budget, WeightFormat weights)
     : cfg_(cfg),
       budget_(budget),
-      params_(budgeted_parameters(cfg, budget)),
+      params_(make_arena(cfg, budget, weights)),
       tok_emb_(params_.take("tok_emb.weight", {cfg.vocab_size, cfg.emb_dim})),
       pos_emb_(params_.take("pos_emb.weight", {cfg.context_length, cfg.emb_dim})),
       blocks_(make_blocks(params_, cfg)),
@@ -144,9 +164,17 @@ GPTModel::GPTModel(const GPTConfig& cfg, Uninitialized, const MemoryBudget& budg
   if (!cfg.tie_weights) out_head_ = Linear(params_, "out_head.", cfg.emb_dim, cfg.vocab_size, false);
   require(params_.used() == params_.capacity(), "internal: parameter layout mismatch (", params_.used(), " vs ",
           params_.capacity(), ")");
+  weights_ = weights;
+  tok_emb_q8_ = params_.q8("tok_emb.weight");
+}
+
+void GPTModel::require_trainable(const char* what) const {
+  require(weights_ == WeightFormat::F32, "cannot ", what,
+          ": the model has int8 weights, which are inference-only (load it with float32 weights to train)");
 }
 
 void GPTModel::init(uint64_t seed) {
+  require_trainable("initialize it randomly");
   Rng rng(seed);
   const int64_t C = cfg_.emb_dim;
   for (int64_t i = 0, n = cfg_.vocab_size * C; i < n; ++i) tok_emb_[i] = rng.normal();       // nn.Embedding: N(0, 1)
@@ -198,9 +226,11 @@ void GPTModel::embed(float* x, std::span<const int32_t> ids, int64_t B, int64_t 
   const int64_t C = cfg_.emb_dim;
   for (int64_t b = 0; b < B; ++b)
     for (int64_t t = 0; t < T; ++t) {
-      const float* te = tok_emb_ + static_cast<int64_t>(ids[static_cast<size_t>(b * T + t)]) * C;
-      const float* pe = pos_emb_ + (pos0 + t) * C;
+      const int64_t id = ids[static_cast<size_t>(b * T + t)];
       float* o = x + (b * T + t) * C;
+      const float* te = tok_emb_ ? tok_emb_ + id * C : o;
+      if (tok_emb_q8_) tok_emb_q8_->dequantize_row(id, o);  // the int8 row, dequantized in place
+      const float* pe = pos_emb_ + (pos0 + t) * C;
       for (int64_t c = 0; c < C; ++c) o[c] = te[c] + pe[c];
     }
 }
@@ -218,8 +248,9 @@ void GPTModel::final_logits(float* logits, const float* x, int64_t N, bool inspe
     row_mean_var(s.in.mean.data(), s.in.var.data(), x, N, C);
     row_mean_var(s.out.mean.data(), s.out.var.data(), normed_.data(), N, C);
   }
-  linear_forward(logits, normed_.data(), cfg_.tie_weights ? tok_emb_ : out_head_.weight(), nullptr, N, C,
-                 cfg_.vocab_size);
+  if (cfg_.tie_weights && tok_emb_q8_) return tok_emb_q8_->linear_forward(logits, normed_.data(), nullptr, N);
+  if (!cfg_.tie_weights) return out_head_.forward(logits, normed_.data(), N);
+  linear_forward(logits, normed_.data(), tok_emb_, nullptr, N, C, cfg_.vocab_size);
 }
 
 Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, bool inspect) {

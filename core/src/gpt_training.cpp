@@ -63,6 +63,7 @@ void GPTModel::check_targets(std::span<const int32_t> targets, int64_t n) const 
 
 double GPTModel::forward_loss(GPTRunState& rs, std::span<const int32_t> ids, std::span<const int32_t> targets,
                               Rng* dropout_rng) {
+  require_trainable("run a training forward pass");
   const int64_t B = rs.B, T = rs.T, N = B * T, C = cfg_.emb_dim, V = cfg_.vocab_size;
   require(rs.layers.size() == blocks_.size(), "run state was made for ", rs.layers.size(), " layers, the model has ",
           blocks_.size());
@@ -90,6 +91,7 @@ double GPTModel::forward_loss(GPTRunState& rs, std::span<const int32_t> ids, std
 }
 
 void GPTModel::backward(GPTRunState& rs, ParamArena& grads, float loss_scale) {
+  require_trainable("compute gradients");
   const int64_t B = rs.B, T = rs.T, N = B * T, C = cfg_.emb_dim, V = cfg_.vocab_size;
   require(static_cast<int64_t>(rs.targets.size()) == N, "backward needs a forward_loss on this run state first");
   const GradMap g(params_, grads);

@@ -138,6 +138,7 @@ void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids
 namespace {
 const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const TokenData& data,
                            int64_t max_memory_bytes) {
+  model.require_trainable("train it");
   cfg.validate();
   const GPTConfig& mc = model.config();
   const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : mc.context_length;

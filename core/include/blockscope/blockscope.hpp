@@ -14,6 +14,7 @@
 #include "blockscope/ops.hpp"
 #include "blockscope/optimizer.hpp"
 #include "blockscope/param_arena.hpp"
+#include "blockscope/quantized.hpp"
 #include "blockscope/residual_mlp.hpp"
 #include "blockscope/rng.hpp"
 #include "blockscope/safetensors.hpp"

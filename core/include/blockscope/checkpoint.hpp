@@ -28,6 +28,9 @@ const char* layout_name(CheckpointLayout layout);  // "book" / "huggingface"
 struct LoadOptions {
   // The most float32 weight bytes a loader may allocate; checked against the config before anything is built.
   int64_t max_parameter_bytes = int64_t{2} << 30;
+  // Int8: the token embedding and every Linear matrix are quantized as their rows arrive (Q8_0-like, one scale
+  // per 32 values; quantized.hpp) and never held in float32; the model is then inference-only.
+  WeightFormat weights = WeightFormat::F32;
 };
 
 // Parses config.json. Hugging Face keys (`n_embd`, `n_layer`, `n_head`, `n_positions` or `n_ctx`,

@@ -95,7 +95,12 @@ class GPTModel {
   // Builds the model without the random initialisation (LayerNorm scale 1, everything else 0), for loaders
   // that overwrite every parameter: a 124M-parameter random init costs seconds in wasm.
   struct Uninitialized {};
-  GPTModel(const GPTConfig& cfg, Uninitialized, const MemoryBudget& budget = {});
+  // With WeightFormat::Int8 the token embedding and every Linear matrix (attention, feed-forward, an untied
+  // out_head) are stored as int8 (quantized.hpp) and the model is inference-only: forward, forward_cached
+  // and loss work, backward and init throw. Everything else (position embedding, LayerNorms, biases) stays
+  // float32. A tied head reads the same int8 embedding.
+  GPTModel(const GPTConfig& cfg, Uninitialized, const MemoryBudget& budget = {},
+           WeightFormat weights = WeightFormat::F32);
   GPTModel(GPTModel&&) = default;
 
   // Parameter count without building the model (GPT_CONFIG_124M: 163,009,536 untied, 124,412,160 tied).
@@ -112,7 +117,12 @@ class GPTModel {
   const MemoryBudget& memory_budget() const { return budget_; }
   // Throws Error if the model's own parameters already exceed the new budget.
   void set_memory_budget(const MemoryBudget& budget);
-  int64_t num_parameters() const { return params_.used(); }
+  int64_t num_parameters() const { return params_.used() + params_.int8_numel(); }
+  WeightFormat weight_format() const { return weights_; }
+  // Bytes the parameters occupy: 4 per float32 value plus the int8 parameters' codes and scales.
+  int64_t stored_parameter_bytes() const { return 4 * params_.used() + params_.int8_bytes(); }
+  // Throws Error saying int8 weights are inference-only if this model has them; `what` names the attempt.
+  void require_trainable(const char* what) const;
 
   void init(uint64_t seed);
   // ids (B, T), row-major, each in [0, vocab_size), 1 <= T <= context_length -> logits (B, T, V).
@@ -150,7 +160,8 @@ class GPTModel {
   GPTConfig cfg_;
   MemoryBudget budget_;
   ParamArena params_;
-  float* tok_emb_ = nullptr;   // (V, C)
+  float* tok_emb_ = nullptr;   // (V, C); null when int8
+  const Q8Matrix* tok_emb_q8_ = nullptr;  // (V, C) when int8
   float* pos_emb_ = nullptr;   // (context_length, C)
   std::vector<TransformerBlock> blocks_;
   LayerNorm final_norm_;
@@ -165,6 +176,7 @@ class GPTModel {
   FloatBuffer att_w_;           // the cached forward's attention weights (n_heads, T, S), shared likewise
   FloatBuffer dx_, dy_;         // backward: the residual stream's gradient (B, T, C), ping-pong
   ForwardInspection inspection_;
+  WeightFormat weights_ = WeightFormat::F32;
 };
 
 }  // namespace blockscope

@@ -14,7 +14,8 @@ namespace blockscope {
 class Linear {
  public:
   Linear() = default;
-  // Registers "<prefix>weight" (out, in) and, if `bias`, "<prefix>bias" (out).
+  // Registers "<prefix>weight" (out, in) and, if `bias`, "<prefix>bias" (out). If the arena stores the weight
+  // as int8, forward() runs the int8 kernels on it and backward() throws (int8 weights are inference-only).
   Linear(ParamArena& arena, const std::string& prefix, int64_t in_features, int64_t out_features, bool bias);
   // Checked: throws Error on int64 overflow.
   static int64_t num_params(int64_t in_features, int64_t out_features, bool bias) {
@@ -32,12 +33,14 @@ class Linear {
 
   int64_t in_features() const { return in_; }
   int64_t out_features() const { return out_; }
-  float* weight() const { return weight_; }
+  float* weight() const { return weight_; }  // null when the weight is int8
+  const Q8Matrix* weight_q8() const { return q8_; }  // null when the weight is float32
   float* bias() const { return bias_; }  // null without bias
 
  private:
   float* weight_ = nullptr;
   float* bias_ = nullptr;
+  const Q8Matrix* q8_ = nullptr;
   int64_t in_ = 0;
   int64_t out_ = 0;
 };
