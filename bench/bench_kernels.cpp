@@ -9,6 +9,7 @@
 
 #include "blockscope/rng.hpp"
 #include "kernels/kernels.hpp"
+#include "limits.hpp"
 
 using namespace blockscope;
 using namespace blockscope::kernels;
@@ -68,8 +69,8 @@ struct Buffers {
         y(static_cast<size_t>(s.N * s.OC)) {}
 };
 
-// Best-of seconds per call after a warm-up of at least 3 calls and 0.2 s, which lets V8 tier the kernels up
-// from its baseline compiler (Liftoff) to TurboFan; then at least 5 timed calls and 0.5 s.
+// Best-of CPU seconds per call (bench::cpu_seconds) after a warm-up of at least 3 calls and 0.2 s, which lets
+// V8 tier the kernels up from its baseline compiler (Liftoff) to TurboFan; then at least 5 timed calls and 0.5 s.
 template <class F>
 double best_seconds(F&& call) {
   const auto t_warm = std::chrono::steady_clock::now();
@@ -77,9 +78,9 @@ double best_seconds(F&& call) {
   double best = 1e30;
   const auto t_all = std::chrono::steady_clock::now();
   for (int i = 0; i < 5 || seconds_since(t_all) < 0.5; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = bench::cpu_seconds();
     call();
-    best = std::min(best, seconds_since(t0));
+    best = std::min(best, bench::cpu_seconds() - t0);
   }
   return best;
 }
@@ -94,6 +95,34 @@ double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
   double m = 0;
   for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(static_cast<double>(a[i]) - b[i]));
   return m;
+}
+
+// The SIMD128 kernels against the machine's limits: GEMV streams its weight once per call (4 C OC bytes), so
+// its speed is a bandwidth (GB/s, % of the single-thread read bandwidth); GEMM is compute-bound (% of the
+// 128-bit mul + add peak). Matrices of 7 MB and more do not fit in cache.
+void limits_table(const bench::Limits& lim) {
+#ifdef __wasm_simd128__
+  std::printf("\nsimd128 kernels against the machine's limits (read %.1f GB/s, SIMD128 mul+add peak %.1f GFLOP/s)\n",
+              lim.read_gbs, lim.peak_gflops);
+  std::printf("%-4s %-14s %9s %9s %12s\n", "op", "N x C x OC", "GFLOP/s", "GB/s", "% of limit");
+  const Shape shapes[] = {{"GEMM", 64, 768, 768, true},   {"GEMM", 64, 768, 2304, true},
+                          {"GEMM", 64, 768, 3072, true},  {"GEMM", 64, 3072, 768, true},
+                          {"GEMV", 1, 768, 2304, true},   {"GEMV", 1, 768, 3072, true},
+                          {"GEMV", 1, 3072, 768, true},   {"GEMV", 1, 768, 50257, false}};
+  for (const Shape& s : shapes) {
+    Buffers bf(s);
+    const double gf = gflops(simd128_linear, s, bf);
+    const bool gemv = s.N == 1;
+    const double gbs = gemv ? gf * 2.0 : NAN;  // 2 FLOP per 4-byte weight
+    char dims[32];
+    std::snprintf(dims, sizeof dims, "%lldx%lldx%lld", static_cast<long long>(s.N), static_cast<long long>(s.C),
+                  static_cast<long long>(s.OC));
+    std::printf("%-4s %-14s %9.1f %9.1f %11.0f%%\n", s.name, dims, gf, gbs,
+                gemv ? 100.0 * gbs / lim.read_gbs : 100.0 * gf / lim.peak_gflops);
+  }
+#else
+  (void)lim;
+#endif
 }
 
 void main_table() {
@@ -210,11 +239,14 @@ void crossover_table() {
 }  // namespace
 
 int main() {
+  float sink = 0.0f;
+  const bench::Limits lim = bench::measure_limits(&sink);
   std::printf("linear_forward kernels, GFLOP/s (best of >= 5 calls after warm-up)\n");
   main_table();
+  limits_table(lim);
 #ifdef __wasm_simd128__
   crossover_table();
 #endif
   backward_table();
-  return 0;
+  return sink == 12345.0f ? 1 : 0;  // keeps the limit loops' sums alive
 }

@@ -132,8 +132,8 @@ TEST_CASE("queries after cached keys (S > T) attend to every cached key and thei
 }
 
 TEST_CASE("a few query rows without dropout (the decoding path) equal the blocked path", "[attention]") {
-  // Fewer than 8 query rows go row by row over K and V in place (kernels/f32_attention.cpp); 8 or more go
-  // through the blocked GEMM path. The last T rows of an 8-row call are the same queries at the same
+  // In SIMD128 builds fewer than 8 query rows go row by row over K and V in place (kernels/f32_attention.cpp;
+  // this file also runs in the wasm kernel test); 8 or more go through the blocked GEMM path. The last T rows of an 8-row call are the same queries at the same
   // positions, so both paths must agree. Head sizes 4, 21 and 64 reach every kernel tail.
   const int64_t S = 45, R = 8;
   for (const int64_t C : {8, 42, 128}) {

@@ -28,18 +28,25 @@ void f32_attention_scores__generic(float* scores, const float* q, const float* k
 }
 
 // Value rows split by parity: even rows summed into one partial sum, odd rows into another, each from 0 in
-// row order; out = even + odd. (The SIMD128 kernel keeps the two as independent accumulator sets.)
+// row order; out = even + odd. (The SIMD128 kernel keeps the two as independent accumulator sets.) Columns go
+// in blocks of 64 with rows in the outer loop, so each value row is read contiguously (the compiler vectorizes
+// the column loops natively) rather than one strided pass over all rows per column.
 void f32_attention_weighted_sum__generic(float* out, const float* p, const float* v, int64_t stride,
                                          int64_t hs, int64_t S) {
-  for (int64_t j = 0; j < hs; ++j) {
-    float even = 0.0f, odd = 0.0f;
+  constexpr int64_t kBlock = 64;
+  for (int64_t j0 = 0; j0 < hs; j0 += kBlock) {
+    const int64_t nj = hs - j0 < kBlock ? hs - j0 : kBlock;
+    float even[kBlock] = {}, odd[kBlock] = {};
+    const float* vr = v + j0;
     int64_t s = 0;
-    for (; s + 1 < S; s += 2) {
-      even += p[s] * v[s * stride + j];
-      odd += p[s + 1] * v[(s + 1) * stride + j];
+    for (; s + 1 < S; s += 2, vr += 2 * stride) {
+      const float pe = p[s], po = p[s + 1];
+      for (int64_t j = 0; j < nj; ++j) even[j] += pe * vr[j];
+      for (int64_t j = 0; j < nj; ++j) odd[j] += po * vr[stride + j];
     }
-    if (s < S) even += p[s] * v[s * stride + j];
-    out[j] = even + odd;
+    if (s < S)
+      for (int64_t j = 0; j < nj; ++j) even[j] += p[s] * vr[j];
+    for (int64_t j = 0; j < nj; ++j) out[j0 + j] = even[j] + odd[j];
   }
 }
 

@@ -35,8 +35,11 @@ void f32_gemv__generic(float* out, const float* inp, const float* weight, const 
 namespace {
 using namespace simd128;
 
-// dot(w, x) over C elements, summed in the order f32_gemv__generic documents.
-inline float dot(const float* x, const float* w, int64_t C, int64_t C16, int64_t C4) {
+// dot(w, x) over C elements, summed in the order f32_gemv__generic documents. Not inlined on purpose: V8 has no
+// on-stack replacement for wasm, so a call runs to its end in the tier it entered. One call per row lets the
+// first pass over the 50257-row LM head move from the baseline compiler (Liftoff) to optimized code after a
+// few rows instead of running all of it unoptimized (the slow first decoding step).
+__attribute__((noinline)) float dot(const float* x, const float* w, int64_t C, int64_t C16, int64_t C4) {
   vf a0 = zero(), a1 = zero(), a2 = zero(), a3 = zero();
   int64_t k = 0;
   for (; k < C16; k += 16) {

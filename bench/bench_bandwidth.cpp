@@ -1,0 +1,28 @@
+// The machine's limits for the kernels (bench/limits.hpp): single-thread read bandwidth at sizes from L1 to
+// memory, and the 128-bit SIMD mul + add peak without FMA. Built natively and as a wasm program (SIMD128), so
+// each is measured where the kernels run:
+//   build/release/bench/blockscope_bench_bandwidth
+//   node build/wasm-simd/wasm_kernels/blockscope_bench_bandwidth.js
+// A benchmark that prints figures, not a test.
+#include <cstdio>
+
+#include "limits.hpp"
+
+using namespace blockscope::bench;
+
+int main() {
+  float sink = 0.0f;
+#ifdef __wasm_simd128__
+  std::printf("WebAssembly SIMD128, single thread\n");
+#else
+  std::printf("native, single thread\n");
+#endif
+  std::printf("%-12s %10s\n", "read size", "GB/s");
+  for (size_t kib : {16, 256, 2048, 16384, 262144}) {
+    const double gbs = read_bandwidth_gbs(kib << 10, &sink);
+    std::printf("%8zu KiB %10.1f%s\n", kib, gbs, kib == 262144 ? "   <- memory (the decode limit)" : "");
+  }
+  const double peak = simd128_peak_gflops(&sink);
+  std::printf("\n128-bit SIMD mul + add peak (no FMA): %.1f GFLOP/s\n", peak);
+  return sink == 12345.0f ? 1 : 0;  // uses the sums so no loop is optimized away
+}
