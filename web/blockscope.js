@@ -42,14 +42,14 @@ export function loadBlockscope(options = {}) {
   const base = new URL(options.baseUrl ?? DEFAULT_BASE, import.meta.url);
   const key = `${flavour}@${base.href}`;
   if (!instances.has(key)) {
-    const p = instantiate(flavour, base);
+    const p = instantiate(flavour, base, options.compiled);
     p.catch(() => instances.delete(key)); // a failed load may be retried
     instances.set(key, p);
   }
   return instances.get(key);
 }
 
-async function instantiate(flavour, base) {
+async function instantiate(flavour, base, precompiled) {
   if (flavour === 'simd' && !simdSupported()) {
     throw new Error('this engine does not support WebAssembly SIMD128; use the baseline flavour');
   }
@@ -66,9 +66,13 @@ async function instantiate(flavour, base) {
   } else {
     // Download and compile the .wasm (streaming: compiled while it arrives) and load the JS glue at the same time;
     // the glue's instantiateWasm hook then only instantiates the compiled module.
-    const compiled = compileStreaming(wasmUrl).then((m) => (mark('wasm-compiled'), m));
-    compiled.catch(() => {}); // reported through `failed`
+    // `precompiled` (a worker's page may compile the wasm while the worker starts): a promise of {url, module}, used
+    // when it is this very file, else (null, another URL) the file is fetched and compiled here.
     glue = import(/* @vite-ignore */ glueUrl.href).then((g) => (mark('glue-loaded'), g));
+    const compiled = Promise.resolve(precompiled).catch(() => null)
+      .then((given) => (given?.url === wasmUrl.href ? given.module : compileStreaming(wasmUrl)))
+      .then((m) => (mark('wasm-compiled'), m));
+    compiled.catch(() => {}); // reported through `failed`
     failed = new Promise((_, reject) => {
       moduleArgs.instantiateWasm = (imports, receive) => {
         compiled.then((module) => WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module)))

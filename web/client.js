@@ -31,6 +31,9 @@ const instances = new Map(); // options key -> Promise<RuntimeClient>
 /* global BLOCKSCOPE_WORKER_FILE */
 const WORKER_FILE = typeof BLOCKSCOPE_WORKER_FILE === 'string' ? BLOCKSCOPE_WORKER_FILE : './worker.js';
 const BUNDLE_ORIGIN = new URL(import.meta.url).origin;
+// Where blockscope.js finds the wasm files, computed the same way here (the bundles define BLOCKSCOPE_WASM_BASE).
+/* global BLOCKSCOPE_WASM_BASE */
+const WASM_BASE = new URL(typeof BLOCKSCOPE_WASM_BASE === 'string' ? BLOCKSCOPE_WASM_BASE : './dist/', import.meta.url);
 const pageOrigin = () => (typeof location === 'undefined' ? null : location.origin);
 
 /**
@@ -55,7 +58,7 @@ export function connect(options = {}) {
  * Starts a module worker and resolves once it reports {ready: true}; rejects (and terminates it) if it cannot be
  * created, fails or stays silent for timeoutMs. A cross-origin script is started through a same-origin blob: URL.
  */
-function startWorker(url, timeoutMs, hash = '') {
+function startWorker(url, timeoutMs, hash = '', precompiled = null) {
   return new Promise((resolve, reject) => {
     let blobUrl = null;
     let worker;
@@ -68,6 +71,14 @@ function startWorker(url, timeoutMs, hash = '') {
         worker = new Worker(blobUrl + hash, { type: 'module' }); // the worker reads its location's hash
       }
       mark('worker-created');
+      // Posted when ready, or {wasmModule: null} if the page could not compile it: the worker then loads it itself.
+      precompiled?.then((message) => {
+        try {
+          worker.postMessage(message);
+        } catch {
+          worker.postMessage({ wasmModule: null }); // a module that cannot be cloned: the worker loads its own
+        }
+      });
     } catch (err) {
       if (blobUrl) URL.revokeObjectURL(blobUrl);
       reject(new Error(`the worker could not be created (${err?.message ?? err})`));
@@ -91,6 +102,16 @@ function startWorker(url, timeoutMs, hash = '') {
       else if (data?.ready === false) settle(`the worker failed to start (${data.error})`);
     };
   });
+}
+
+/**
+ * {wasmModule: {url, module}} once the page has compiled the wasm at `url` (streaming), or {wasmModule: null} if it
+ * could not (network, CORS, a server without application/wasm): never rejects.
+ */
+function precompile(url) {
+  return fetch(url, { credentials: 'same-origin' })
+    .then((response) => (response.ok ? WebAssembly.compileStreaming(response) : null))
+    .then((module) => ({ wasmModule: module && { url: url.href, module } }), () => ({ wasmModule: null }));
 }
 
 /** Request/response transport over a worker (or the in-thread stand-in with the same port shape). */
@@ -146,8 +167,14 @@ export class RuntimeClient {
     if (!options.inThread) {
       try {
         if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
-        const hash = ['simd', 'baseline'].includes(flavour) ? `#flavour=${flavour}` : '';
-        transport = new WorkerTransport(await startWorker(workerUrl, options.workerTimeout ?? 10000, hash));
+        const known = ['simd', 'baseline'].includes(flavour);
+        // The page downloads and compiles the wasm while the worker thread starts (which alone can take ~100 ms),
+        // and hands the compiled module over; the worker then only instantiates it.
+        const precompiled = known && typeof WebAssembly.compileStreaming === 'function'
+          ? precompile(new URL(`blockscope-${flavour}.wasm`, WASM_BASE)) : null;
+        const hash = known ? `#flavour=${flavour}${precompiled ? '&module=page' : ''}` : '';
+        const worker = await startWorker(workerUrl, options.workerTimeout ?? 10000, hash, precompiled);
+        transport = new WorkerTransport(worker);
       } catch (err) {
         reason = err.message;
         console.info(`Blockscope: ${reason}; running the runtime on the page's thread instead.`);
