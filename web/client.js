@@ -162,6 +162,7 @@ export class RuntimeClient {
   static async start(workerUrl, options) {
     let transport = null;
     let reason = null; // why a wanted worker could not be used
+    let precompiled = null; // the page's compile of the wasm for the worker (see below)
     const requested = options.flavour ?? 'auto';
     const flavour = requested === 'auto' ? (simdSupported() ? 'simd' : 'baseline') : requested;
     if (!options.inThread) {
@@ -170,7 +171,7 @@ export class RuntimeClient {
         const known = ['simd', 'baseline'].includes(flavour);
         // The page downloads and compiles the wasm while the worker thread starts (which alone can take ~100 ms),
         // and hands the compiled module over; the worker then only instantiates it.
-        const precompiled = known && typeof WebAssembly.compileStreaming === 'function'
+        precompiled = known && typeof WebAssembly.compileStreaming === 'function'
           ? precompile(new URL(`blockscope-${flavour}.wasm`, WASM_BASE)) : null;
         const hash = known ? `#flavour=${flavour}${precompiled ? '&module=page' : ''}` : '';
         const worker = await startWorker(workerUrl, options.workerTimeout ?? 10000, hash, precompiled);
@@ -187,7 +188,11 @@ export class RuntimeClient {
     const mode = options.inThread || reason !== null ? 'in-thread' : 'worker';
     const client = new RuntimeClient(transport, mode, options);
     client.fallbackReason = reason;
-    const info = await transport.send({ op: 'init', options: { flavour } }).promise;
+    // In-thread after a failed worker start, the module compiled for the worker is used here (the in-thread port
+    // passes messages by reference); a worker's 'init' carries only cloneable options.
+    const init = { flavour };
+    if (mode === 'in-thread' && precompiled) init.compiled = precompiled.then((m) => m.wasmModule);
+    const info = await transport.send({ op: 'init', options: init }).promise;
     importMarks(info.marks); // the worker's start-up phases, on this page's timeline
     mark('client-ready');
     client.flavour = info.flavour;
