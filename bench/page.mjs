@@ -3,15 +3,43 @@
 // navigation until the first widget (and every eagerly loaded widget) shows the core's numbers, and — for the lesson's
 // GPT section, which loads its trained model only when it nears the viewport — the time from scrolling it into view
 // to its first next-token table from the trained model. Debian's Chromium served from localhost, a cold cache per
-// run. Run after `npm run build`:  node bench/page.mjs [--runs N]
+// run. The start-up breakdown comes from the runtime's performance marks (web/marks.js): when the widget bundle was
+// downloaded and evaluated, the worker created and running, the glue loaded, the wasm compiled, the runtime instantiated,
+// the page told it is ready, the first result computed by the core, and the first widget interactive.
+// Run after `npm run build`:  node bench/page.mjs [--runs N] [--pages lesson,embed] [--root DIR]
+// (--root serves another copy of web/, e.g. an older build to compare against.)
+import { resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
+import { serve } from '../scripts/serve.mjs';
 import { launchBrowser, openPage, startServer } from '../tests/browser/support.mjs';
 
-const runs = Number(process.argv.includes('--runs') ? process.argv[process.argv.indexOf('--runs') + 1] : 3);
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const runs = Number(arg('--runs', 5));
+const pageNames = arg('--pages', 'lesson,embed').split(',');
 const PAGES = [
-  { path: '', label: 'lesson page (5 widgets at load; <training-lab> and <gpt-explorer> load when scrolled to)', widgets: 5, lazyGPT: true },
-  { path: 'embed.html', label: 'embed page (<gelu-explorer> alone)', widgets: 1 },
+  { name: 'lesson', path: '', label: 'lesson page (5 widgets at load; <training-lab> and <gpt-explorer> load when scrolled to)', widgets: 5, lazyGPT: true },
+  { name: 'embed', path: 'embed.html', label: 'embed page (<gelu-explorer> alone)', widgets: 1 },
+].filter((p) => pageNames.includes(p.name));
+if (PAGES.length === 0 || !Number.isInteger(runs) || runs < 1) {
+  console.error('usage: node bench/page.mjs [--runs N] [--pages lesson,embed]');
+  process.exit(2);
+}
+
+/** The start-up phases, in order: [label, how to read its time (ms since navigation) from a run's timings]. */
+const PHASES = [
+  ['HTML received', (t) => t.html],
+  ['widget bundle downloaded', (t) => t.bundle],
+  ['widget bundle entry evaluated', (t) => t.marks['entry-evaluated']],
+  ['worker created', (t) => t.marks['worker-created']],
+  ['every widget defined', (t) => t.marks['widgets-defined']],
+  ['worker script running', (t) => t.marks['worker-started']],
+  ['glue loaded (worker)', (t) => t.marks['glue-loaded']],
+  ['wasm compiled (worker)', (t) => t.marks['wasm-compiled']],
+  ['runtime instantiated (worker)', (t) => t.marks['runtime-ready']],
+  ['page told the runtime is ready', (t) => t.marks['client-ready']],
+  ['first result from the core', (t) => t.marks['first-result']],
+  ['first widget interactive', (t) => t.first],
 ];
 
 /** Scrolls <gpt-explorer> into view; ms until its first trained next-token table has been drawn and painted. */
@@ -45,6 +73,13 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
   await page.waitForFunction((n) => window.__ready.length >= n, widgets, { timeout: 60000 });
   await page.waitForLoadState('networkidle');
   const ready = await page.evaluate(() => window.__ready);
+  const timings = await page.evaluate(() => {
+    const marks = {};
+    for (const e of performance.getEntriesByType('mark')) if (e.name.startsWith('blockscope:')) marks[e.name.slice(11)] = e.startTime;
+    const bundle = performance.getEntriesByType('resource').find((e) => e.name.includes('blockscope-widgets'));
+    return { marks, html: performance.getEntriesByType('navigation')[0]?.responseEnd, bundle: bundle?.responseEnd };
+  });
+  timings.first = ready[0].ms;
   const gpt = lazyGPT ? await scrollToFirstTable(page) : null;
   if (lazyGPT) await page.waitForLoadState('networkidle');
   const files = new Map();
@@ -64,10 +99,11 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
     } catch { /* redirects and aborted requests have no body */ }
   }
   await context.close();
-  return { first: ready[0], all: ready.at(-1).ms, gpt, files };
+  return { first: ready[0], all: ready.at(-1).ms, gpt, files, timings };
 }
 
-const { server, url } = await startServer();
+const root = arg('--root', null);
+const { server, url } = await (root ? serve({ root: resolve(root), port: 0 }) : startServer());
 const browser = await launchBrowser();
 try {
   for (const p of PAGES) {
@@ -88,6 +124,13 @@ try {
     console.log(`\ntransferred before any model is requested: ${n(eager)} bytes\n`);
     console.log(`navigation → first interactive widget (${results[0].first.tag}): median ${median(results.map((r) => r.first.ms)).toFixed(0)} ms; ` +
       `→ all ${p.widgets} widget(s) loaded at start: median ${median(results.map((r) => r.all)).toFixed(0)} ms (${runs} runs, localhost, cold cache per run)`);
+    console.log(`\nstart-up breakdown (ms since navigation; median of ${runs} cold runs, min–max):\n`);
+    console.log('| phase | median | min | max |\n|---|---:|---:|---:|');
+    for (const [label, read] of PHASES) {
+      const xs = results.map((r) => read(r.timings)).filter((x) => typeof x === 'number');
+      if (xs.length === 0) continue;
+      console.log(`| ${label} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`);
+    }
     if (p.lazyGPT) {
       const gpt = results.map((r) => r.gpt);
       console.log(`<gpt-explorer> scrolled into view → first next-token table from the trained model (download + load + ` +

@@ -11,22 +11,11 @@ import { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer } from './models
 import { jsonText, num, toFloat32 } from './handles.js';
 import { BlockscopeError, checkedModule } from './wasm-module.js';
 import { ResidualMLP, Trainer } from './training.js';
+import { mark } from './marks.js';
+import { simdSupported } from './simd.js';
 
+export { simdSupported };
 export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer, BlockscopeError };
-
-/** A minimal wasm module using one SIMD128 instruction; validates only where SIMD128 is supported. */
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
-
-/** True if this engine supports WebAssembly SIMD128. */
-export function simdSupported() {
-  try {
-    return WebAssembly.validate(SIMD_PROBE);
-  } catch {
-    return false;
-  }
-}
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 // Where blockscope-<flavour>.js/.wasm live, found from this module's own URL (never the page's): ./dist/ next to
@@ -53,14 +42,14 @@ export function loadBlockscope(options = {}) {
   const base = new URL(options.baseUrl ?? DEFAULT_BASE, import.meta.url);
   const key = `${flavour}@${base.href}`;
   if (!instances.has(key)) {
-    const p = instantiate(flavour, base);
+    const p = instantiate(flavour, base, options.compiled);
     p.catch(() => instances.delete(key)); // a failed load may be retried
     instances.set(key, p);
   }
   return instances.get(key);
 }
 
-async function instantiate(flavour, base) {
+async function instantiate(flavour, base, precompiled) {
   if (flavour === 'simd' && !simdSupported()) {
     throw new Error('this engine does not support WebAssembly SIMD128; use the baseline flavour');
   }
@@ -68,34 +57,46 @@ async function instantiate(flavour, base) {
   const wasmUrl = new URL(`blockscope-${flavour}.wasm`, base);
   const moduleArgs = { locateFile: (path) => new URL(path, base).href, print: () => {}, printErr: () => {} };
   let failed = null;
+  let glue;
   if (isNode) {
     // Node 18+ has fetch, but Emscripten's loader would fetch a file path; hand it the bytes instead.
     const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
     moduleArgs.wasmBinary = await readFile(wasmUrl);
+    glue = import(/* @vite-ignore */ glueUrl.href);
   } else {
-    // Download and compile the .wasm while the JS glue is still loading, instead of after it.
-    const response = fetch(wasmUrl, { credentials: 'same-origin' });
+    // Download and compile the .wasm (streaming: compiled while it arrives) and load the JS glue at the same time;
+    // the glue's instantiateWasm hook then only instantiates the compiled module.
+    // `precompiled` (a worker's page may compile the wasm while the worker starts): a promise of {url, module}, used
+    // when it is this very file, else (null, another URL) the file is fetched and compiled here.
+    glue = import(/* @vite-ignore */ glueUrl.href).then((g) => (mark('glue-loaded'), g));
+    const compiled = Promise.resolve(precompiled).catch(() => null)
+      .then((given) => (given?.url === wasmUrl.href ? given.module : compileStreaming(wasmUrl)))
+      .then((m) => (mark('wasm-compiled'), m));
+    compiled.catch(() => {}); // reported through `failed`
     failed = new Promise((_, reject) => {
       moduleArgs.instantiateWasm = (imports, receive) => {
-        instantiateStreaming(response, wasmUrl, imports).then(({ instance, module }) => receive(instance, module), reject);
+        compiled.then((module) => WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module)))
+          .catch(reject);
         return {}; // the exports arrive through receive()
       };
     });
   }
-  const { default: createModule } = await import(/* @vite-ignore */ glueUrl.href);
+  const { default: createModule } = await glue;
   const module = await (failed ? Promise.race([createModule(moduleArgs), failed]) : createModule(moduleArgs));
-  return new Blockscope(checkedModule(module), flavour, base);
+  const runtime = new Blockscope(checkedModule(module), flavour, base);
+  mark('runtime-ready');
+  return runtime;
 }
 
 /** Compiles while downloading; falls back to a plain download when the server's MIME type is not application/wasm. */
-async function instantiateStreaming(responsePromise, url, imports) {
-  const response = await responsePromise;
+async function compileStreaming(url) {
+  const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
   try {
-    return await WebAssembly.instantiateStreaming(response, imports);
+    return await WebAssembly.compileStreaming(response);
   } catch (err) {
     if (!(err instanceof TypeError)) throw err; // a TypeError means the MIME type is wrong; retry without streaming
-    return WebAssembly.instantiate(await (await fetch(url, { credentials: 'same-origin' })).arrayBuffer(), imports);
+    return WebAssembly.compile(await (await fetch(url, { credentials: 'same-origin' })).arrayBuffer());
   }
 }
 

@@ -9,7 +9,9 @@
 //   same-origin — so the client starts a same-origin blob: module worker whose one line import()s the real
 //   worker script by its absolute URL (the CDN must send CORS headers, as CDNs do). The worker says
 //   {ready: true} once its script has run; inside, blockscope.js finds blockscope-<flavour>.js/.wasm from its
-//   own (absolute) URL.
+//   own (absolute) URL. The flavour (simd or baseline, detected here) rides in the worker URL's hash
+//   (#flavour=simd), so the worker starts downloading and compiling the wasm as soon as its script runs, before
+//   this thread — often still busy parsing widgets — has asked it anything.
 // - Fallback: if the Worker constructor throws (CSP worker-src), or the worker fails (error event) or stays silent
 //   for `workerTimeout` ms before it is ready, the client switches once to the in-thread mode, says so in
 //   console.info and in client.mode / client.fallbackReason; widgets keep working.
@@ -19,6 +21,8 @@
 //   connect({allowRemoteModels: true}).
 
 import { BlockscopeError } from './wasm-module.js';
+import { importMarks, mark } from './marks.js';
+import { simdSupported } from './simd.js';
 
 export { BlockscopeError };
 
@@ -27,6 +31,9 @@ const instances = new Map(); // options key -> Promise<RuntimeClient>
 /* global BLOCKSCOPE_WORKER_FILE */
 const WORKER_FILE = typeof BLOCKSCOPE_WORKER_FILE === 'string' ? BLOCKSCOPE_WORKER_FILE : './worker.js';
 const BUNDLE_ORIGIN = new URL(import.meta.url).origin;
+// Where blockscope.js finds the wasm files, computed the same way here (the bundles define BLOCKSCOPE_WASM_BASE).
+/* global BLOCKSCOPE_WASM_BASE */
+const WASM_BASE = new URL(typeof BLOCKSCOPE_WASM_BASE === 'string' ? BLOCKSCOPE_WASM_BASE : './dist/', import.meta.url);
 const pageOrigin = () => (typeof location === 'undefined' ? null : location.origin);
 
 /**
@@ -51,18 +58,27 @@ export function connect(options = {}) {
  * Starts a module worker and resolves once it reports {ready: true}; rejects (and terminates it) if it cannot be
  * created, fails or stays silent for timeoutMs. A cross-origin script is started through a same-origin blob: URL.
  */
-function startWorker(url, timeoutMs) {
+function startWorker(url, timeoutMs, hash = '', precompiled = null) {
   return new Promise((resolve, reject) => {
     let blobUrl = null;
     let worker;
     try {
       if (pageOrigin() === null || new URL(url).origin === pageOrigin()) {
-        worker = new Worker(url, { type: 'module' });
+        worker = new Worker(url + hash, { type: 'module' });
       } else {
         const boot = `import(${JSON.stringify(url)}).catch((e) => postMessage({ ready: false, error: String(e?.message ?? e) }));`;
         blobUrl = URL.createObjectURL(new Blob([boot], { type: 'text/javascript' }));
-        worker = new Worker(blobUrl, { type: 'module' });
+        worker = new Worker(blobUrl + hash, { type: 'module' }); // the worker reads its location's hash
       }
+      mark('worker-created');
+      // Posted when ready, or {wasmModule: null} if the page could not compile it: the worker then loads it itself.
+      precompiled?.then((message) => {
+        try {
+          worker.postMessage(message);
+        } catch {
+          worker.postMessage({ wasmModule: null }); // a module that cannot be cloned: the worker loads its own
+        }
+      });
     } catch (err) {
       if (blobUrl) URL.revokeObjectURL(blobUrl);
       reject(new Error(`the worker could not be created (${err?.message ?? err})`));
@@ -88,6 +104,16 @@ function startWorker(url, timeoutMs) {
   });
 }
 
+/**
+ * {wasmModule: {url, module}} once the page has compiled the wasm at `url` (streaming), or {wasmModule: null} if it
+ * could not (network, CORS, a server without application/wasm): never rejects.
+ */
+function precompile(url) {
+  return fetch(url, { credentials: 'same-origin' })
+    .then((response) => (response.ok ? WebAssembly.compileStreaming(response) : null))
+    .then((module) => ({ wasmModule: module && { url: url.href, module } }), () => ({ wasmModule: null }));
+}
+
 /** Request/response transport over a worker (or the in-thread stand-in with the same port shape). */
 class WorkerTransport {
   #worker;
@@ -110,12 +136,14 @@ class WorkerTransport {
       return;
     }
     this.#pending.delete(msg.id);
+    if (p.call) mark('first-result'); // marked once: the first answer computed by the core
     if (msg.ok) p.resolve(msg.result);
     else p.reject(msg.name === 'BlockscopeError' ? new BlockscopeError(msg.error) : new Error(msg.error));
   }
   send(msg, { onEvent, transfer = [] } = {}) {
     const id = this.#nextId++;
-    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onEvent }));
+    const call = msg.op !== 'init';
+    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onEvent, call }));
     this.#worker.postMessage({ ...msg, id }, transfer);
     return { id, promise };
   }
@@ -134,10 +162,20 @@ export class RuntimeClient {
   static async start(workerUrl, options) {
     let transport = null;
     let reason = null; // why a wanted worker could not be used
+    let precompiled = null; // the page's compile of the wasm for the worker (see below)
+    const requested = options.flavour ?? 'auto';
+    const flavour = requested === 'auto' ? (simdSupported() ? 'simd' : 'baseline') : requested;
     if (!options.inThread) {
       try {
         if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
-        transport = new WorkerTransport(await startWorker(workerUrl, options.workerTimeout ?? 10000));
+        const known = ['simd', 'baseline'].includes(flavour);
+        // The page downloads and compiles the wasm while the worker thread starts (which alone can take ~100 ms),
+        // and hands the compiled module over; the worker then only instantiates it.
+        precompiled = known && typeof WebAssembly.compileStreaming === 'function'
+          ? precompile(new URL(`blockscope-${flavour}.wasm`, WASM_BASE)) : null;
+        const hash = known ? `#flavour=${flavour}${precompiled ? '&module=page' : ''}` : '';
+        const worker = await startWorker(workerUrl, options.workerTimeout ?? 10000, hash, precompiled);
+        transport = new WorkerTransport(worker);
       } catch (err) {
         reason = err.message;
         console.info(`Blockscope: ${reason}; running the runtime on the page's thread instead.`);
@@ -150,7 +188,13 @@ export class RuntimeClient {
     const mode = options.inThread || reason !== null ? 'in-thread' : 'worker';
     const client = new RuntimeClient(transport, mode, options);
     client.fallbackReason = reason;
-    const info = await transport.send({ op: 'init', options: { flavour: options.flavour ?? 'auto' } }).promise;
+    // In-thread after a failed worker start, the module compiled for the worker is used here (the in-thread port
+    // passes messages by reference); a worker's 'init' carries only cloneable options.
+    const init = { flavour };
+    if (mode === 'in-thread' && precompiled) init.compiled = precompiled.then((m) => m.wasmModule);
+    const info = await transport.send({ op: 'init', options: init }).promise;
+    importMarks(info.marks); // the worker's start-up phases, on this page's timeline
+    mark('client-ready');
     client.flavour = info.flavour;
     return client;
   }

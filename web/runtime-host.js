@@ -7,6 +7,7 @@
 // Long jobs (generate, train) yield to the event loop after every token, and after every micro-batch of a
 // training step, so a 'cancel', or another widget's forward pass, waits at most one micro-batch.
 import { loadBlockscope } from './blockscope.js';
+import { exportMarks } from './marks.js';
 
 /**
  * Returns the message handler of one runtime host; `post(message, transfer)` sends replies and events.
@@ -106,7 +107,7 @@ export function createHost(post) {
   const ops = {
     async init(msg) {
       runtime = await loadBlockscope(msg.options ?? {});
-      return { flavour: runtime.flavour, build: runtime.buildInfo() };
+      return { flavour: runtime.flavour, build: runtime.buildInfo(), marks: exportMarks() };
     },
     call(msg) {
       return target(msg.handle)[msg.method](...(msg.args ?? []));

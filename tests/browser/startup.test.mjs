@@ -1,0 +1,66 @@
+// How the widget bundle starts the runtime, in real Chromium: the worker is told the wasm flavour in its URL (so it
+// loads the wasm before the page asks), every start-up phase leaves its performance mark on the page's timeline
+// (bench/page.mjs reads them) in causal order, and a page without widgets starts no worker of its own.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { assertClean, launchBrowser, openPage, startServer } from './support.mjs';
+
+const PHASES = ['entry-evaluated', 'worker-created', 'worker-started', 'glue-loaded', 'wasm-compiled', 'runtime-ready',
+  'client-ready', 'first-result', 'widgets-defined'];
+const NO_WIDGETS = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>no widgets</title>
+<script type="module">
+  const { connect } = await import('./dist/blockscope-widgets.js');
+  document.body.dataset.ready = String(typeof connect === 'function');
+</script>`;
+
+const env = { url: null, server: null, browser: null };
+before(async () => {
+  ({ server: env.server, url: env.url } = await startServer({ pages: { '/no-widgets.html': { body: NO_WIDGETS } } }));
+  env.browser = await launchBrowser();
+});
+after(async () => {
+  await env.browser?.close();
+  env.server?.close();
+});
+
+/** {phase: ms since navigation} of the page's blockscope:* marks. */
+const marks = (page) => page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
+  .filter((e) => e.name.startsWith('blockscope:')).map((e) => [e.name.slice(11), e.startTime])));
+
+test('the embed page names the flavour in the worker URL and marks every start-up phase in order', async () => {
+  const { page, context, problems } = await openPage(env.browser);
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(`${env.url}embed.html`);
+  await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
+  assert.equal(workers.length, 1, `one worker: ${workers.join(', ')}`);
+  const flavour = await page.evaluate(async () => (await (await import('./dist/blockscope-widgets.js')).connect()).flavour);
+  assert.match(workers[0], new RegExp(`/dist/blockscope-worker\\.js#flavour=${flavour}&module=page$`));
+  const m = await marks(page);
+  assert.deepEqual(PHASES.filter((p) => typeof m[p] !== 'number'), [], `marks: ${JSON.stringify(m)}`);
+  // Causal order only (each phase needs the one before it); 1 ms of slack for the worker's clock conversion.
+  const chain = ['entry-evaluated', 'worker-created', 'worker-started', 'wasm-compiled', 'runtime-ready', 'client-ready',
+    'first-result'];
+  for (let i = 1; i < chain.length; i++) {
+    assert.ok(m[chain[i]] + 1 >= m[chain[i - 1]], `${chain[i - 1]} (${m[chain[i - 1]]}) before ${chain[i]} (${m[chain[i]]})`);
+  }
+  assert.ok(m['runtime-ready'] + 1 >= m['glue-loaded'], 'the glue loads before the runtime is instantiated');
+  assertClean(problems);
+  await context.close();
+});
+
+test('a page that imports the bundle without showing a widget starts no worker', async () => {
+  const { page, context, problems } = await openPage(env.browser);
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(`${env.url}no-widgets.html`);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30000 });
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(workers, []);
+  const m = await marks(page);
+  assert.equal(typeof m['entry-evaluated'], 'number', 'the bundle ran');
+  assert.equal(m['worker-created'], undefined);
+  assertClean(problems);
+  await context.close();
+});
