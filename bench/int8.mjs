@@ -123,12 +123,18 @@ async function measure(name, dir, { prompt, valIds, steps }) {
   const dprompt = prompt.slice(0, 16);
   for (const w of FORMATS) decodeRate(models[w], dprompt, 4); // warm-up
   const tps = { f32: [], int8: [] };
+  const prefill = { f32: [], int8: [] }; // forward over the 64-token prompt (int8: dequantized panels + f32 GEMM)
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 ? [...FORMATS].reverse() : FORMATS;
-    for (const w of order) tps[w].push(decodeRate(models[w], dprompt, steps));
+    for (const w of order) {
+      tps[w].push(decodeRate(models[w], dprompt, steps));
+      const t0 = performance.now();
+      models[w].forward(prompt);
+      prefill[w].push(performance.now() - t0);
+    }
   }
   for (const m of Object.values(models)) m.dispose();
-  return { name, cfg, mem, lf, lq, step1, gf, gq, first, equal, val, tps };
+  return { name, cfg, mem, lf, lq, step1, gf, gq, first, equal, val, tps, prefill };
 }
 
 const brownDir = join(root, 'web/models/brown');
@@ -143,18 +149,20 @@ if (!quick) {
   results.push(await measure('GPT-2-124M shape (random)', dir, { prompt, valIds: null, steps: 32 }));
 }
 
+const grown = (m) => m.after.heapBytes - m.before.heapBytes;
 console.log(`## Int8 weights vs float32, wasm ${flavour}, Node ${process.versions.node}, single thread\n`);
 console.log(`${rounds} interleaved rounds, medians. Int8: token embedding and every Linear matrix as int8 codes with one float32 ` +
   'scale per 32 values (Q8_0); decoding quantizes the activations per 32 too and sums int8 products exactly.\n');
-console.log('| model | format | decode tok/s (min–max) | speed-up | parameter bytes | wasm memory after load | malloc\'d after load | load |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+console.log('| model | format | decode tok/s (min–max) | speed-up | forward T=64 | parameter bytes | wasm memory grown by load | malloc\'d after load | load |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
   const f32Bytes = 4 * r.mem.f32.parameters;
   for (const w of FORMATS) {
     const m = r.mem[w];
     const t = median(r.tps[w]);
     console.log(`| ${r.name} | ${w} | ${t.toFixed(1)} (${Math.min(...r.tps[w]).toFixed(1)}–${Math.max(...r.tps[w]).toFixed(1)}) | ` +
-      `${(t / median(r.tps.f32)).toFixed(2)}x | ${MiB(m.parameterBytes)} | ${MiB(m.after.heapBytes)} (${(m.after.heapBytes / f32Bytes).toFixed(2)}x f32 weights) | ` +
+      `${(t / median(r.tps.f32)).toFixed(2)}x | ${median(r.prefill[w]).toFixed(1)} ms | ${MiB(m.parameterBytes)} | ` +
+      `${MiB(grown(m))} (${(grown(m) / f32Bytes).toFixed(2)}x f32 weights; ${MiB(m.after.heapBytes)} in all) | ` +
       `${MiB(m.after.allocatedBytes)} (${(m.after.allocatedBytes / f32Bytes).toFixed(2)}x) | ${m.ms.toFixed(0)} ms |`);
   }
 }
@@ -165,5 +173,5 @@ for (const r of results) {
   console.log(`| ${r.name} | ${maxAbsDiff(r.lq, r.lf).toExponential(2)} | ${maxAbs(r.lf).toFixed(2)} | ${r.step1.toExponential(2)} | ${r.equal} | ` +
     `${r.first < 0 ? 'none' : `token ${r.first}`} | ${v} |`);
 }
-console.log('\n(memory: a fresh runtime per row, after loadModel from a file URL; the float32 weights are 4 bytes per parameter. ' +
+console.log('\n(memory: a fresh runtime per row, loadModel from a file URL; "grown" is wasm memory after minus before the load (the runtime starts with 16 MiB); the float32 weights are 4 bytes per parameter. ' +
   'Greedy: 8-token prompt, 256 new tokens, overflow crop. The 124M model has random weights, so its greedy agreement says little about a trained model.)');
