@@ -10,7 +10,7 @@ mkdir -p web/dist
 for flavour in simd baseline; do
   dir=build/wasm-$flavour
   simd=ON; [[ $flavour == baseline ]] && simd=OFF
-  if [[ ! -f $dir/CMakeCache.txt ]]; then
+  if [[ ! -f $dir/Makefile && ! -f $dir/build.ninja ]]; then  # not configured, or configure failed
     emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DBLOCKSCOPE_WASM_SIMD=$simd >/dev/null
   fi
   cmake --build "$dir" -j "$JOBS" --target blockscope_wasm

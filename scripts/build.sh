@@ -13,7 +13,8 @@ what=${1:-all}
 
 build_preset() {
   local preset=$1
-  if [[ ! -f build/$preset/CMakeCache.txt ]]; then
+  # Configure unless a previous configure finished (a failed one leaves CMakeCache.txt but no Makefile).
+  if [[ ! -f build/$preset/Makefile && ! -f build/$preset/build.ninja ]]; then
     cmake --preset "$preset" >/dev/null
   fi
   cmake --build "build/$preset" -j "$JOBS"

@@ -7,6 +7,7 @@
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/ops.hpp"
+#include "grow_only.hpp"
 
 namespace blockscope {
 
@@ -260,16 +261,16 @@ Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, boo
                          forward_bytes(cfg_, B, T, inspect)},
                         {"the model's parameters", float_bytes(params_.capacity(), "the model's parameter bytes")}});
   const int64_t C = cfg_.emb_dim, N = B * T;
-  x_.resize(to_size(N * C, "the residual stream"));
-  normed_.resize(x_.size());
+  detail::grow_to(x_, to_size(N * C, "the residual stream"));
+  detail::grow_to(normed_, to_size(N * C, "the residual stream"));
   inspection_ = ForwardInspection{};
   if (inspect) {
     inspection_ = ForwardInspection{B, T, C, cfg_.block().hidden_dim(), cfg_.n_heads, {}, {}};
     inspection_.layers.resize(blocks_.size());
   }
   const BlockConfig bc = cfg_.block();
-  acts_.resize(to_size(BlockActs::size(bc, B, T, false), "a block's activations"));
-  const BlockActs a = BlockActs::carve(acts_.data(), bc, B, T, false);
+  float* mem = detail::grow_to(acts_, to_size(BlockActs::size(bc, B, T, false), "a block's activations"));
+  const BlockActs a = BlockActs::carve(mem, bc, B, T, false);
   embed(x_.data(), ids, B, T, 0);
   for (size_t l = 0; l < blocks_.size(); ++l) {  // x = trf_blocks(x), one block's activations at a time
     blocks_[l].forward(a, x_.data(), B, T);
@@ -296,13 +297,19 @@ Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
        {"the KV cache", KVCache::bytes(cfg_)},
        {"the model's parameters", float_bytes(params_.capacity(), "the model's parameter bytes")}});
   const int64_t C = cfg_.emb_dim;
-  x_.resize(to_size(T * C, "the residual stream"));
-  y_.resize(x_.size());
-  normed_.resize(x_.size());
+  const size_t n = to_size(T * C, "the residual stream");
+  for (FloatBuffer* b : {&x_, &y_, &normed_}) detail::grow_to(*b, n);
+  // One workspace for all blocks, as in forward(): each block's activations are dead once the next runs.
+  const BlockConfig bc = cfg_.block();
+  float* mem = detail::grow_to(acts_, to_size(BlockActs::size(bc, 1, T, false), "a block's activations"));
+  const BlockActs a = BlockActs::carve(mem, bc, 1, T, false);
+  float* att_w = detail::grow_to(att_w_, to_size(checked_product("the cached attention weights",
+                                                                  {cfg_.n_heads, T, cache.length + T}),
+                                                  "the cached attention weights"));
   inspection_ = ForwardInspection{};
   embed(x_.data(), ids, 1, T, cache.length);
   for (size_t l = 0; l < blocks_.size(); ++l) {
-    blocks_[l].forward_cached(y_.data(), x_.data(), T, cache.slot(static_cast<int64_t>(l)));
+    blocks_[l].forward_cached(y_.data(), x_.data(), T, cache.slot(static_cast<int64_t>(l)), a, att_w);
     x_.swap(y_);
   }
   cache.length += T;
@@ -316,7 +323,7 @@ Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
 // outgrew 64 MiB: a single huge batch should not hold its memory for the rest of the session.
 void GPTModel::trim_workspace() {
   constexpr size_t kKeep = size_t{16} << 20;  // floats
-  for (FloatBuffer* b : {&x_, &y_, &normed_, &acts_})
+  for (FloatBuffer* b : {&x_, &y_, &normed_, &acts_, &att_w_})
     if (b->capacity() > kKeep) FloatBuffer().swap(*b);
 }
 

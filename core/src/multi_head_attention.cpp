@@ -5,6 +5,7 @@
 #include "blockscope/error.hpp"
 #include "blockscope/memory_budget.hpp"
 #include "blockscope/ops.hpp"
+#include "grow_only.hpp"
 
 namespace blockscope {
 
@@ -78,7 +79,7 @@ Tensor MultiHeadAttention::forward(const Tensor& x) {
 void MultiHeadAttention::forward(float* out, float* att, const float* inp, int64_t B, int64_t T) {
   const size_t n = to_size(checked_product("the attention's q/k/v buffers", {B, T, cfg_.d_out}),
                            "the attention's q/k/v buffers");
-  for (auto* buf : {&q_, &k_, &v_, &ctx_}) buf->resize(n);
+  for (auto* buf : {&q_, &k_, &v_, &ctx_}) detail::grow_to(*buf, n);
   forward(out, AttentionActs{q_.data(), k_.data(), v_.data(), att, nullptr, ctx_.data()}, inp, B, T);
 }
 
@@ -109,8 +110,9 @@ void MultiHeadAttention::backward(float* dinp, const float* dout, const float* i
 void MultiHeadAttention::forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv) {
   const int64_t D = cfg_.d_out, S = kv.pos + T;
   require(S <= kv.rows, "KV cache holds ", kv.rows, " positions; cannot append ", T, " tokens at position ", kv.pos);
-  q_.resize(to_size(checked_mul(T, D, "the cached attention's queries"), "the cached attention's queries"));
-  ctx_.resize(q_.size());
+  const size_t n = to_size(checked_mul(T, D, "the cached attention's queries"), "the cached attention's queries");
+  detail::grow_to(q_, n);
+  detail::grow_to(ctx_, n);
   wq_.forward(q_.data(), inp, T);                // queries of the new tokens
   wk_.forward(kv.k + kv.pos * D, inp, T);        // their keys and values go straight into the cache
   wv_.forward(kv.v + kv.pos * D, inp, T);

@@ -179,9 +179,47 @@ void detail::gather_head(float* dst, const float* src, int64_t rows, int64_t hs,
   for (int64_t r = 0; r < rows; ++r) std::copy(src + r * stride, src + r * stride + hs, dst + r * hs);
 }
 
+namespace {
+#ifdef __wasm_simd128__
+constexpr kernels::AttentionScoresFn kAttentionScores = kernels::f32_attention_scores__simd128;
+constexpr kernels::AttentionWeightedSumFn kAttentionWeightedSum = kernels::f32_attention_weighted_sum__simd128;
+#else
+constexpr kernels::AttentionScoresFn kAttentionScores = kernels::f32_attention_scores__generic;
+constexpr kernels::AttentionWeightedSumFn kAttentionWeightedSum = kernels::f32_attention_weighted_sum__generic;
+#endif
+
+// attention_forward for a few query rows without dropout (decoding): each query row against the keys and
+// values read in place, C apart, with no per-head copies and no packing. The same formulas as the blocked
+// path below, so the two agree up to the rounding of their sums.
+void attention_forward_rows(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
+                            int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal) {
+  const int64_t hs = C / NH;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
+  const int64_t offset = S - T;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t h = 0; h < NH; ++h) {
+      const float* kh = k + b * kv_rows * C + h * hs;
+      const float* vh = v + b * kv_rows * C + h * hs;
+      for (int64_t t = 0; t < T; ++t) {
+        float* w = att + ((b * NH + h) * T + t) * S;
+        const int64_t visible = causal ? offset + t + 1 : S;
+        kAttentionScores(w, q + (b * T + t) * C + h * hs, kh, C, hs, visible);
+        for (int64_t s = 0; s < visible; ++s) w[s] *= scale;
+        softmax_rows(w, 1, visible);
+        std::fill(w + visible, w + S, 0.0f);
+        kAttentionWeightedSum(out + (b * T + t) * C + h * hs, w, vh, C, hs, visible);
+      }
+    }
+}
+}  // namespace
+
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
                        int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal,
                        const float* att_mask) {
+  if (T < kAttentionFewRows && att_mask == nullptr) {
+    attention_forward_rows(out, att, q, k, v, B, T, S, kv_rows, C, NH, causal);
+    return;
+  }
   const int64_t hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const int64_t offset = S - T;  // absolute position of query 0

@@ -6,6 +6,7 @@
 
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
+#include "grow_only.hpp"
 
 namespace blockscope {
 
@@ -51,6 +52,11 @@ int64_t Tensor::rows() const {
   require(!shape.empty(), "a scalar tensor has no last axis");
   const int64_t last = shape.back();
   return last == 0 ? 0 : numel() / last;
+}
+
+float* detail::grow_to(FloatBuffer& buf, size_t n) {
+  if (buf.size() < n) buf.resize(n);
+  return buf.data();
 }
 
 }  // namespace blockscope

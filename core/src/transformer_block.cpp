@@ -7,6 +7,7 @@
 #include "blockscope/error.hpp"
 #include "blockscope/memory_budget.hpp"
 #include "blockscope/ops.hpp"
+#include "grow_only.hpp"
 
 namespace blockscope {
 
@@ -156,8 +157,8 @@ void BlockActs::draw_dropout(Rng& rng, float p, int64_t B, int64_t T, const Bloc
 }
 
 const BlockActs& TransformerBlock::workspace(int64_t B, int64_t T) {
-  ws_.resize(to_size(BlockActs::size(cfg_, B, T, false), "the block's activations"));
-  ws_acts_ = BlockActs::carve(ws_.data(), cfg_, B, T, false);
+  float* mem = detail::grow_to(ws_, to_size(BlockActs::size(cfg_, B, T, false), "the block's activations"));
+  ws_acts_ = BlockActs::carve(mem, cfg_, B, T, false);
   return ws_acts_;
 }
 
@@ -205,22 +206,28 @@ void TransformerBlock::forward(const BlockActs& a, const float* x, int64_t B, in
   }
 }
 
-// The same op list over a KV cache (B = 1, no dropout, no inspection).
 void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, const KVSlot& kv) {
   const BlockActs& a = workspace(1, T);
-  att_w_.resize(to_size(checked_product("the cached attention weights", {cfg_.n_heads, T, kv.pos + T}),
-                       "the cached attention weights"));
+  float* att_w = detail::grow_to(att_w_, to_size(checked_product("the cached attention weights",
+                                                                  {cfg_.n_heads, T, kv.pos + T}),
+                                                  "the cached attention weights"));
+  forward_cached(out, x, T, kv, a, att_w);
+}
+
+// The same op list over a KV cache (B = 1, no dropout, no inspection).
+void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, const KVSlot& kv, const BlockActs& a,
+                                     float* att_w) {
   const int64_t C = cfg_.emb_dim;
   const bool sc = cfg_.residual;
   if (cfg_.norm == NormPlacement::Pre) {
     norm1_.forward(a.ln1_out, nullptr, nullptr, x, T);
-    att_.forward_cached(a.att_out, att_w_.data(), a.ln1_out, T, kv);
+    att_.forward_cached(a.att_out, att_w, a.ln1_out, T, kv);
     residual(a.res1, sc ? x : nullptr, a.att_out, nullptr, T * C);
     norm2_.forward(a.ln2_out, nullptr, nullptr, a.res1, T);
     ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln2_out, T);
     residual(out, sc ? a.res1 : nullptr, a.ff_out, nullptr, T * C);
   } else {
-    att_.forward_cached(a.att_out, att_w_.data(), x, T, kv);
+    att_.forward_cached(a.att_out, att_w, x, T, kv);
     residual(a.res1, sc ? x : nullptr, a.att_out, nullptr, T * C);
     norm1_.forward(a.ln1_out, nullptr, nullptr, a.res1, T);
     ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln1_out, T);

@@ -3,6 +3,7 @@
 // masks, against a naive double-precision implementation of the same formulas.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "blockscope/ops.hpp"
@@ -126,6 +127,34 @@ TEST_CASE("queries after cached keys (S > T) attend to every cached key and thei
       attention_forward(out.data(), att.data(), q.data(), k.data(), v.data(), 1, T, S, S, C, NH, true);
       check_close(out, ref.out, "out");
       check_close(att, ref.att, "attention weights");
+    }
+  }
+}
+
+TEST_CASE("a few query rows without dropout (the decoding path) equal the blocked path", "[attention]") {
+  // Fewer than 8 query rows go row by row over K and V in place (kernels/f32_attention.cpp); 8 or more go
+  // through the blocked GEMM path. The last T rows of an 8-row call are the same queries at the same
+  // positions, so both paths must agree. Head sizes 4, 21 and 64 reach every kernel tail.
+  const int64_t S = 45, R = 8;
+  for (const int64_t C : {8, 42, 128}) {
+    const int64_t NH = 2;
+    for (const int64_t T : {1, 3, 7}) {
+      for (const bool causal : {true, false}) {
+        SECTION("C=" + std::to_string(C) + " T=" + std::to_string(T) + (causal ? " causal" : " full")) {
+          const auto q = randn(R * C, 11), k = randn(S * C, 12), v = randn(S * C, 13);
+          std::vector<float> out8(R * C, NAN), att8(NH * R * S, NAN), out(T * C, NAN), att(NH * T * S, NAN);
+          attention_forward(out8.data(), att8.data(), q.data(), k.data(), v.data(), 1, R, S, S, C, NH, causal);
+          const float* q_last = q.data() + (R - T) * C;
+          attention_forward(out.data(), att.data(), q_last, k.data(), v.data(), 1, T, S, S, C, NH, causal);
+          const std::vector<double> want_out(out8.end() - T * C, out8.end());
+          check_close(out, want_out, "out");
+          std::vector<double> want_att;
+          for (int64_t h = 0; h < NH; ++h)
+            for (int64_t t = R - T; t < R; ++t)
+              for (int64_t s = 0; s < S; ++s) want_att.push_back(att8[(h * R + t) * S + s]);
+          check_close(att, want_att, "attention weights");
+        }
+      }
     }
   }
 }

@@ -15,8 +15,11 @@
 #include "blockscope/error.hpp"
 #include "blockscope/rng.hpp"
 #include "support/golden.hpp"
+#include "support/files.hpp"
 
 using namespace blockscope;
+using test_files::read_file;
+using test_files::read_text;
 using Catch::Contains;
 using json = nlohmann::json;
 
@@ -25,16 +28,7 @@ using Bytes = std::vector<uint8_t>;
 const std::string kModels = std::string(BLOCKSCOPE_GOLDEN_DIR) + "/models/";
 const char* const kGoldenDirs[] = {"book_tiny", "hf_tiny", "hf_tiny_f16", "hf_tiny_bf16"};
 
-Bytes read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in);
-  return Bytes(std::istreambuf_iterator<char>(in), {});
-}
 
-std::string read_text(const std::string& path) {
-  const Bytes b = read_file(path);
-  return std::string(b.begin(), b.end());
-}
 
 const json& logits_golden() {
   static const json doc = json::parse(read_text(kModels + "logits.json"));

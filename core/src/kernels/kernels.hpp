@@ -39,6 +39,28 @@ void f32_gemv__simd128(float* out, const float* inp, const float* weight, const 
                        int64_t OC);
 #endif
 
+// ---- Attention for a few query rows over a KV cache (decoding), reading keys and values in place ----
+
+// scores[s] = dot(q, k + s * stride) over hs elements, for s < S: one query row against S key rows that are
+// stride floats apart (one head's slice of a (rows, C) cache). Nothing past scores[S - 1] is written.
+using AttentionScoresFn = void (*)(float* scores, const float* q, const float* k, int64_t stride, int64_t hs,
+                                   int64_t S);
+void f32_attention_scores__generic(float* scores, const float* q, const float* k, int64_t stride, int64_t hs,
+                                   int64_t S);
+
+// out[j] = sum_s p[s] * v[s * stride + j] for j < hs: the p-weighted sum of S value rows stride floats apart.
+using AttentionWeightedSumFn = void (*)(float* out, const float* p, const float* v, int64_t stride, int64_t hs,
+                                        int64_t S);
+void f32_attention_weighted_sum__generic(float* out, const float* p, const float* v, int64_t stride,
+                                         int64_t hs, int64_t S);
+
+#ifdef __wasm_simd128__
+void f32_attention_scores__simd128(float* scores, const float* q, const float* k, int64_t stride, int64_t hs,
+                                   int64_t S);
+void f32_attention_weighted_sum__simd128(float* out, const float* p, const float* v, int64_t stride,
+                                         int64_t hs, int64_t S);
+#endif
+
 // A kernel set for f32_linear: inputs with fewer than gemv_below_n rows take the GEMV kernel row by row
 // (packing would cost as much as the product), the rest take the packed GEMM.
 struct LinearKernels {

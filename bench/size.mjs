@@ -1,0 +1,58 @@
+// Download-size benchmark (not a test): gzip -9 and brotli bytes of each wasm flavour and its JS glue as built in
+// web/dist/, the two flavours combined against the 300 KB gzip budget, and the wasm sections by size.
+// A page downloads one flavour; the budget counts both, as a package or CDN ships both.
+// Run after `scripts/build.sh wasm`:  node bench/size.mjs
+import { readFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+
+const DIST = new URL('../web/dist/', import.meta.url);
+const BUDGET = 300 * 1024;
+const gz = (b) => gzipSync(b, { level: 9 }).length;
+const br = (b) => brotliCompressSync(b, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+/** [{id, name, size}] of a wasm binary's sections (custom sections by their name). */
+function sections(bytes) {
+  const out = [];
+  let p = 8;
+  const leb = () => {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[p++];
+      v += (b & 0x7f) * 2 ** shift;
+      if (!(b & 0x80)) return v;
+    }
+  };
+  const NAMES = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element',
+    'code', 'data', 'datacount', 'tag'];
+  while (p < bytes.length) {
+    const id = bytes[p++];
+    const size = leb();
+    const start = p;
+    let name = NAMES[id] ?? `section ${id}`;
+    if (id === 0) {
+      const n = leb();
+      name = `custom "${new TextDecoder().decode(bytes.subarray(p, p + n))}"`;
+    }
+    out.push({ name, size, gzip: gz(bytes.subarray(start, start + size)) });
+    p = start + size;
+  }
+  return out;
+}
+
+let combined = 0;
+console.log('| flavour | wasm | wasm gzip | glue | glue gzip | wasm + glue gzip | wasm + glue brotli |\n|---|---:|---:|---:|---:|---:|---:|');
+const perFlavour = {};
+for (const flavour of ['simd', 'baseline']) {
+  const wasm = readFileSync(new URL(`blockscope-${flavour}.wasm`, DIST));
+  const glue = readFileSync(new URL(`blockscope-${flavour}.js`, DIST));
+  const total = gz(wasm) + gz(glue);
+  combined += total;
+  perFlavour[flavour] = wasm;
+  console.log(`| ${flavour} | ${kb(wasm.length)} | ${kb(gz(wasm))} | ${kb(glue.length)} | ${kb(gz(glue))} | ${kb(total)} | ` +
+    `${kb(br(wasm) + br(glue))} |`);
+}
+console.log(`\nboth flavours, wasm + glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
+  `(${combined <= BUDGET ? `${kb(BUDGET - combined)} under` : `${kb(combined - BUDGET)} OVER`})`);
+console.log('\n| simd wasm section | bytes | gzip alone |\n|---|---:|---:|');
+for (const s of sections(perFlavour.simd).sort((a, b) => b.size - a.size)) console.log(`| ${s.name} | ${s.size} | ${s.gzip} |`);
