@@ -62,14 +62,16 @@ int cmd_grad(const GradArgs& a) {
 // eval
 // ---------------------------------------------------------------------------------------------------------
 struct EvalArgs {
-  std::string model, text, tokenizer;
+  std::string model, text, tokenizer, weights = "f32";
   int64_t batch_size = 8;
   bool json = false;
 };
 
 int cmd_eval(const EvalArgs& a) {
   require(a.batch_size >= 1, "--batch-size must be at least 1, got ", a.batch_size);
-  GPTModel model = load_model_dir(a.model);
+  LoadOptions opts;
+  opts.weights = parse_weight_format(a.weights);  // int8: the loss of the quantized model
+  GPTModel model = load_model_dir(a.model, opts);
   const GPTConfig& cfg = model.config();
   const TokenFile tf = read_token_file(a.text, a.tokenizer, a.model, cfg.vocab_size);
   const std::vector<int32_t>& ids = tf.ids;
@@ -160,6 +162,7 @@ void add_loss_commands(CLI::App& app, Action& action) {
   eval->add_option("--batch-size", e->batch_size,
                    "windows per forward pass (default 8; changes the result only by rounding)")
       ->check(integer_value());
+  eval->add_option("--weights", e->weights, "f32 (default) or int8: evaluate with int8 matrices (quantized at load)");
   eval->add_flag("--json", e->json,
                  "print {\"loss\", \"tokens\", \"windows\", \"context_length\"[, \"bits_per_byte\"]}");
   eval->callback([e, &action] { action = [e] { return cmd_eval(*e); }; });

@@ -23,6 +23,15 @@ namespace blockscope::cli {
 namespace {
 using nlohmann::json;
 
+// --weights f32|int8 (int8: matrices quantized at load, inference only); a bad value is an Error naming it.
+LoadOptions weight_options(const std::string& weights) {
+  LoadOptions opts;
+  opts.weights = parse_weight_format(weights);
+  return opts;
+}
+constexpr const char* kWeightsHelp =
+    "f32 (default) or int8: quantize the embedding and every Linear matrix at load (one scale per 32 values)";
+
 int cmd_info(const std::string& dir, bool as_json) {
   const NamedModel md = load_model_dir_named(dir);
   const GPTConfig& cfg = md.model.config();
@@ -45,8 +54,8 @@ int cmd_info(const std::string& dir, bool as_json) {
   return 0;
 }
 
-int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json) {
-  GPTModel model = load_model_dir(dir);
+int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json, const std::string& weights) {
+  GPTModel model = load_model_dir(dir, weight_options(weights));
   const std::vector<int32_t> ids = parse_ids(tokens);
   const auto T = static_cast<int64_t>(ids.size());
   const Tensor logits = model.forward(ids, 1, T);
@@ -68,14 +77,14 @@ int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json)
 }
 
 struct GenerateArgs {
-  std::string model, prompt, prompt_file, prompt_ids, tokenizer;
+  std::string model, prompt, prompt_file, prompt_ids, tokenizer, weights = "f32";
   GenerateOptions opts;
   bool crop = false, json = false, no_stop = false;
   bool prompt_given = false, prompt_file_given = false, prompt_ids_given = false;
 };
 
 int cmd_generate(GenerateArgs& a) {
-  GPTModel model = load_model_dir(a.model);
+  GPTModel model = load_model_dir(a.model, weight_options(a.weights));
   const auto tok = open_tokenizer(a.tokenizer, a.model, model.config().vocab_size);
   const int given = a.prompt_given + a.prompt_file_given + a.prompt_ids_given;
   require(given == 1, given == 0 ? "give one" : "give only one",
@@ -258,7 +267,7 @@ void add_init(CLI::App& app, Action& action) {
 void add_model_commands(CLI::App& app, Action& action) {
   struct Args {
     bool json = false;
-    std::string model, tokenizer, tokens, text, text_file, ids;
+    std::string model, tokenizer, tokens, text, text_file, ids, weights = "f32";
   };
   auto a = std::make_shared<Args>();
 
@@ -271,7 +280,8 @@ void add_model_commands(CLI::App& app, Action& action) {
   forward->add_option("--model", a->model, "model directory")->required();
   forward->add_option("--tokens", a->tokens, "comma-separated token ids, e.g. 15496,11,995")->required();
   forward->add_flag("--json", a->json, "print {\"logits\": [[...], ...]}, one row per position");
-  forward->callback([a, &action] { action = [a] { return cmd_forward(a->model, a->tokens, a->json); }; });
+  forward->add_option("--weights", a->weights, kWeightsHelp);
+  forward->callback([a, &action] { action = [a] { return cmd_forward(a->model, a->tokens, a->json, a->weights); }; });
 
   auto g = std::make_shared<GenerateArgs>();
   auto* generate = app.add_subcommand("generate", "generate text, streaming tokens to stdout");
@@ -295,6 +305,7 @@ void add_model_commands(CLI::App& app, Action& action) {
   generate->add_flag("--crop", g->crop, "crop a prompt longer than the context to its last tokens (default: error)");
   generate->add_flag("--no-stop", g->no_stop, "do not stop at <|endoftext|>");
   generate->add_flag("--json", g->json, "print one JSON object at the end instead of streaming");
+  generate->add_option("--weights", g->weights, kWeightsHelp);
   generate->callback([g, prompt, prompt_file, prompt_ids, &action] {
     g->prompt_given = prompt->count() > 0;
     g->prompt_file_given = prompt_file->count() > 0;

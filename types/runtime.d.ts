@@ -116,7 +116,14 @@ export interface LoadModelOptions {
   onProgress?: (progress: LoadProgress) => void;
   /** Models whose float32 weights exceed this (default 1 GiB) are refused before they are downloaded. */
   maxParameterBytes?: number;
+  /**
+   * 'f32' (default) or 'int8': the token embedding and every Linear matrix quantized at load (one float32
+   * scale per 32 int8 values, like llama.cpp's Q8_0) — under a third of the memory, faster decoding, logits
+   * within a few hundredths; such a model is inference-only. Any other value is an Error naming it.
+   */
+  weights?: WeightFormat;
 }
+export type WeightFormat = 'f32' | 'int8';
 /** A checkpoint directory URL, dropped files (config.json + model.safetensors), or contents. */
 export type ModelSource =
   | { url: string | URL }
@@ -151,6 +158,10 @@ export class Handle extends BaseHandle {
 
 export class GPT extends Handle {
   get config(): GPTConfig;
+  /** How the matrices are stored: 'int8' when loaded with {weights: 'int8'} (inference-only). */
+  get weightFormat(): WeightFormat;
+  /** Bytes the parameters occupy (4 per float32 value, ~1.125 per int8 matrix value). */
+  get parameterBytes(): number;
   forward(ids: TokenIds, options?: ForwardOptions): ForwardResult;
   setNormPlacement(placement: NormPlacement): void;
   /** Generates with a KV cache, one token per iteration (synchronous). */

@@ -34,9 +34,11 @@ class ByteBuffer {
 // n). The file is never whole in wasm memory; the model is built by `new GPT(loader)` once every byte is in.
 class ModelLoaderHandle {
  public:
-  ModelLoaderHandle(const std::string& config_json, double file_size, double max_parameter_bytes)
+  ModelLoaderHandle(const std::string& config_json, double file_size, double max_parameter_bytes,
+                    const std::string& weights = "f32")
       : loader_([&] {
           LoadOptions opts;
+          opts.weights = parse_weight_format(weights);
           opts.max_parameter_bytes = integer_of(max_parameter_bytes, "maxParameterBytes", 0, INT64_C(1) << 53);
           const GPTConfig cfg = read_config(config_json);
           check_parameter_budget(cfg, opts);
@@ -76,6 +78,11 @@ class GPTHandle {
   val config() const {
     return guarded([&] { return json_to_js(model_.config().to_json()); });
   }
+  // "f32" or "int8": how the model stores its matrices (int8: loaded with {weights: 'int8'}, inference-only).
+  std::string weightFormat() const { return weight_format_name(model_.weight_format()); }
+  // Bytes the parameters occupy (int8 matrices: codes + scales).
+  double parameterBytes() const { return static_cast<double>(model_.stored_parameter_bytes()); }
+
   // The model a ModelLoaderHandle streamed in (Error unless every byte has arrived).
   explicit GPTHandle(ModelLoaderHandle& loader)
       : model_(loader.loader().finish()), naming_(loader.loader().naming()) {}

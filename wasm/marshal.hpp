@@ -89,12 +89,15 @@ void set_param(ParamArena& arena, const std::string& name, const val& data);
 val get_param(ParamArena& arena, const std::string& name);
 
 // Registers parameters(), numParameters(), setParameter(name, data) and getParameter(name) on a handle
-// class whose `arena()` returns its ParamArena.
+// class whose `arena()` returns its ParamArena. Parameters stored as int8 count in numParameters() but are not
+// listed or readable (getParameter names them as int8).
 template <typename H>
 const emscripten::class_<H>& with_parameters(const emscripten::class_<H>& c) {
   using emscripten::optional_override;
   return c.function("parameters", optional_override([](H& h) { return guarded([&] { return param_list(h.arena()); }); }))
-      .function("numParameters", optional_override([](H& h) { return static_cast<double>(h.arena().used()); }))
+      .function("numParameters", optional_override([](H& h) {
+                  return static_cast<double>(h.arena().used() + h.arena().int8_numel());  // int8 ones too
+                }))
       .function("setParameter", optional_override([](H& h, const std::string& name, val data) {
                   guarded([&] { set_param(h.arena(), name, data); });
                 }))

@@ -131,6 +131,11 @@ val checkModelConfig(const std::string& config_json, double max_parameter_bytes)
   });
 }
 
+// The canonical name of a weight format ("f32" / "int8"); an unknown name is an error naming it.
+std::string checkWeightFormat(const std::string& name) {
+  return guarded([&] { return std::string(weight_format_name(parse_weight_format(name))); });
+}
+
 // The k most likely next tokens of one row of logits: {ids, logits, probabilities} (softmax at `temperature`).
 val topCandidates(val logits, double k, double temperature) {
   return guarded([&] {
@@ -163,6 +168,7 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .function("size", &ByteBuffer::size);
   class_<ModelLoaderHandle>("ModelLoader")
       .constructor(&make_handle<ModelLoaderHandle, std::string, double, double>, allow_raw_pointers())
+      .constructor(&make_handle<ModelLoaderHandle, std::string, double, double, std::string>, allow_raw_pointers())
       .function("write", &ModelLoaderHandle::write)
       .function("received", &ModelLoaderHandle::received);
   class_<TokenizerHandle>("Tokenizer")
@@ -180,7 +186,9 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
                  .function("inspection", &GPTHandle::inspection)
                  .function("config", &GPTHandle::config)
                  .function("setNormPlacement", &GPTHandle::setNormPlacement)
-                 .function("save", &GPTHandle::save);
+                 .function("save", &GPTHandle::save)
+                 .function("weightFormat", &GPTHandle::weightFormat)
+                 .function("parameterBytes", &GPTHandle::parameterBytes);
   with_parameters(gpt);
   class_<GeneratorHandle>("Generator")
       .constructor(&make_handle<GeneratorHandle, GPTHandle&, val, std::string>, allow_raw_pointers())
@@ -189,5 +197,6 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .function("lastLogits", &GeneratorHandle::lastLogits);
   function("countParameters", &countParameters);
   function("checkModelConfig", &checkModelConfig);
+  function("checkWeightFormat", &checkWeightFormat);
   function("topCandidates", &topCandidates);
 }

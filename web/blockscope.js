@@ -265,9 +265,14 @@ export class Blockscope {
    * source: {url} (a directory URL), {files} (File objects, e.g. from <input type=file multiple> or a drop),
    * or {config, weights} (text/object and bytes). The config is checked first: a model whose float32 weights
    * exceed maxParameterBytes is refused before anything large is allocated or downloaded.
+   * weights: 'f32' (default) or 'int8' — the token embedding and every Linear matrix quantized as they stream
+   * in (one scale per 32 values, like llama.cpp's Q8_0): under a third of the memory and faster decoding, logits
+   * within a few hundredths; the model is then inference-only (training it is an error). See the README.
    * @returns {Promise<GPT>}
    */
-  async loadModel(source, { onProgress, maxParameterBytes = 1024 * 1024 * 1024 } = {}) {
+  async loadModel(source, { onProgress, maxParameterBytes = 1024 * 1024 * 1024, weights = 'f32' } = {}) {
+    // The format is checked first (by the core, which names a bad value), before any download.
+    const format = this.#m.checkWeightFormat(typeof weights === 'string' ? weights : String(weights));
     const { configText, openWeights } = await this.#resolveModelSource(source);
     const info = this.#m.checkModelConfig(configText, num(maxParameterBytes));
     // The file streams through a small staging buffer into the core's ModelLoader, which converts each tensor
@@ -279,7 +284,7 @@ export class Blockscope {
         throw new Error(`the weights file is ${(total / 1e6).toFixed(1)} MB, more than a model of ` +
           `${info.parameters.toLocaleString('en')} parameters needs`);
       }
-      loader = new this.#m.ModelLoader(configText, total, num(maxParameterBytes));
+      loader = new this.#m.ModelLoader(configText, total, num(maxParameterBytes), format);
       staging = new this.#m.ByteBuffer(Math.min(total, STAGING_BYTES));
       const write = (chunk) => {
         for (let off = 0; off < chunk.length; off += STAGING_BYTES) {

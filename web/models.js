@@ -9,6 +9,14 @@ export class GPT extends Handle {
   get config() {
     return this.raw.config();
   }
+  /** 'f32' or 'int8' (loaded with loadModel(…, {weights: 'int8'}): inference-only, matrices in int8). */
+  get weightFormat() {
+    return this.raw.weightFormat();
+  }
+  /** Bytes the parameters occupy: 4 per float32 value, ~1.125 per int8 matrix value (codes + scales). */
+  get parameterBytes() {
+    return this.raw.parameterBytes();
+  }
   /**
    * Forward pass.
    * @param {number[]|Int32Array|number[][]} ids one sequence or a batch of equal-length sequences

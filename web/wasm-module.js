@@ -25,7 +25,8 @@ export function wellFormed(text) {
 
 // The bindings (wasm/*.cpp EMSCRIPTEN_BINDINGS): free functions and handle classes.
 const FUNCTIONS = ['layerNorm', 'activation', 'activationDerivative', 'memoryStats', 'feedForwardCosts',
-  'blockParameters', 'buildInfo', 'countParameters', 'checkModelConfig', 'topCandidates', 'lossAndGradients', 'loss'];
+  'blockParameters', 'buildInfo', 'countParameters', 'checkModelConfig', 'checkWeightFormat', 'topCandidates',
+  'lossAndGradients', 'loss'];
 const CLASSES = ['Block', 'MultiHeadAttention', 'FeedForward', 'ByteBuffer', 'ModelLoader', 'Tokenizer', 'GPT', 'Generator',
   'Trainer', 'ResidualMLP'];
 // embind's own handle methods, which never enter the core.

@@ -298,6 +298,10 @@ struct ModelStreamLoader::Impl {
   void finish_entry() {
     if (kind == Kind::Stage) {
       for (const auto& d : ft->dests) {
+        if ((d.op == Op::Transpose || d.op == Op::QkvWeight) && model->params().q8(d.param)) {
+          put_transposed_rows(d);
+          continue;
+        }
         const Shape& s = d.shape;
         std::vector<float> values(static_cast<size_t>(shape_numel(s)));
         to_param(*ft, d, staged.data(), values.data());
@@ -310,6 +314,18 @@ struct ModelStreamLoader::Impl {
     pending.clear();
     ++cur;
     begin_entry();
+  }
+
+  // A transposed (Conv1D) or Q/K/V-split destination stored as int8 takes the staged values a row at a time
+  // (row o is column o of the file tensor, or of its part), so no second full-size float32 copy is made.
+  void put_transposed_rows(const Dest& d) {
+    const int64_t rows = d.shape[0], cols = d.shape[1], stride = ft->shape[1];
+    const int64_t off = d.op == Op::QkvWeight ? d.part * rows : 0;
+    std::vector<float> row(static_cast<size_t>(cols));
+    for (int64_t o = 0; o < rows; ++o) {
+      for (int64_t k = 0; k < cols; ++k) row[static_cast<size_t>(k)] = staged[static_cast<size_t>(k * stride + off + o)];
+      write_param_rows(d.param, o, 1, row.data());
+    }
   }
 
   // The one place values enter the model.
