@@ -20,6 +20,7 @@
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/generation.hpp"
 #include "blockscope/gpt_model.hpp"
+#include "blockscope/quantized.hpp"
 
 using namespace blockscope;
 using json = nlohmann::json;
@@ -38,19 +39,6 @@ json memory() {
     }
   }
   return out;
-}
-
-// Asks the loader for int8 weights if this build's LoadOptions has a `weights` member taking
-// WeightFormat::Int8 (the int8-weights work adds both); otherwise the request is answered as unsupported.
-// Checked at compile time, so this file builds with and without int8 weights in the core.
-template <class Options>
-bool request_int8(Options& opts) {
-  if constexpr (requires { opts.weights = decltype(opts.weights)::Int8; }) {
-    opts.weights = decltype(opts.weights)::Int8;
-    return true;
-  } else {
-    return false;
-  }
 }
 
 // The instruction set this build was compiled for (the core gets the same flags: -march=native in Release).
@@ -103,7 +91,7 @@ class Worker {
  private:
   json load() {
     LoadOptions opts;
-    if (weights_ == "int8" && !request_int8(opts)) return {{"unsupported", "this build has no int8 weights"}};
+    opts.weights = parse_weight_format(weights_);
     const auto t0 = Clock::now();
     model_.emplace(load_model_dir(dir_, opts));
     return {{"ms", ms_since(t0)}, {"parameters", model_->num_parameters()}, {"runtime", std::string("native, ") + simd_level()}};
