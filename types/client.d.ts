@@ -3,7 +3,7 @@
 import type {
   BlockInspection, BlockParameters, Candidate, Checkpoint, FeedForwardCosts, FloatArray, Flavour, ForwardOptions,
   ForwardResult, GenerateOptions, GPTConfig, LayerNormResult, LoadModelOptions, MemoryStats, ModelSource,
-  NormPlacement, ParameterInfo, ResidualMLPConfig, StepResult, StopReason, TokenIds, TokenizerOptions, TrainConfig,
+  NormPlacement, ParameterInfo, WeightFormat, ResidualMLPConfig, StepResult, StopReason, TokenIds, TokenizerOptions, TrainConfig,
 } from './runtime.js';
 
 /** Errors the core reports arrive from the worker as BlockscopeError (other failures as Error). */
@@ -53,6 +53,10 @@ declare class RemoteObject {
 export type { RemoteObject };
 
 export class RemoteGPT extends RemoteObject {
+  /** 'f32', or 'int8' when loaded with loadModel(…, {weights: 'int8'}) (inference-only). */
+  weightFormat: WeightFormat;
+  /** Bytes the parameters take in wasm memory (int8 matrices count 1.125 bytes per value). */
+  parameterBytes: number;
   config: GPTConfig;
   forward(ids: TokenIds, options?: ForwardOptions): Promise<ForwardResult>;
   setNormPlacement(placement: NormPlacement): Promise<void>;

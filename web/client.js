@@ -252,13 +252,15 @@ export class RuntimeClient {
   /**
    * Loads a checkpoint directory: source {url} or {files: File[]} (config.json + model.safetensors), or
    * {config, weights}. onProgress({loaded, total}) reports the download; models whose float32 weights exceed
-   * maxParameterBytes (default 1 GiB) are refused before they are downloaded.
+   * maxParameterBytes (default 1 GiB) are refused before they are downloaded. weights: 'f32' (default) or
+   * 'int8' (quantized at load, inference-only; the runtime names any other value in its error).
    * @returns {Promise<RemoteGPT>}
    */
-  async loadModel(source, { onProgress, maxParameterBytes } = {}) {
+  async loadModel(source, { onProgress, maxParameterBytes, weights } = {}) {
     const src = source?.url != null ? { url: this.#checkModelUrl(absolute(source.url)) } : source;
+    const options = { ...(maxParameterBytes ? { maxParameterBytes } : {}), ...(weights !== undefined ? { weights } : {}) };
     const { promise } = this.#t.send(
-      { op: 'loadModel', source: src, options: maxParameterBytes ? { maxParameterBytes } : {} },
+      { op: 'loadModel', source: src, options },
       { onEvent: (event, data) => event === 'progress' && onProgress?.(data) },
     );
     return new RemoteGPT(this, await promise);
@@ -311,6 +313,12 @@ class RemoteObject {
 }
 
 export class RemoteGPT extends RemoteObject {
+  constructor(client, info) {
+    super(client, info);
+    /** 'f32' or 'int8' (loadModel(…, {weights: 'int8'})); bytes its parameters take in wasm memory. */
+    this.weightFormat = info.weightFormat;
+    this.parameterBytes = info.parameterBytes;
+  }
   /** forward(ids, {inspect}) -> {logits, shape, inspection?} */
   forward(ids, options) { return this.call('forward', ids, options); }
   setNormPlacement(placement) {

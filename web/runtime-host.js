@@ -36,6 +36,7 @@ export function createHost(post) {
       info.parameters = obj.parameters();
     }
     if ('config' in obj) info.config = obj.config;
+    if ('weightFormat' in obj) Object.assign(info, { weightFormat: obj.weightFormat, parameterBytes: obj.parameterBytes });
     if ('stepsDone' in obj) Object.assign(info, { stepsDone: obj.stepsDone, memoryBytes: obj.memoryBytes });
     if ('vocabSize' in obj) Object.assign(info, { kind: obj.kind, vocabSize: obj.vocabSize, eotId: obj.eotId });
     return info;

@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { loadBlockscope } from '../../web/blockscope.js';
+import { connect } from '../../web/client.js';
 import { FLAVOURS } from './support.mjs';
 
 const brown = new URL('../../web/models/brown/', import.meta.url);
@@ -49,6 +50,19 @@ test('loadModel names a bad weights option before reading anything', async () =>
     await assert.rejects(bs.loadModel({ url: 'file:///nonexistent/' }, { weights: bad }),
       (err) => err.message.includes(`'${bad}'`) && err.message.includes("'f32' or 'int8'"), `weights: ${JSON.stringify(bad)}`);
   }
+});
+
+test('the page client (web/client.js) forwards {weights} to the runtime and reports the format', async () => {
+  const client = await connect({ inThread: true, flavour: 'simd' });
+  const { config, weights } = source();
+  const q = await client.loadModel({ config, weights }, { weights: 'int8' });
+  const f = await client.loadModel({ config, weights });
+  assert.equal(q.weightFormat, 'int8');
+  assert.equal(f.weightFormat, 'f32');
+  assert.ok(q.parameterBytes < 0.32 * f.parameterBytes, `int8 ${q.parameterBytes} B vs f32 ${f.parameterBytes} B`);
+  await assert.rejects(client.loadModel({ config, weights }, { weights: 'int4' }), /'int4'/);
+  await q.dispose();
+  await f.dispose();
 });
 
 // 8.5 M parameters (34 MB of float32): large next to the runtime's own 16 MiB of memory.
