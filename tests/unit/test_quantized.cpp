@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
@@ -117,6 +118,36 @@ TEST_CASE("an int8 model computes what float32 computes on its dequantized weigh
   const Tensor lq = q.forward(ids, 1, 64), ld = d.forward(ids, 1, 64);
   INFO("max |delta| " << max_abs_diff(lq, ld));
   REQUIRE(max_abs_diff(lq, ld) <= 1e-4);
+}
+
+TEST_CASE("int8 logits and held-out loss of the shipped model match PyTorch with Q8_0-rounded weights", "[q8]") {
+  // tests/golden/q8_brown.json (tests/reference/make_q8_goldens.py): the same quantization done by PyTorch on
+  // the shipped file, then PyTorch's forward. Prompts of >= 4 tokens take the dequantized float32 path here.
+  const auto golden = nlohmann::json::parse(read_text(std::string(BLOCKSCOPE_GOLDEN_DIR) + "/q8_brown.json"));
+  GPTModel q = load_model(read_text(kBrown + "config.json"), read_file(kBrown + "model.safetensors"), int8());
+  for (const auto& p : golden["prompts"]) {
+    const auto ids = p["ids"].get<std::vector<int32_t>>();
+    const auto T = static_cast<int64_t>(ids.size());
+    const Tensor logits = q.forward(ids, 1, T);
+    double worst = 0;
+    for (int64_t t = 0; t < T; ++t)
+      for (int64_t v = 0; v < q.config().vocab_size; ++v)
+        worst = std::max(worst, std::fabs(double{logits.ptr()[t * q.config().vocab_size + v]} -
+                                          p["logits"][t][v].get<double>()));
+    INFO(p["text"].get<std::string>() << ": max |logit - PyTorch's| " << worst);
+    REQUIRE(worst <= 1e-4);
+  }
+  const auto val = golden["val_windows_ids"][0].get<std::vector<int32_t>>();
+  const int64_t W = golden["val_windows"].get<int64_t>(), ctx = q.config().context_length;
+  std::vector<int32_t> ids, targets;
+  for (int64_t w = 0; w < W; ++w) {
+    ids.insert(ids.end(), val.begin() + w * ctx, val.begin() + (w + 1) * ctx);
+    targets.insert(targets.end(), val.begin() + w * ctx + 1, val.begin() + (w + 1) * ctx + 1);
+  }
+  const double loss = q.loss(ids, targets, W, ctx);
+  INFO("int8 loss " << loss << ", PyTorch Q8_0 " << golden["val_window_loss_q8"].get<double>() << ", float32 "
+                    << golden["val_window_loss_f32"].get<double>());
+  REQUIRE(std::fabs(loss - golden["val_window_loss_q8"].get<double>()) <= 1e-5);
 }
 
 TEST_CASE("the shipped trained model's int8 logits stay within 0.5 of float32 and its greedy tokens agree",
