@@ -77,21 +77,22 @@ inline double read_bandwidth_gbs(size_t bytes = size_t{256} << 20, float* sink =
   return static_cast<double>(chunks * chunk * sizeof(float)) / total * 1e-9;
 }
 
-// iters steps of acc[j] += v * c for K accumulators, v loaded from a 16-step cycle of an L1-resident buffer (so
-// the compiler cannot hoist the product): K independent add chains, nothing else in the way, the shape of a GEMM
-// micro-kernel's inner loop without its operand splats. A function of its own: V8 has no on-stack replacement
-// for wasm, so a loop runs in the tier its function was entered in, and only later calls get optimized code.
+// iters steps of acc[j] += v * c_j for K accumulators: two vectors v loaded per step from a 16-step cycle of an
+// L1-resident buffer (so the compiler cannot hoist the products), each multiplied by loop-invariant factors:
+// K independent add chains and few loads, the shape of a GEMM micro-kernel's inner loop. (One load per
+// product measured ~30% lower in V8: the loads, not the float units, were then the limit.) A function of its
+// own: V8 has no on-stack replacement for wasm, so a loop runs in the tier its function was entered in.
 template <int K>
 __attribute__((noinline)) void mul_add_accumulate(f32x4* acc, const float* buf, f32x4 c, int64_t iters) {
   f32x4 ar[K];
+  const f32x4 cs[4] = {c, c * 0.5f, c * 0.25f, c * 0.125f};
   for (int j = 0; j < K; ++j) ar[j] = acc[j];
   for (int64_t i = 0; i < iters; ++i) {
-    const float* p = buf + (i & 15) * 4 * K;
-    for (int j = 0; j < K; ++j) {
-      f32x4 v;
-      __builtin_memcpy(&v, p + 4 * j, sizeof v);
-      ar[j] = ar[j] + v * c;
-    }
+    const float* p = buf + (i & 15) * 8;
+    f32x4 v0, v1;
+    __builtin_memcpy(&v0, p, sizeof v0);
+    __builtin_memcpy(&v1, p + 4, sizeof v1);
+    for (int j = 0; j < K; ++j) ar[j] = ar[j] + ((j & 1) ? v1 : v0) * cs[(j >> 1) & 3];
   }
   for (int j = 0; j < K; ++j) acc[j] = ar[j];
 }
@@ -102,7 +103,7 @@ template <int K>
 double mul_add_gflops(float* sink) {
   volatile float cv = 0.5f;  // volatile: the compiler must not fold the product
   const f32x4 c = {cv, cv, cv, cv};
-  std::vector<float> buf(16 * 4 * K);
+  std::vector<float> buf(16 * 8);
   for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<float>(i % 7) * 0.125f;
   f32x4 acc[K];
   for (int j = 0; j < K; ++j) acc[j] = f32x4{};
