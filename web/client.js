@@ -71,14 +71,6 @@ function startWorker(url, timeoutMs, hash = '', precompiled = null) {
         worker = new Worker(blobUrl + hash, { type: 'module' }); // the worker reads its location's hash
       }
       mark('worker-created');
-      // Posted when ready, or {wasmModule: null} if the page could not compile it: the worker then loads it itself.
-      precompiled?.then((message) => {
-        try {
-          worker.postMessage(message);
-        } catch {
-          worker.postMessage({ wasmModule: null }); // a module that cannot be cloned: the worker loads its own
-        }
-      });
     } catch (err) {
       if (blobUrl) URL.revokeObjectURL(blobUrl);
       reject(new Error(`the worker could not be created (${err?.message ?? err})`));
@@ -98,8 +90,19 @@ function startWorker(url, timeoutMs, hash = '', precompiled = null) {
       settle(`the worker failed to start (${e.message || `refused or not loadable: ${url}`})`);
     };
     worker.onmessage = ({ data }) => {
-      if (data?.ready === true) settle(null);
-      else if (data?.ready === false) settle(`the worker failed to start (${data.error})`);
+      if (data?.ready === true) {
+        // The compiled module goes out only now: a worker started through a blob: URL import()s its real script,
+        // and a message posted before that script has set its onmessage would be dropped (the worker would then
+        // wait for the module forever). {wasmModule: null} if the page could not compile it or clone it.
+        precompiled?.then((message) => {
+          try {
+            worker.postMessage(message);
+          } catch {
+            worker.postMessage({ wasmModule: null }); // the worker loads its own
+          }
+        });
+        settle(null);
+      } else if (data?.ready === false) settle(`the worker failed to start (${data.error})`);
     };
   });
 }
