@@ -76,11 +76,15 @@ export class GeneratePanel {
     this.output.replaceChildren(h('span', { class: 'from-prompt' }, ...renderPieces(utf8Pieces(utf8Bytes(prompt)))), shown);
     this.status.classList.remove('error');
     this.status.textContent = 'Generating…';
-    let render = 0;
+    // Each token asks the worker to decode the text so far; a reply is drawn unless a later one was drawn already
+    // (dropping every superseded reply would show nothing while tokens arrive faster than a decode round trip).
+    let requested = 0;
+    let drawn = 0;
     const show = async () => {
-      const mine = ++render;
-      const pieces = await host.tokenizer.decodePieces(generated);
-      if (mine !== render) return;
+      const mine = ++requested;
+      const pieces = await host.tokenizer.decodePieces(generated.slice());
+      if (mine < drawn) return;
+      drawn = mine;
       this.pieces = pieces;
       shown.replaceChildren(...renderPieces(pieces));
       this.output.scrollTop = this.output.scrollHeight;
