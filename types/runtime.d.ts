@@ -63,7 +63,12 @@ export interface MemoryStats { allocatedBytes: number; heapBytes: number; stackP
 export class BlockscopeError extends Error {
   name: 'BlockscopeError';
 }
-export interface ParameterInfo { name: string; shape: number[] }
+export interface ParameterInfo {
+  name: string;
+  shape: number[];
+  /** 'int8' for a matrix stored as int8 (loadModel(…, {weights: 'int8'})): getParameter refuses it. */
+  format?: 'int8';
+}
 
 /** Statistics of one LayerNorm's input and output (per token). */
 export interface NormInspection { [key: string]: Float32Array | number | unknown }

@@ -40,8 +40,7 @@ class ModelLoaderHandle {
           LoadOptions opts;
           opts.weights = parse_weight_format(weights);
           opts.max_parameter_bytes = integer_of(max_parameter_bytes, "maxParameterBytes", 0, INT64_C(1) << 53);
-          const GPTConfig cfg = read_config(config_json);
-          check_parameter_budget(cfg, opts);
+          const GPTConfig cfg = read_config(config_json);  // the loader checks it against the parameter budget
           return ModelStreamLoader(cfg, static_cast<uint64_t>(integer_of(file_size, "file size", 0, INT64_C(1) << 53)),
                                    opts);
         }()) {}

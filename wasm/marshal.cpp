@@ -104,14 +104,17 @@ val block_inspection(const BlockInspection& b) {
 
 val param_list(const ParamArena& arena) {
   val list = val::array();
-  for (const auto& p : arena.params()) {
+  const auto add = [&](const ParamInfo& p, bool int8) {
     val item = val::object();
     item.set("name", p.name);
     val shape = val::array();
     for (const int64_t d : p.shape) shape.call<void>("push", static_cast<double>(d));
     item.set("shape", shape);
+    if (int8) item.set("format", std::string("int8"));  // loaded with {weights: 'int8'}: no float32 values to read
     list.call<void>("push", item);
-  }
+  };
+  for (const auto& p : arena.params()) add(p, false);
+  for (const auto& p : arena.int8_params()) add(p, true);
   return list;
 }
 

@@ -39,6 +39,13 @@ for (const flavour of FLAVOURS) {
     assert.ok(Number.isFinite(q.loss(ids.slice(0, 63), ids.slice(1))), 'evaluation works on int8 weights');
     assert.throws(() => q.lossAndGradients(ids.slice(0, 63), ids.slice(1)), /inference-only/);
     assert.throws(() => q.getParameter('trf_blocks.0.att.W_query.weight'), /stored as int8/);
+    // parameters() lists every parameter, the int8 matrices marked as such.
+    const numel = (list) => list.reduce((n, p) => n + p.shape.reduce((a, b) => a * b, 1), 0);
+    assert.equal(numel(q.parameters()), q.numParameters);
+    assert.deepEqual(q.parameters().map((p) => p.name).sort(), f.parameters().map((p) => p.name).sort());
+    const int8 = q.parameters().filter((p) => p.format === 'int8').map((p) => p.name);
+    assert.ok(int8.includes('tok_emb.weight') && int8.includes('trf_blocks.0.att.W_query.weight'), int8.join());
+    assert.ok(!int8.includes('pos_emb.weight') && f.parameters().every((p) => p.format === undefined));
     f.dispose();
     q.dispose();
   });
