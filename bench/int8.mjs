@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { evalWindows } from '../models/brown/evaluate.mjs';
 import { prepare } from '../models/brown/prepare-corpus.mjs';
 import { loadBlockscope } from '../web/blockscope.js';
 
@@ -73,29 +74,6 @@ function decodeRate(gpt, prompt, steps) {
     if (n++ === 0) t0 = performance.now();
   }
   return (steps / (performance.now() - t0)) * 1000;
-}
-
-/** Mean cross-entropy over `ids` in non-overlapping context windows, as `blockscope eval` defines it. */
-function evalWindows(gpt, ids, ctx, batch = 8) {
-  let sum = 0;
-  let n = 0;
-  const full = Math.floor((ids.length - 1) / ctx);
-  for (let w = 0; w < full; w += batch) {
-    const rows = [];
-    const targets = [];
-    for (let b = w; b < Math.min(full, w + batch); b++) {
-      rows.push(ids.subarray(b * ctx, (b + 1) * ctx));
-      targets.push(ids.subarray(b * ctx + 1, (b + 1) * ctx + 1));
-    }
-    sum += gpt.loss(rows, targets) * rows.length * ctx;
-    n += rows.length * ctx;
-  }
-  const tail = ids.length - 1 - full * ctx;
-  if (tail > 0) {
-    sum += gpt.loss([ids.subarray(full * ctx, full * ctx + tail)], [ids.subarray(full * ctx + 1)]) * tail;
-    n += tail;
-  }
-  return { loss: sum / n, tokens: n };
 }
 
 async function measure(name, dir, { prompt, valIds, steps }) {

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
+import { evalWindows } from '../../models/brown/evaluate.mjs';
 import { prepare } from '../../models/brown/prepare-corpus.mjs';
 import { runRecipe } from '../../models/brown/train.mjs';
 import { loadBlockscope } from '../../web/blockscope.js';
@@ -28,29 +29,6 @@ function maxDiff(actual, expectedRows) {
   let worst = 0;
   for (let i = 0; i < flat.length; i++) worst = Math.max(worst, Math.abs(actual[i] - flat[i]));
   return worst;
-}
-
-/** Mean cross-entropy over `ids` cut into non-overlapping context windows, as `blockscope eval` defines it. */
-function evalWindows(gpt, ids, ctx, batch = 8) {
-  let sum = 0;
-  let n = 0;
-  const full = Math.floor((ids.length - 1) / ctx);
-  for (let w = 0; w < full; w += batch) {
-    const rows = [];
-    const targets = [];
-    for (let b = w; b < Math.min(full, w + batch); b++) {
-      rows.push(ids.subarray(b * ctx, (b + 1) * ctx));
-      targets.push(ids.subarray(b * ctx + 1, (b + 1) * ctx + 1));
-    }
-    sum += gpt.loss(rows, targets) * rows.length * ctx;
-    n += rows.length * ctx;
-  }
-  const tail = ids.length - 1 - full * ctx;
-  if (tail > 0) {
-    sum += gpt.loss([ids.subarray(full * ctx, full * ctx + tail)], [ids.subarray(full * ctx + 1)]) * tail;
-    n += tail;
-  }
-  return { loss: sum / n, tokens: n };
 }
 
 test('the PyTorch goldens were made from the shipped file', () => {

@@ -11,7 +11,6 @@ which tests/unit/test_quantized.cpp compares with the core.
 Run: /usr/bin/python3 tests/reference/make_q8_goldens.py   (after node models/brown/prepare-corpus.mjs)
 """
 
-import hashlib
 import json
 import os
 import sys
@@ -20,12 +19,8 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
-from book_modules import GPTModel  # noqa: E402
-from safetensors_read import read_safetensors  # noqa: E402
+from brown_model import ROOT, load_brown, model_from, val_windows  # noqa: E402
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-MODEL_DIR = os.path.join(ROOT, "web", "models", "brown")
-VAL_TEXT = os.path.join(ROOT, "build", "corpus", "brown", "val.txt")
 OUT = os.path.join(ROOT, "tests", "golden", "q8_brown.json")
 PROMPTS = ["The jury said that the", "He looked at her and said, \""]
 VAL_WINDOWS = 8
@@ -50,27 +45,17 @@ def int8_parameter(name, t):
 
 
 def main():
-    with open(os.path.join(MODEL_DIR, "config.json")) as f:
-        cfg = json.load(f)
-    weights = os.path.join(MODEL_DIR, "model.safetensors")
-    tensors = {k: v.float() for k, v in read_safetensors(weights).items()}
-    with open(weights, "rb") as f:
-        sha = hashlib.sha256(f.read()).hexdigest()
-    f32 = GPTModel(cfg).eval()
-    f32.load_state_dict(tensors, strict=False)
-    q8 = GPTModel(cfg).eval()
-    q8.load_state_dict({k: q8_round_trip(v) if int8_parameter(k, v) else v for k, v in tensors.items()}, strict=False)
+    cfg, tensors, sha = load_brown()
+    f32 = model_from(cfg, tensors)
+    q8 = model_from(cfg, {k: q8_round_trip(v) if int8_parameter(k, v) else v for k, v in tensors.items()})
 
     with torch.no_grad():
         prompts = []
         for text in PROMPTS:
             ids = list(text.encode("utf-8"))
             prompts.append({"text": text, "ids": ids, "logits": q8(torch.tensor([ids]))[0].tolist()})
-        with open(VAL_TEXT, "rb") as f:
-            val = list(f.read())
+        val, x, y = val_windows(cfg, VAL_WINDOWS)
         ctx = cfg["context_length"]
-        x = torch.tensor([val[i * ctx:(i + 1) * ctx] for i in range(VAL_WINDOWS)])
-        y = torch.tensor([val[i * ctx + 1:(i + 1) * ctx + 1] for i in range(VAL_WINDOWS)])
         loss = {name: F.cross_entropy(m(x).reshape(-1, cfg["vocab_size"]), y.reshape(-1)).item()
                 for name, m in (("f32", f32), ("q8", q8))}
 

@@ -8,7 +8,6 @@ which tests/cli/trained-model.test.mjs compares with the core (native and wasm) 
 Run: /usr/bin/python3 tests/reference/make_trained_goldens.py   (after node models/brown/prepare-corpus.mjs)
 """
 
-import hashlib
 import json
 import os
 import sys
@@ -17,29 +16,16 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(__file__))
-from book_modules import GPTModel  # noqa: E402
-from safetensors_read import read_safetensors  # noqa: E402
+from brown_model import ROOT, load_brown, model_from, val_windows  # noqa: E402
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-MODEL_DIR = os.path.join(ROOT, "web", "models", "brown")
-VAL_TEXT = os.path.join(ROOT, "build", "corpus", "brown", "val.txt")
 OUT = os.path.join(ROOT, "tests", "golden", "trained_brown.json")
 PROMPTS = ["The jury said that the", "th", "He looked at her and said, \""]
 VAL_WINDOWS = 8  # full context windows from the start of the held-out text
 
 
 def main():
-    with open(os.path.join(MODEL_DIR, "config.json")) as f:
-        cfg = json.load(f)
-    assert cfg.get("norm", "pre") == "pre" and cfg.get("activation", "gelu_tanh") == "gelu_tanh"
-    model = GPTModel(cfg).eval()
-    weights = os.path.join(MODEL_DIR, "model.safetensors")
-    tensors = read_safetensors(weights)
-    with open(weights, "rb") as f:
-        sha = hashlib.sha256(f.read()).hexdigest()
-    missing, unexpected = model.load_state_dict(tensors, strict=False)
-    assert not unexpected, unexpected
-    assert all(k.endswith("att.mask") for k in missing), missing  # the causal-mask buffers are not weights
+    cfg, tensors, sha = load_brown()
+    model = model_from(cfg, tensors)
 
     prompts = []
     with torch.no_grad():
@@ -48,11 +34,7 @@ def main():
             logits = model(torch.tensor([ids]))[0]
             prompts.append({"text": text, "ids": ids, "logits": logits.tolist()})
 
-        with open(VAL_TEXT, "rb") as f:
-            val = list(f.read())
-        ctx = cfg["context_length"]
-        x = torch.tensor([val[i * ctx:(i + 1) * ctx] for i in range(VAL_WINDOWS)])
-        y = torch.tensor([val[i * ctx + 1:(i + 1) * ctx + 1] for i in range(VAL_WINDOWS)])
+        _, x, y = val_windows(cfg, VAL_WINDOWS)
         loss = F.cross_entropy(model(x).reshape(-1, cfg["vocab_size"]), y.reshape(-1)).item()
 
     golden = {
