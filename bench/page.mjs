@@ -4,8 +4,10 @@
 // GPT section, which loads its trained model only when it nears the viewport — the time from scrolling it into view
 // to its first next-token table from the trained model. Debian's Chromium served from localhost, a cold cache per
 // run. The start-up breakdown comes from the runtime's performance marks (web/marks.js): when the widget bundle was
-// downloaded and evaluated, the worker created and running, the glue loaded, the wasm compiled, the runtime instantiated,
-// the page told it is ready, the first result computed by the core, and the first widget interactive.
+// downloaded and evaluated, the worker created, every widget defined, the widget on screen set up and started (the
+// others start after it has its numbers: web/widgets/start-order.js), the worker running, the glue loaded, the wasm
+// compiled, the runtime instantiated, the page told it is ready, the first result computed by the core, and the first
+// widget interactive.
 // Run after `npm run build`:  node bench/page.mjs [--runs N] [--pages lesson,embed] [--root DIR]
 // (--root serves another copy of web/, e.g. an older build to compare against.)
 import { resolve } from 'node:path';
@@ -33,6 +35,7 @@ const PHASES = [
   ['widget bundle entry evaluated', (t) => t.marks['entry-evaluated']],
   ['worker created', (t) => t.marks['worker-created']],
   ['every widget defined', (t) => t.marks['widgets-defined']],
+  ['first widget set up and started', (t) => t.marks['first-widget-started']],
   ['worker script running', (t) => t.marks['worker-started']],
   ['glue loaded (worker)', (t) => t.marks['glue-loaded']],
   ['wasm compiled (worker)', (t) => t.marks['wasm-compiled']],
