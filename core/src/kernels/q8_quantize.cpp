@@ -75,7 +75,37 @@ void q8_gemm_pack_8__simd128(float* packed, const int8_t* wq, const float* ws, c
   const int64_t row = G * 32;
   float* p = packed + kGemmNR;
   int64_t k = 0;
-  // Four k at a time (never straddling a 32-code group): 4 values of each of the 8 rows, two 4x4 transposes.
+  // Sixteen k at a time (inside one 32-code group): the 8 rows' codes transposed as bytes by three rounds of
+  // interleaves, then per k one widening of 8 codes, two conversions and two products by the rows' scales.
+  for (; k + 16 <= C; k += 16) {
+    const int64_t g = k / 32;
+    const vf s_lo = wasm_f32x4_make(ws[g], ws[G + g], ws[2 * G + g], ws[3 * G + g]);
+    const vf s_hi = wasm_f32x4_make(ws[4 * G + g], ws[5 * G + g], ws[6 * G + g], ws[7 * G + g]);
+    v128_t r[8];
+    for (int j = 0; j < 8; ++j) r[j] = wasm_v128_load(wq + j * row + k);
+    v128_t a[8], b[8];
+    for (int j = 0; j < 8; j += 2) {  // a: row pairs, bytes interleaved (lo: k 0-7, hi: k 8-15)
+      a[j] = wasm_i8x16_shuffle(r[j], r[j + 1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      a[j + 1] = wasm_i8x16_shuffle(r[j], r[j + 1], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    }
+    for (int h = 0; h < 2; ++h)  // b: rows 0-3 / 4-7 of 4 k each (k 0-3, 4-7, 8-11, 12-15)
+      for (int q = 0; q < 2; ++q) {
+        const v128_t x = a[4 * h + q], y = a[4 * h + 2 + q];
+        b[4 * h + 2 * q] = wasm_i8x16_shuffle(x, y, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
+        b[4 * h + 2 * q + 1] = wasm_i8x16_shuffle(x, y, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
+      }
+    for (int q = 0; q < 4; ++q) {  // rows 0-7 of k = 4q .. 4q + 3, two k per vector
+      const v128_t lo = wasm_i8x16_shuffle(b[q], b[4 + q], 0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+      const v128_t hi = wasm_i8x16_shuffle(b[q], b[4 + q], 8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+      for (const v128_t pair : {lo, hi})
+        for (const v128_t c : {wasm_i16x8_extend_low_i8x16(pair), wasm_i16x8_extend_high_i8x16(pair)}) {
+          store(p, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(c)), s_lo));
+          store(p + 4, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(c)), s_hi));
+          p += kGemmNR;
+        }
+    }
+  }
+  // Then four k at a time: 4 values of each of the 8 rows, two 4x4 transposes.
   for (; k + kW <= C; k += kW, p += kW * kGemmNR) {
     const int64_t g = k / 32;
     vf r0 = dequantize4(wq + k, ws + g), r1 = dequantize4(wq + row + k, ws + G + g);
