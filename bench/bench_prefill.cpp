@@ -1,19 +1,23 @@
 // Where a T-token forward pass of a GPT_CONFIG_124M-shaped model spends its time, by operation: the model's own
 // forward (median), then the same sequence of ops.hpp calls on the model's own weights and buffers of the same
 // sizes, each call timed (process CPU time) and summed per operation over the pass. The difference between the
-// two totals is what the breakdown does not see (embedding, logits allocation, copies between blocks).
+// two totals is what the breakdown does not see (embedding, logits allocation, copies between blocks). With --int8,
+// also the same model with int8 weights (WeightFormat::Int8, quantized from the float32 ones), whole passes only.
 // Built natively (bench/) and for wasm (tests/wasm_kernels/); a benchmark, not a test.
-//   blockscope_bench_prefill [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--peak GFLOP/s]
+//   blockscope_bench_prefill [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--int8] [--peak GFLOP/s]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "blockscope/gpt_model.hpp"
 #include "blockscope/ops.hpp"
+#include "blockscope/quantized.hpp"
 #include "limits.hpp"
 
 using namespace blockscope;
@@ -28,6 +32,23 @@ struct Op {
   std::vector<double> ms;  // per pass
   double flop = 0.0;       // per pass
 };
+
+// The model with int8 weights: every matrix the int8 format covers quantized from `f32`'s values.
+std::unique_ptr<GPTModel> int8_copy(GPTModel& f32) {
+  auto q = std::make_unique<GPTModel>(f32.config(), GPTModel::Uninitialized{}, MemoryBudget{}, WeightFormat::Int8);
+  for (const ParamInfo& p : f32.params().params()) {
+    const std::span<const float> v = std::as_const(f32.params()).get(p.name);
+    if (Q8Matrix* m = q->params().q8(p.name)) m->set_rows(0, p.shape[0], v.data());
+    else std::copy(v.begin(), v.end(), q->params().get(p.name).begin());
+  }
+  return q;
+}
+
+double forward_ms(GPTModel& model, const std::vector<int32_t>& ids) {
+  const double t0 = bench::cpu_seconds();
+  model.forward(ids, 1, static_cast<int64_t>(ids.size()));
+  return 1000.0 * (bench::cpu_seconds() - t0);
+}
 
 // Times one forward pass op by op. `ops` collects per-pass milliseconds under each name.
 class Breakdown {
@@ -101,6 +122,7 @@ int main(int argc, char** argv) {
   int64_t T = 64;
   int repeat = 5;
   double peak = 0.0;
+  bool int8 = false;
   GPTConfig cfg = GPTConfig::gpt2_124m();
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--tokens") && i + 1 < argc) T = std::atoll(argv[++i]);
@@ -108,8 +130,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--peak") && i + 1 < argc) peak = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--tied")) cfg.tie_weights = true;
     else if (!std::strcmp(argv[i], "--qkv-bias")) cfg.qkv_bias = true;
+    else if (!std::strcmp(argv[i], "--int8")) int8 = true;
     else {
-      std::fprintf(stderr, "usage: %s [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--peak GFLOP/s]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--int8] [--peak GFLOP/s]\n", argv[0]);
       return 2;
     }
   }
@@ -122,14 +145,15 @@ int main(int argc, char** argv) {
   for (int64_t t = 0; t < T; ++t) ids[static_cast<size_t>(t)] = static_cast<int32_t>((t * 7919) % 50257);
   Breakdown bd(model, T);
   std::map<std::string, Op> ops;
-  std::vector<double> full;
+  std::vector<double> full, full_int8;
+  const std::unique_ptr<GPTModel> qmodel = int8 ? int8_copy(model) : nullptr;
   model.forward(ids, 1, T);
+  if (qmodel) qmodel->forward(ids, 1, T);
   { std::map<std::string, Op> warm; bd.pass(warm); }
-  for (int r = 0; r < repeat; ++r) {  // interleaved, so both see the same machine load
-    const double t0 = bench::cpu_seconds();
-    model.forward(ids, 1, T);
-    full.push_back(1000.0 * (bench::cpu_seconds() - t0));
+  for (int r = 0; r < repeat; ++r) {  // interleaved, so all see the same machine load
+    full.push_back(forward_ms(model, ids));
     bd.pass(ops);
+    if (qmodel) full_int8.push_back(forward_ms(*qmodel, ids));
   }
   double sum = 0.0, flop = 0.0;
   std::printf("forward T=%lld, %s, qkv_bias %s: CPU ms per pass, median of %d (SIMD peak %.1f GFLOP/s)\n",
@@ -152,5 +176,10 @@ int main(int argc, char** argv) {
               whole - sum, 100.0 * (whole - sum) / whole);
   std::printf("%-26s %9.2f         %9.1f %7.0f%%\n", "model forward", whole, flop / whole * 1e-6,
               100.0 * flop / whole * 1e-6 / peak);
+  if (qmodel) {
+    const double q = median(full_int8);
+    std::printf("%-26s %9.2f         %9.1f %7.0f%%   (%.2fx the float32 pass)\n", "int8 model forward", q,
+                flop / q * 1e-6, 100.0 * flop / q * 1e-6 / peak, q / whole);
+  }
   return 0;
 }

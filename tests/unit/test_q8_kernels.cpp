@@ -1,7 +1,8 @@
 // Tests for the int8 kernels (core/src/kernels/q8.hpp): quantization against its definition and error bound,
 // the int8 GEMV against a double-precision reference on the same codes, q8_linear against the float32 product
 // within a bound derived from the scales, and — when compiled with -msimd128 (tests/wasm_kernels/) — the
-// SIMD128 GEMV bit-identical to its generic twin. Sizes are not multiples of 32 or 4; outputs start as NaN.
+// SIMD128 GEMV and panel packing bit-identical to their generic twins, and the SIMD128 prefill path (int8 panels
+// packed for the float32 GEMM) equal to the float32 linear kernel on the dequantized weight. Sizes are not multiples of 32 or 4; outputs start as NaN.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/kernels.hpp"
 #include "kernels/q8.hpp"
 #include "support/kernel_check.hpp"
 
@@ -129,6 +131,68 @@ TEST_CASE("q8 linear is within the quantization bound of the float32 product", "
         REQUIRE(std::isnan(out[N * OC + 1]));
       }
 }
+
+namespace {
+// The panel f32_gemm_pack_8 makes from the weight's rows [r0, r0 + nc) dequantized by q8_dequantize_rows.
+std::vector<float> dequantized_panel(const Q8& m, const float* bias, int64_t r0, int64_t nc) {
+  std::vector<float> rows(static_cast<size_t>(nc * m.C)), panel(static_cast<size_t>((1 + m.C) * kGemmNR), kNaN);
+  q8_dequantize_rows(rows.data(), m.q.data(), m.s.data(), r0, nc, m.G, m.C);
+  f32_gemm_pack_8__generic(panel.data(), rows.data(), bias, nc, m.C);
+  return panel;
+}
+}  // namespace
+
+TEST_CASE("q8_gemm_pack_8__generic packs what q8_dequantize_rows + f32_gemm_pack_8 pack, bit for bit", "[q8]") {
+  for (int64_t C : kCs)
+    for (int64_t nc = 1; nc <= kGemmNR; ++nc)
+      for (bool with_bias : {false, true}) {
+        INFO("C=" << C << " nc=" << nc << " bias=" << with_bias);
+        const Q8 m(11, C, 37 + C + nc);
+        const std::vector<float> bias = random_vec(11, 41);
+        const float* bp = with_bias ? bias.data() + 2 : nullptr;
+        const std::vector<float> want = dequantized_panel(m, bp, 2, nc);
+        std::vector<float> got(want.size() + 2, kNaN);
+        q8_gemm_pack_8__generic(got.data(), m.q.data() + 2 * m.G * 32, m.s.data() + 2 * m.G, bp, nc, m.G, C);
+        REQUIRE(std::memcmp(got.data(), want.data(), want.size() * sizeof(float)) == 0);
+        REQUIRE(std::isnan(got[want.size()]));
+      }
+}
+
+#ifdef __wasm_simd128__
+TEST_CASE("q8_gemm_pack_8__simd128 is bit-identical to q8_gemm_pack_8__generic", "[q8][simd128]") {
+  for (int64_t C : kCs)
+    for (int64_t nc = 1; nc <= kGemmNR; ++nc)
+      for (bool with_bias : {false, true}) {
+        INFO("C=" << C << " nc=" << nc << " bias=" << with_bias);
+        const Q8 m(nc, C, 43 + C + nc);
+        const std::vector<float> bias = random_vec(nc, 47);
+        const float* bp = with_bias ? bias.data() : nullptr;
+        const size_t n = static_cast<size_t>((1 + C) * kGemmNR);
+        std::vector<float> a(n + 2, kNaN), b = a;
+        q8_gemm_pack_8__generic(a.data(), m.q.data(), m.s.data(), bp, nc, m.G, C);
+        q8_gemm_pack_8__simd128(b.data(), m.q.data(), m.s.data(), bp, nc, m.G, C);
+        REQUIRE(std::memcmp(a.data(), b.data(), n * sizeof(float)) == 0);
+        REQUIRE(std::isnan(b[n]));
+      }
+}
+
+TEST_CASE("q8_linear from 4 rows on equals the float32 linear kernel on the dequantized weight", "[q8][simd128]") {
+  for (int64_t N : {4, 7, 64})
+    for (int64_t C : {5, 33, 768})
+      for (int64_t OC : {1, 9, 67}) {
+        INFO("N=" << N << " C=" << C << " OC=" << OC);
+        const Q8 m(OC, C, 53 + C * OC);
+        const std::vector<float> x = random_vec(N * C, 59 + N), bias = random_vec(OC, 61);
+        std::vector<float> w(static_cast<size_t>(OC * C));
+        q8_dequantize_rows(w.data(), m.q.data(), m.s.data(), 0, OC, m.G, C);
+        std::vector<float> got(static_cast<size_t>(N * OC + 2), kNaN), want = got;
+        q8_linear(q8_gemv__simd128, got.data(), x.data(), m.q.data(), m.s.data(), bias.data(), N, C, OC);
+        f32_linear(kLinearSimd128, want.data(), x.data(), w.data(), bias.data(), N, C, OC);
+        REQUIRE(std::memcmp(got.data(), want.data(), static_cast<size_t>(N * OC) * sizeof(float)) == 0);
+        REQUIRE(std::isnan(got[N * OC]));
+      }
+}
+#endif
 
 #ifdef __wasm_simd128__
 TEST_CASE("q8_gemv__simd128 is bit-identical to q8_gemv__generic", "[q8][simd128]") {

@@ -31,13 +31,29 @@ void q8_gemv__simd128(float* out, const int16_t* xq, const float* xs, const int8
 void q8_dequantize_rows(float* panel, const int8_t* wq, const float* ws, int64_t r0, int64_t nr, int64_t G,
                         int64_t C);
 
+// The 4x8 float32 GEMM's panel (kernels.hpp, f32_gemm_pack_8) made straight from int8 rows: packed (1 + C, 8),
+// row 0 = bias[0..nc) (zeros when bias is null), row 1 + k = the dequantized weight[0..nc)[k], float(code) *
+// scale exactly as q8_dequantize_rows computes it; columns nc..7 zero. wq, ws and bias point at the panel's
+// first row (wq rows G * 32 codes apart, ws rows G scales apart); nc <= 8.
+using Q8PackFn = void (*)(float* packed, const int8_t* wq, const float* ws, const float* bias, int64_t nc,
+                          int64_t G, int64_t C);
+void q8_gemm_pack_8__generic(float* packed, const int8_t* wq, const float* ws, const float* bias, int64_t nc,
+                             int64_t G, int64_t C);
+#ifdef __wasm_simd128__
+void q8_gemm_pack_8__simd128(float* packed, const int8_t* wq, const float* ws, const float* bias, int64_t nc,
+                             int64_t G, int64_t C);
+#endif
+
 // Output columns computed per dequantized panel in q8_linear, and the input rows from which it uses panels.
 inline constexpr int64_t kQ8PanelRows = 64;
 inline constexpr int64_t kQ8GemvBelowN = 4;
 
 // out (N, OC) = inp (N, C) @ W^T + bias for W given as codes wq (OC, G * 32) and scales ws (OC, G),
-// G = ceil(C / 32). N < 4: the gemv per row, on the quantized input row; N >= 4: 64-row panels of W dequantized
-// to float32, then the float32 linear kernel of this build. Scratch: thread-local buffers reused across calls.
+// G = ceil(C / 32). N < 4: the gemv per row, on the quantized input row. N >= 4 in SIMD128 builds: 8 rows of W at a
+// time dequantized straight into the 4x8 GEMM's panel (q8_gemm_pack_8), with no float32 copy of the rows, no
+// second packing pass and no copy of the outputs; elsewhere 64-row panels of W dequantized to float32, then
+// linear_forward (Eigen natively). Both give the float32 GEMM's sums on q8_dequantize_rows's values. Scratch:
+// thread-local buffers reused across calls.
 void q8_linear(Q8GemvFn gemv, float* out, const float* inp, const int8_t* wq, const float* ws, const float* bias,
                int64_t N, int64_t C, int64_t OC);
 

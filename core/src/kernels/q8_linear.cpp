@@ -1,10 +1,12 @@
 // The loop around the int8 kernels: out = inp @ W^T + bias with W in Q8 form. Decoding rows take the int8
-// GEMV on a quantized copy of the row; longer inputs dequantize W a 64-row panel at a time (64 x C floats,
-// in cache) and run the float32 linear kernel on it, so prefill costs about what float32 costs.
+// GEMV on a quantized copy of the row; longer inputs run the float32 GEMM on W dequantized a panel at a time
+// (in cache), so prefill costs about what float32 costs.
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "blockscope/ops.hpp"
+#include "kernels/kernels.hpp"
 #include "kernels/q8.hpp"
 
 namespace blockscope::kernels {
@@ -31,6 +33,19 @@ void q8_linear(Q8GemvFn gemv, float* out, const float* inp, const int8_t* wq, co
     }
     return;
   }
+#ifdef __wasm_simd128__
+  // f32_linear's loop on the SIMD128 kernels, with the int8 panel packing: one 8-row panel at a time, dequantized
+  // into the GEMM's packed layout and shared by all 4-row blocks of inp (the same panel values, so the same sums).
+  thread_local std::vector<float> packed_buf;
+  float* packed = scratch(packed_buf, (1 + C) * kGemmNR + 16);
+  packed += ((64 - reinterpret_cast<uintptr_t>(packed) % 64) % 64) / sizeof(float);  // 32-byte rows in one line
+  for (int64_t j = 0; j < OC; j += kGemmNR) {
+    const int64_t nc = std::min(kGemmNR, OC - j);
+    q8_gemm_pack_8__simd128(packed, wq + j * G * 32, ws + j * G, bias ? bias + j : nullptr, nc, G, C);
+    for (int64_t i = 0; i < N; i += kGemmMR)
+      f32_gemm_4x8__simd128(out + i * OC + j, OC, inp + i * C, C, packed, std::min(kGemmMR, N - i), nc, C);
+  }
+#else
   thread_local std::vector<float> panel_buf, out_buf;
   float* panel = scratch(panel_buf, kQ8PanelRows * C);
   float* tmp = scratch(out_buf, N * kQ8PanelRows);
@@ -40,6 +55,7 @@ void q8_linear(Q8GemvFn gemv, float* out, const float* inp, const int8_t* wq, co
     linear_forward(tmp, inp, panel, bias ? bias + j : nullptr, N, C, nr);
     for (int64_t n = 0; n < N; ++n) std::copy(tmp + n * nr, tmp + (n + 1) * nr, out + n * OC + j);
   }
+#endif
 }
 
 }  // namespace blockscope::kernels
