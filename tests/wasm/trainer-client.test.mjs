@@ -40,26 +40,20 @@ test('train() streams every step and the loss goes down', async () => {
 
 test("another widget's forward pass is served between two training steps", async () => {
   const trainer = await gpt.createTrainer({ tokens, config: { steps: 200, batch_size: 8, seed: 4 } });
-  const times = [];
-  let last = performance.now();
-  const training = trainer.train({
-    steps: 60,
-    onStep: () => {
-      const now = performance.now();
-      times.push(now - last);
-      last = now;
-    },
-  });
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  const t0 = performance.now();
+  let stepsSeen = 0;
+  const training = trainer.train({ steps: 60, onStep: () => stepsSeen++ });
+  while (stepsSeen < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+  // Counted in training steps, not milliseconds (a loaded machine stretches both alike). The host serves the call
+  // after the step in progress; by the reply, at most that step and one finished just before the call (its
+  // notification still on its way) have been reported. Without the yield between steps it would wait for all 60.
+  const stepsBefore = stepsSeen;
   const { logits } = await other.forward([1, 2, 3]);
-  const latency = performance.now() - t0;
+  const stepsWaited = stepsSeen - stepsBefore;
   assert.ok(trainer.running, 'the forward pass was answered while training was still running');
   assert.equal(logits.length, 3 * 32);
-  await training;
-  const median = times.sort((a, b) => a - b)[times.length >> 1];
-  console.log(`forward during training answered in ${latency.toFixed(1)} ms; median step ${median.toFixed(1)} ms`);
-  assert.ok(latency < 3 * median + 50, `latency ${latency} ms vs a median step of ${median} ms`);
+  assert.ok(stepsWaited <= 2, `the forward pass waited for ${stepsWaited} training steps`);
+  const done = await training;
+  assert.equal(done.steps, 60);
   await trainer.dispose();
 });
 
