@@ -94,13 +94,18 @@ export class GeluExplorer extends BlockscopeElement {
       const xs = Float32Array.from({ length: POINTS }, (_, i) => lo + ((hi - lo) * i) / (POINTS - 1));
       const ys = {};
       const ds = {};
-      await Promise.all(CURVES.map(async ({ kind }) => {
-        ys[kind] = await rt.activation(kind, xs);
-        if (this.derivBox.checked) ds[kind] = await rt.activationDerivative(kind, xs);
-      }));
+      // The readout at x is asked for with the curves (one round trip to the worker, not two).
+      const x = (this.current = this.numAttr('x'));
+      const [, readout] = await Promise.all([
+        Promise.all(CURVES.map(async ({ kind }) => {
+          ys[kind] = await rt.activation(kind, xs);
+          if (this.derivBox.checked) ds[kind] = await rt.activationDerivative(kind, xs);
+        })),
+        this.readoutAt(rt, x),
+      ]);
       this.data = { xs, ys, ds, lo, hi };
       this.draw();
-      await this.setX(this.numAttr('x'));
+      if (this.current === x) this.showReadout(x, readout); // else a newer position is on its way
       this.status(`${POINTS} points from the core (wasm ${rt.flavour}).`);
       this.emit('ready', { points: POINTS });
     } catch (err) {
@@ -230,7 +235,13 @@ export class GeluExplorer extends BlockscopeElement {
   /** Moves the readout to x and asks the core for the exact values there. */
   async setX(x) {
     this.current = x;
-    const rt = await this.runtime();
+    const readout = await this.readoutAt(await this.runtime(), x);
+    if (this.current !== x) return; // a newer position arrived meanwhile
+    this.showReadout(x, readout);
+  }
+
+  /** Every curve's value (and derivative, when shown) at x, from the core: {values, derivs} by kind. */
+  async readoutAt(rt, x) {
     const input = [x];
     const values = {};
     const derivs = {};
@@ -238,7 +249,10 @@ export class GeluExplorer extends BlockscopeElement {
       values[kind] = (await rt.activation(kind, input))[0];
       if (this.derivBox.checked) derivs[kind] = (await rt.activationDerivative(kind, input))[0];
     }));
-    if (this.current !== x) return; // a newer position arrived meanwhile
+    return { values, derivs };
+  }
+
+  showReadout(x, { values, derivs }) {
     this.renderReadout(x, values, derivs);
     this.emit('readout', { x, values });
   }
