@@ -2,7 +2,7 @@
 // machines, so compare the ratios measured in one run).
 //   node bench/run.mjs [--repeat N] [--tokens 1,64] [--decode-contexts 16,992] [--no-native]
 //                      [--flavours simd,baseline]
-// Prints: bytes (raw and gzip) of each wasm flavour and its JS glue, and for a GPT_CONFIG_124M-shaped model with
+// Prints: bytes (raw and gzip) of each wasm flavour and the shared glue, and for a GPT_CONFIG_124M-shaped model with
 // seeded random weights, natively (the Release build, -march=native, and the portable SSE2 build if present) and
 // in Node per wasm flavour: the first pass at each length, passes right after a length change, steady passes,
 // and KV-cache decoding speed after a short and a ~1000-token prompt (prefill not counted).
@@ -29,7 +29,7 @@ function sizes() {
   const dist = `${root}web/dist/`;
   const rows = [];
   let gzipTotal = 0;
-  for (const f of readdirSync(dist).filter((f) => /^blockscope-(simd|baseline)\.(js|wasm)$/.test(f)).sort()) {
+  for (const f of readdirSync(dist).filter((f) => /^blockscope-(simd\.wasm|baseline\.wasm|glue\.js)$/.test(f)).sort()) {
     const bytes = readFileSync(dist + f);
     const gz = gzipSync(bytes, { level: 9 }).length;
     gzipTotal += gz;

@@ -61,8 +61,8 @@ function nativeBinaries() {
 function wasmFlavours() {
   const ok = [];
   for (const f of ['simd', 'baseline']) {
-    if (['js', 'wasm'].every((x) => existsSync(`${root}web/dist/blockscope-${f}.${x}`))) ok.push(f);
-    else log(`missing web/dist/blockscope-${f}.{js,wasm}: run npm run build first`);
+    if ([`blockscope-${f}.wasm`, 'blockscope-glue.js'].every((x) => existsSync(`${root}web/dist/${x}`))) ok.push(f);
+    else log(`missing web/dist/blockscope-${f}.wasm or blockscope-glue.js: run npm run build first`);
   }
   return ok;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds both WebAssembly flavours (SIMD128 and baseline) with Debian's Emscripten and copies the ES modules
-# and .wasm files to web/dist/. Incremental.
+# Builds both WebAssembly flavours (SIMD128 and baseline) with Debian's Emscripten and copies the .wasm files and
+# their one shared JS glue (blockscope-glue.js, an ES module) to web/dist/. Incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -16,12 +16,18 @@ for flavour in simd baseline; do
   cmake --build "$dir" -j "$JOBS" --target blockscope_wasm
   # The SIMD128 kernels' own test (tests/wasm_kernels/), run in Node by scripts/test.sh.
   if [[ $flavour == simd ]]; then cmake --build "$dir" -j "$JOBS" --target blockscope_kernel_tests; fi
-  cmp -s "$dir/wasm/blockscope-$flavour.wasm" "web/dist/blockscope-$flavour.wasm" 2>/dev/null ||
-    cp "$dir/wasm/blockscope-$flavour.wasm" "web/dist/blockscope-$flavour.wasm"
-  # Emscripten minifies its JS glue only partly without the Closure compiler; esbuild renames the locals
-  # inside the module factory too (-25% gzip). Rebuilt only when the glue changed.
-  if [[ "$dir/wasm/blockscope-$flavour.js" -nt "web/dist/blockscope-$flavour.js" ]]; then
-    node_modules/.bin/esbuild "$dir/wasm/blockscope-$flavour.js" --minify --format=esm --target=es2020 \
-      --log-level=warning --outfile="web/dist/blockscope-$flavour.js"
-  fi
 done
+# One JS glue for both flavours (a package or CDN ships it once, a page loads it with either .wasm): the baseline
+# module gets the SIMD build's export names, and a difference between the two glues fails the build here rather
+# than a page (scripts/share-wasm-glue.mjs).
+cmp -s build/wasm-simd/wasm/blockscope-simd.wasm web/dist/blockscope-simd.wasm 2>/dev/null ||
+  cp build/wasm-simd/wasm/blockscope-simd.wasm web/dist/blockscope-simd.wasm
+node scripts/share-wasm-glue.mjs build/wasm-simd/wasm/blockscope-simd.js build/wasm-baseline/wasm/blockscope-baseline.js \
+  build/wasm-baseline/wasm/blockscope-baseline.wasm web/dist/blockscope-baseline.wasm
+# Emscripten minifies its JS glue only partly without the Closure compiler; esbuild renames the locals
+# inside the module factory too (-25% gzip). Rebuilt only when the glue changed.
+if [[ build/wasm-simd/wasm/blockscope-simd.js -nt web/dist/blockscope-glue.js ]]; then
+  node_modules/.bin/esbuild build/wasm-simd/wasm/blockscope-simd.js --minify --format=esm --target=es2020 \
+    --log-level=warning --outfile=web/dist/blockscope-glue.js
+fi
+rm -f web/dist/blockscope-simd.js web/dist/blockscope-baseline.js  # per-flavour glue of earlier builds

@@ -18,7 +18,7 @@ export { simdSupported };
 export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer, BlockscopeError };
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
-// Where blockscope-<flavour>.js/.wasm live, found from this module's own URL (never the page's): ./dist/ next to
+// Where blockscope-glue.js and blockscope-<flavour>.wasm live, found from this module's own URL (never the page's): ./dist/ next to
 // this source file, or next to the bundle that inlines it — the worker bundle and the widgets bundle (its
 // in-thread mode) both define BLOCKSCOPE_WASM_BASE, see scripts/build-web.sh. A bundle on a CDN thus loads its
 // wasm from the CDN (which must send CORS headers).
@@ -30,7 +30,7 @@ const instances = new Map(); // flavour -> Promise<Blockscope>
  * Loads (once per flavour) and returns the Blockscope runtime.
  * @param {{flavour?: 'auto'|'simd'|'baseline', baseUrl?: string|URL}} [options]
  *   flavour 'auto' (default) picks 'simd' when the engine supports SIMD128; baseUrl is the directory holding
- *   blockscope-<flavour>.js/.wasm (default: ./dist/ next to this module).
+ *   blockscope-glue.js and blockscope-<flavour>.wasm (default: ./dist/ next to this module).
  * @returns {Promise<Blockscope>}
  */
 export function loadBlockscope(options = {}) {
@@ -53,9 +53,13 @@ async function instantiate(flavour, base, precompiled) {
   if (flavour === 'simd' && !simdSupported()) {
     throw new Error('this engine does not support WebAssembly SIMD128; use the baseline flavour');
   }
-  const glueUrl = new URL(`blockscope-${flavour}.js`, base);
+  // One Emscripten glue serves both flavours (scripts/build-wasm.sh checks that the two builds' glue is the same); it
+  // is handed the chosen flavour's .wasm, as bytes (Node) or compiled (instantiateWasm), and locateFile names it.
+  const glueUrl = new URL('blockscope-glue.js', base);
   const wasmUrl = new URL(`blockscope-${flavour}.wasm`, base);
-  const moduleArgs = { locateFile: (path) => new URL(path, base).href, print: () => {}, printErr: () => {} };
+  const moduleArgs = {
+    locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : new URL(path, base)).href, print: () => {}, printErr: () => {},
+  };
   let failed = null;
   let glue;
   if (isNode) {

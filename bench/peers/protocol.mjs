@@ -30,6 +30,16 @@ export function serve(handlers) {
   rl.on('close', () => queue.then(() => process.exit(0)));
 }
 
+/**
+ * CPU time this process has used (user + system, all threads), in ms. Next to a wall-clock time it shows
+ * whether a slow round did more work or was not scheduled: on a shared machine wall time alone can look like
+ * "two speeds" while the CPU time stays put.
+ */
+export function cpuMs() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 /** VmRSS and VmHWM (peak RSS) of this process, in bytes. */
 export function processMemory() {
   const status = readFileSync('/proc/self/status', 'utf8');

@@ -33,6 +33,34 @@ function memoryCell(row) {
   return row.memory === 'heap' ? `${MiB(a.heap)} wasm heap (${MiB(e.heap)})` : `${MiB(a.rss)} RSS (${MiB(e.peak_rss)})`;
 }
 
+const spread = (v) => `${fmt(Math.min(...v), 0)}–${fmt(Math.max(...v), 0)}`;
+
+/**
+ * Wall-clock against CPU time, round by round: a round whose wall time is well above the runtime's median
+ * while its CPU time is not was waiting for a core (another process ran), not doing more work. This is how
+ * "two speeds within one process" shows up on a shared machine; a runtime that really changed speed has
+ * slow CPU times too.
+ */
+function printSteadiness(timed) {
+  const rows = timed.filter((r) => r.m.fwd64_cpu?.every((c) => Number.isFinite(c)));
+  if (!rows.length) return;
+  console.log('\n### Steadiness: wall-clock vs CPU time per round (forward T=64, KV decode)\n');
+  console.log('| runtime | T=64 wall median (min–max) | T=64 CPU median (min–max) | rounds > 1.15× median wall | ' +
+    'of those, CPU also > 1.15× | decode tok/s wall (min–max) | decode tok/s by CPU time (min–max) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const { fwd64: wall, fwd64_cpu: cpu, decode_tps: tps, decode_cpu_tps: ctps } = row.m;
+    const mw = median(wall), mc = median(cpu);
+    const slow = wall.map((w, i) => i).filter((i) => wall[i] > 1.15 * mw);
+    const slowCpu = slow.filter((i) => cpu[i] > 1.15 * mc);
+    console.log(`| ${row.label} | ${fmt(mw, 0)} ms (${spread(wall)}) | ${fmt(mc, 0)} ms (${spread(cpu)}) | ${slow.length}/${wall.length} | ` +
+      `${slowCpu.length}/${slow.length} | ${fmt(median(tps))} (${fmt(Math.min(...tps))}–${fmt(Math.max(...tps))}) | ` +
+      `${fmt(median(ctps))} (${fmt(Math.min(...ctps))}–${fmt(Math.max(...ctps))}) |`);
+  }
+  console.log('\n(CPU time = the worker process\'s user + system time over all its threads; a runtime using more ' +
+    'than one thread would show CPU above wall.)');
+}
+
 export function printReport({ rows, rounds, config, ref, training, tolerance, steadyT1 }) {
   const C = config.n_embd, L = config.n_layer, V = config.vocab_size;
   const nParams = L * (12 * C * C + 13 * C) + V * C + config.n_positions * C + 2 * C;
@@ -74,14 +102,20 @@ export function printReport({ rows, rounds, config, ref, training, tolerance, st
     '(wasm instantiation, import torch); onnxruntime: forward.onnx only, decode.onnx loads on the first decode. ' +
     'implied GB/s = weight bytes per token x decode tok/s: the rate the weights stream from memory.)');
 
+  printSteadiness(timed);
+
   const refRow = timed.find((r) => r.reference);
   if (refRow) {
     const rs = summary(refRow);
     console.log(`\n### Ratios against ${refRow.label} (speed: above 1 is faster than it)\n`);
     for (const row of timed.filter((r) => r !== refRow)) {
       const s = summary(row);
+      const byCpu = row.m.fwd64_cpu && refRow.m.fwd64_cpu
+        ? `; by CPU time: forward T=64 = ${fmt(median(refRow.m.fwd64_cpu) / median(row.m.fwd64_cpu), 2)}×, decode = ` +
+          `${fmt(median(row.m.decode_cpu_tps) / median(refRow.m.decode_cpu_tps), 2)}×`
+        : '';
       console.log(`- ${row.label}: forward T=64 = ${fmt(rs.fwd64 / s.fwd64, 2)}× ort-web, forward T=1 = ` +
-        `${fmt(rs.fwd1 / s.fwd1, 2)}×, decode = ${fmt(s.tps / rs.tps, 2)}× ort-web`);
+        `${fmt(rs.fwd1 / s.fwd1, 2)}×, decode = ${fmt(s.tps / rs.tps, 2)}× ort-web${byCpu}`);
     }
   } else {
     console.log('\n(no ratios: the reference runtime, onnxruntime-web, did not run)');

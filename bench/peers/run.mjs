@@ -103,7 +103,9 @@ for (const row of rows) {
 // Interleaved rounds
 // ---------------------------------------------------------------------------------------------------------
 const active = rows.filter((r) => r.worker);
-for (const r of active) Object.assign(r.m, { fwd64: [], fwd1_first: [], fwd1: [], decode_tps: [], prefill_ms: [] });
+for (const r of active) {
+  Object.assign(r.m, { fwd64: [], fwd64_cpu: [], fwd1_first: [], fwd1: [], decode_tps: [], decode_cpu_tps: [], prefill_ms: [] });
+}
 
 async function round(row) {
   const w = row.worker;
@@ -115,9 +117,11 @@ async function round(row) {
   const err = [f64, f1first, ...steady, dec].find((x) => x.error)?.error;
   if (err) throw new Error(`${row.key}: ${firstLine(err)}`);
   row.m.fwd64.push(f64.ms);
+  row.m.fwd64_cpu.push(f64.cpu_ms);
   row.m.fwd1_first.push(f1first.ms);
   row.m.fwd1.push(median(steady.map((s) => s.ms)));
   row.m.decode_tps.push(dec.steps / (dec.decode_ms / 1000));
+  row.m.decode_cpu_tps.push(dec.steps / (dec.decode_cpu_ms / 1000));
   row.m.prefill_ms.push(dec.prefill_ms);
   return `${row.key} ${f64.ms.toFixed(0)}/${median(steady.map((s) => s.ms)).toFixed(1)} ms ${(dec.steps / (dec.decode_ms / 1000)).toFixed(1)} tok/s`;
 }

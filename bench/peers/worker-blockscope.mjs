@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { loadBlockscope } from '../../web/blockscope.js';
-import { benchIds, maxAbsDiff, processMemory, serve } from './protocol.mjs';
+import { benchIds, cpuMs, maxAbsDiff, processMemory, serve } from './protocol.mjs';
 
 const [dir, ...rest] = process.argv.slice(2);
 const opt = (name, fallback) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : fallback);
@@ -31,8 +31,9 @@ serve({
   forward({ T }) {
     const ids = benchIds(T, gpt.config.vocab_size);
     const t0 = performance.now();
+    const c0 = cpuMs();
     gpt.forward(ids);
-    return { ms: performance.now() - t0 };
+    return { ms: performance.now() - t0, cpu_ms: cpuMs() - c0 };
   },
   check({ ids, reference }) {
     return { max_abs_diff: maxAbsDiff(gpt.forward(ids).logits, reference) };
@@ -42,13 +43,15 @@ serve({
     const tokens = [];
     let t0 = performance.now();
     let prefillMs = 0;
+    let c0 = cpuMs();
     for (const { token } of gpt.generate(prompt, { maxNewTokens: n, temperature: 0 })) {
       tokens.push(token);
       if (tokens.length === 1) {
         prefillMs = performance.now() - t0;
         t0 = performance.now();
+        c0 = cpuMs();
       }
     }
-    return { tokens, prefill_ms: prefillMs, decode_ms: performance.now() - t0, steps: n - 1 };
+    return { tokens, prefill_ms: prefillMs, decode_ms: performance.now() - t0, decode_cpu_ms: cpuMs() - c0, steps: n - 1 };
   },
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
-import { argmax, benchIds, maxAbsDiff, processMemory, serve } from './protocol.mjs';
+import { argmax, benchIds, cpuMs, maxAbsDiff, processMemory, serve } from './protocol.mjs';
 
 const [dir, ...rest] = process.argv.slice(2);
 const opt = (name, fallback) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : fallback);
@@ -54,8 +54,9 @@ serve({
   async forward({ T }) {
     const ids = benchIds(T, V);
     const t0 = performance.now();
+    const c0 = cpuMs();
     await forward(ids);
-    return { ms: performance.now() - t0 };
+    return { ms: performance.now() - t0, cpu_ms: cpuMs() - c0 };
   },
   async check({ ids, reference }) {
     return { max_abs_diff: maxAbsDiff(await forward(ids), reference) };
@@ -76,6 +77,7 @@ serve({
     const tokens = [];
     let t0 = performance.now();
     let prefillMs = 0;
+    let c0 = cpuMs();
     for (;;) {
       const out = await decodeSession.run(feeds);
       const logits = out.logits.data;
@@ -83,6 +85,7 @@ serve({
       if (tokens.length === 1) {
         prefillMs = performance.now() - t0;
         t0 = performance.now();
+        c0 = cpuMs();
       }
       if (tokens.length === n) break;
       feeds.input_ids = idsTensor([tokens[tokens.length - 1]]);
@@ -90,6 +93,6 @@ serve({
         for (const kind of ['key', 'value']) feeds[`past_${kind}_${i}`] = out[`present_${kind}_${i}`];
       }
     }
-    return { tokens, prefill_ms: prefillMs, decode_ms: performance.now() - t0, steps: n - 1, decode_graph_load_ms: loadMs };
+    return { tokens, prefill_ms: prefillMs, decode_ms: performance.now() - t0, decode_cpu_ms: cpuMs() - c0, steps: n - 1, decode_graph_load_ms: loadMs };
   },
 });

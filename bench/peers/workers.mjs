@@ -10,14 +10,14 @@ import { PEER_MODULES, PYTHON, ROOT, openblasEnv, peerPackage, torchVersion } fr
 
 const here = join(ROOT, 'bench', 'peers');
 const nativeExe = join(ROOT, 'build', 'release', 'bench', 'blockscope_bench_peer');
-const wasmBuilt = (f) => ['js', 'wasm'].every((x) => existsSync(join(ROOT, 'web', 'dist', `blockscope-${f}.${x}`)));
+const wasmBuilt = (f) => [`blockscope-${f}.wasm`, 'blockscope-glue.js'].every((x) => existsSync(join(ROOT, 'web', 'dist', x)));
 
 function nativeCommand(weights) {
   if (!existsSync(nativeExe)) return { skip: `${nativeExe} is missing: run bash scripts/build.sh native` };
   return { cmd: nativeExe, args: ['MODEL', '--weights', weights] };
 }
 function wasmCommand(flavour, weights) {
-  if (!wasmBuilt(flavour)) return { skip: `web/dist/blockscope-${flavour}.{js,wasm} missing: run bash scripts/build.sh wasm` };
+  if (!wasmBuilt(flavour)) return { skip: `web/dist/blockscope-${flavour}.wasm or blockscope-glue.js missing: run bash scripts/build.sh wasm` };
   return { cmd: process.execPath, args: [join(here, 'worker-blockscope.mjs'), 'MODEL', '--flavour', flavour, '--weights', weights] };
 }
 function ortCommand(pkg) {

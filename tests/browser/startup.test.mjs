@@ -1,13 +1,15 @@
 // How the widget bundle starts the runtime, in real Chromium: the worker is told the wasm flavour in its URL (so it
 // loads the wasm before the page asks), every start-up phase leaves its performance mark on the page's timeline
-// (bench/page.mjs reads them) in causal order, and a page without widgets starts no worker of its own.
+// (bench/page.mjs reads them) in causal order, a page without widgets starts no worker of its own, and on the lesson
+// page the widget on screen starts first, the others after it shows its numbers (start-order.js) — except on a reload,
+// where every widget builds its DOM before the page loads, so the browser restores the reader's position on it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { assertClean, launchBrowser, openPage, startServer } from './support.mjs';
 
 const PHASES = ['entry-evaluated', 'worker-created', 'worker-started', 'glue-loaded', 'wasm-compiled', 'runtime-ready',
-  'client-ready', 'first-result', 'widgets-defined'];
+  'client-ready', 'first-result', 'widgets-defined', 'first-widget-started'];
 const NO_WIDGETS = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>no widgets</title>
 <script type="module">
   const { connect } = await import('./dist/blockscope-widgets.js');
@@ -61,6 +63,47 @@ test('a page that imports the bundle without showing a widget starts no worker',
   const m = await marks(page);
   assert.equal(typeof m['entry-evaluated'], 'number', 'the bundle ran');
   assert.equal(m['worker-created'], undefined);
+  assertClean(problems);
+  await context.close();
+});
+
+const LESSON = ['layernorm-explorer', 'gelu-explorer', 'ffn-explorer', 'block-explorer', 'residual-flow-explorer',
+  'training-lab', 'gpt-explorer'];
+
+test('the lesson\'s widget on screen starts first; on a reload every widget is built when the page loads', async () => {
+  const { page, context, problems } = await openPage(env.browser, { width: 1280, height: 900 });
+  await page.addInitScript((tags) => {
+    window.__built = {}; // tag -> first frame its shadow root had content (ms)
+    window.__alive = {}; // tag -> its first blockscope-* event (ms)
+    for (const name of ['ready', 'change', 'forward', 'readout']) {
+      document.addEventListener(`blockscope-${name}`, (e) => { window.__alive[e.target.localName] ??= performance.now(); });
+    }
+    const poll = () => {
+      for (const t of tags) if (document.querySelector(t)?.shadowRoot?.childElementCount) window.__built[t] ??= performance.now();
+      requestAnimationFrame(poll);
+    };
+    requestAnimationFrame(poll);
+    addEventListener('load', () => {
+      window.__builtAtLoad = tags.filter((t) => document.querySelector(t)?.shadowRoot?.childElementCount > 0);
+    });
+  }, LESSON);
+  await page.goto(env.url);
+  await page.waitForFunction((n) => Object.keys(window.__alive).length >= 5 && Object.keys(window.__built).length === n,
+    LESSON.length, { timeout: 60000 });
+  const { built, alive } = await page.evaluate(() => ({ built: window.__built, alive: window.__alive }));
+  const first = alive['layernorm-explorer'];
+  assert.equal(typeof first, 'number', `the widget on screen came alive: ${JSON.stringify(alive)}`);
+  for (const tag of LESSON.slice(1)) assert.ok(built[tag] >= first, `${tag} built at ${built[tag]} ms, before ${first} ms`);
+
+  // Scrolled to the GPT section and reloaded: the widgets above it have their DOM when the page loads (no widget
+  // waits), and the browser brings the reader back to the GPT section.
+  await page.locator('gpt-explorer').scrollIntoViewIfNeeded();
+  await page.reload();
+  await page.waitForFunction(() => window.__builtAtLoad, null, { timeout: 30000 });
+  assert.deepEqual(await page.evaluate(() => window.__builtAtLoad), LESSON);
+  await page.waitForFunction((n) => Object.keys(window.__alive).length >= n, 5, { timeout: 60000 });
+  const box = await page.locator('gpt-explorer').boundingBox();
+  assert.ok(box.y < 900 && box.y + box.height > 0, `the GPT section is in view after the reload (top ${box.y} px)`);
   assertClean(problems);
   await context.close();
 });

@@ -18,13 +18,12 @@ const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
 
-/** What a lesson author needs: the runtime, both wasm flavours with their glue, the bundles, the types. */
+/** What a lesson author needs: the runtime, both wasm flavours and their shared glue, the bundles, the types. */
 const REQUIRED = [
   'package.json', 'README.md',
   'web/blockscope.js', 'web/client.js', 'web/handles.js', 'web/models.js', 'web/training.js', 'web/in-thread.js',
   'web/worker.js', 'web/runtime-host.js',
-  'web/dist/blockscope-simd.js', 'web/dist/blockscope-simd.wasm',
-  'web/dist/blockscope-baseline.js', 'web/dist/blockscope-baseline.wasm',
+  'web/dist/blockscope-glue.js', 'web/dist/blockscope-simd.wasm', 'web/dist/blockscope-baseline.wasm',
   'web/dist/blockscope-widgets.js', 'web/dist/blockscope-worker.js',
   'web/dist/tokenizers/gpt2/encoder.json', 'web/dist/tokenizers/gpt2/vocab.bpe',
   'web/models/brown/config.json', 'web/models/brown/model.safetensors',

@@ -3,6 +3,7 @@
 // theme (auto from the host page / light / dark, focus, reduced motion) and small generic helpers (fmt, parseNumber(s),
 // parseRows, h). Chart helpers live in chart-kit.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../client.js';
+import { scheduleConnected } from './start-order.js';
 
 /** The dark palette; the light one is BASE_CSS's default. Placed in a second <style> when the theme resolves dark. */
 const DARK_VARS = `--bs-fg: #e6edf3; --bs-bg: #0d1117; --bs-muted: #9198a1; --bs-border: #3d444d; --bs-panel: #161b22;
@@ -227,23 +228,39 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this._connected) {
-      // The base styles come first, so a widget's own <style> rules win at equal specificity.
-      this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS }), this._themeStyle);
-      this.setup();
-      this.markParts();
-      this.applyHash(); // before _connected: deep-linked attributes are read by start(), not re-dispatched
-      this._connected = true;
-      this.start();
-    } else if (this._released) {
+    if (this._connected && this._released) {
       this._released = false;
       this.invalidate(3); // back on the page after its model was freed: rebuild it
     }
-    this.applyTheme();
+    // The theme, and the first time also setup() (build()) and start() (begin()), follow in a microtask (start-order.js).
+    scheduleConnected(this);
     window.addEventListener('hashchange', this._onHash);
     this._schemeQuery ??= matchMedia('(prefers-color-scheme: dark)');
     this._schemeQuery.addEventListener('change', this._onScheme);
     for (const w of this._whileConnected) w.stop ??= w.start() ?? (() => {});
+  }
+
+  /** Builds the widget's DOM (setup()) once; start-order.js calls this when the widget is first connected. */
+  build() {
+    if (this._built) return;
+    this._built = true;
+    // The base styles come first, so a widget's own <style> rules win at equal specificity.
+    this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS }), this._themeStyle);
+    this.setup();
+    this.markParts();
+  }
+
+  /**
+   * Starts the widget (after build()); start-order.js calls this once, when the widget's turn comes. Returns a
+   * promise settled once start() and the updates it asked for have run (the widget shows its first numbers or an
+   * error, or a placeholder while it waits to be scrolled to).
+   */
+  begin() {
+    this.build();
+    this.begun = true;
+    this.applyHash(); // before _connected: deep-linked attributes are read by start(), not re-dispatched
+    this._connected = true;
+    return Promise.resolve(this.start()).then(() => this._draining).catch(() => {});
   }
 
   disconnectedCallback() {
@@ -256,7 +273,7 @@ export class BlockscopeElement extends HTMLElement {
     // Free the worker-side objects once the element has really left the page (a DOM move disconnects and
     // reconnects at once, keeping them).
     setTimeout(() => {
-      if (this.isConnected) return;
+      if (this.isConnected || !this._connected) return; // moved, or never set up
       for (const timer of this._debounced.values()) clearTimeout(timer);
       this._debounced.clear();
       if (this.release()) this._released = true;
@@ -331,12 +348,20 @@ export class BlockscopeElement extends HTMLElement {
    * the palette; `resolvedTheme` says which. Also picks the page's font unless it is the browser's default serif.
    */
   applyTheme() {
+    this.setThemeCss(this.themeCss());
+  }
+
+  /** The theme applyTheme() resolves, as the rules of the theme <style> (reads the page; sets resolvedTheme). */
+  themeCss() {
     const asked = this.getAttribute('theme');
     this.resolvedTheme = asked === 'light' || asked === 'dark' ? asked : pageTheme(this);
     const family = getComputedStyle(this.parentElement ?? document.body).fontFamily.trim();
     const font = UA_DEFAULT_FONT.test(family) ? `--bs-font: var(--bs-font-fallback, ${SYSTEM_FONT});` : '';
     const dark = this.resolvedTheme === 'dark' ? DARK_VARS : '';
-    const css = dark || font ? `:host { ${dark} ${font} }` : '';
+    return dark || font ? `:host { ${dark} ${font} }` : '';
+  }
+
+  setThemeCss(css) {
     if (this._themeStyle.textContent !== css) this._themeStyle.textContent = css;
   }
 

@@ -335,11 +335,14 @@ export class LayerNormExplorer extends BlockscopeElement {
   }
 
   draw() {
-    this.drawDetail();
-    this.drawSequence();
+    // Tables first, then both charts' widths in one read (one layout pass, not one per chart), then the charts.
+    const charts = [[this.drawDetail(), this.detailChart], [this.drawSequence(), this.seqChart]];
+    const widths = charts.map(([, box]) => chartWidth(box));
+    charts.forEach(([drawChart], i) => drawChart(widths[i]));
     this.drawNotes();
   }
 
+  /** Fills the detail table and legend; returns the drawing of the detail chart at a given width. */
   drawDetail() {
     const { rows, d, T, token, axis, mean, variance, rstd, normalized, output, gamma, beta } = this.result;
     const t = token - 1;
@@ -377,8 +380,14 @@ export class LayerNormExplorer extends BlockscopeElement {
     this.detailLegend.replaceChildren(legend([...series,
       ...(wrong ? [] : [{ label: `mean μ of x (${fmt(mean[t])})`, color: 'var(--bs-c4)', outline: true }])]));
     this.detailChart.replaceChildren();
+    return (width) => this.drawDetailChart({ groups, series, width, token, x, t, wrong });
+  }
+
+  /** The detail chart: token t's features before and after, with its mean. */
+  drawDetailChart({ groups, series, width, token, x, t, wrong }) {
+    const { mean, variance, output } = this.result;
     const chart = groupedBars(this.detailChart, {
-      groups, series, width: chartWidth(this.detailChart), height: 240,
+      groups, series, width, height: 240,
       xLabel: 'feature index i', yLabel: 'value (dimensionless)',
       title: `Token ${token} before and after LayerNorm`,
       description: `Token ${token}, feature by feature. Before: ${x.map((v) => fmt(v)).join(', ')}. ` +
@@ -393,6 +402,7 @@ export class LayerNormExplorer extends BlockscopeElement {
     }
   }
 
+  /** Fills the sequence table and legend; returns the drawing of the sequence chart at a given width. */
   drawSequence() {
     const { rows, T, d, axis, mean, variance, output } = this.result;
     const wrong = axis === 'sequence';
@@ -422,13 +432,15 @@ export class LayerNormExplorer extends BlockscopeElement {
     const series = output.map((v, t) => ({ key: `t${t + 1}`, label: `token ${t + 1}`, color: TOKEN_COLORS[t % TOKEN_COLORS.length], values: v }));
     this.seqLegend.replaceChildren(legend(series));
     this.seqChart.replaceChildren();
-    groupedBars(this.seqChart, {
-      groups: rows[0].map((_, i) => String(i + 1)), series, width: chartWidth(this.seqChart), height: 240,
-      xLabel: 'feature index i', yLabel: 'output y (dimensionless)',
-      title: `LayerNorm outputs of all ${T} tokens${wrong ? ' (normalized over the wrong axis)' : ''}`,
-      description: output.map((v, t) => `Token ${t + 1}: ${v.map((e) => fmt(e)).join(', ')}.`).join(' '),
-    });
-    this.seqChart.querySelector('svg')?.setAttribute('data-d', String(d));
+    return (width) => {
+      groupedBars(this.seqChart, {
+        groups: rows[0].map((_, i) => String(i + 1)), series, width, height: 240,
+        xLabel: 'feature index i', yLabel: 'output y (dimensionless)',
+        title: `LayerNorm outputs of all ${T} tokens${wrong ? ' (normalized over the wrong axis)' : ''}`,
+        description: output.map((v, t) => `Token ${t + 1}: ${v.map((e) => fmt(e)).join(', ')}.`).join(' '),
+      });
+      this.seqChart.querySelector('svg')?.setAttribute('data-d', String(d));
+    };
   }
 
   drawNotes() {

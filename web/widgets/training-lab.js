@@ -60,6 +60,10 @@ export class TrainingLab extends BlockscopeElement {
     this.visible = false;
     this.state = 'idle'; // idle | building | ready | playing | paused | done
     this.onVisibility = () => this.visibilityChanged();
+    this.whileConnected(() => {
+      document.addEventListener('visibilitychange', this.onVisibility);
+      return () => document.removeEventListener('visibilitychange', this.onVisibility);
+    });
     const s = this.shadowRoot;
     s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + CSS));
     this.lrInput = h('input', { type: 'range', id: 'lr', min: Math.log10(LIMITS.lr[0]), max: Math.log10(LIMITS.lr[1]), step: 0.05,
@@ -123,7 +127,6 @@ export class TrainingLab extends BlockscopeElement {
 
   connectedCallback() {
     super.connectedCallback();
-    document.addEventListener('visibilitychange', this.onVisibility);
     if (this.pausedBy === 'disconnect' && this.pair) {
       this.pausedBy = null;
       this.pair.play();
@@ -132,7 +135,6 @@ export class TrainingLab extends BlockscopeElement {
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    document.removeEventListener('visibilitychange', this.onVisibility);
     if (this.pair?.playing) {
       this.pausedBy = 'disconnect'; // a DOM move comes straight back and continues; a removal is released
       this.pair.pause();

@@ -1,0 +1,105 @@
+// Lets the two WebAssembly flavours share one JS glue (called by scripts/build-wasm.sh after both builds).
+//   node scripts/share-wasm-glue.mjs <simd.js> <baseline.js> <baseline.wasm> <output .wasm>
+// Emscripten writes the same glue for both builds but for two details: the default .wasm file name (unused:
+// web/blockscope.js hands the glue the chosen flavour's .wasm) and the one-letter names its minifier gives the
+// module's exports, which follow the order wasm-ld happens to emit them in (in the baseline build `free` comes
+// earlier), as does the order of the glue's wrapper functions for them. This writes the baseline module with its exports renamed to the SIMD build's names to <output .wasm>,
+// after checking that the two glues are then identical; any other difference (an import or export only one flavour
+// has) is an error.
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const [simdGluePath, baselineGluePath, baselineWasmPath, outputPath] = process.argv.slice(2);
+const simdGlue = readFileSync(simdGluePath, 'utf8');
+const baselineGlue = readFileSync(baselineGluePath, 'utf8');
+
+/** Map from what the glue does with an export (`wasmTable=`, `Module["_free"]=`, `addOnInit(`) to its name. */
+function exportUses(glue) {
+  const uses = new Map();
+  for (const [, use, name] of glue.matchAll(/([\w$]+(?:\["[\w$]+"\])?[=(])Module\["asm"\]\["([\w$]+)"\]/g)) {
+    if (uses.has(use) && uses.get(use) !== name) throw new Error(`the glue uses two exports as ${use}`);
+    uses.set(use, name);
+  }
+  return uses;
+}
+
+const simdUses = exportUses(simdGlue);
+const baselineUses = exportUses(baselineGlue);
+const rename = new Map(); // baseline export name -> SIMD export name
+for (const [use, name] of baselineUses) {
+  if (!simdUses.has(use)) throw new Error(`only the baseline glue uses an export as ${use}`);
+  rename.set(name, simdUses.get(use));
+}
+
+// The export section (id 7) is a vector of (name, kind byte, index); names are LEB128-length-prefixed UTF-8.
+const wasm = readFileSync(baselineWasmPath);
+const leb = (n) => {
+  const out = [];
+  do {
+    out.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+    n >>>= 7;
+  } while (n);
+  return out;
+};
+let p = 8;
+const readLeb = () => {
+  let v = 0;
+  for (let shift = 0; ; shift += 7) {
+    const b = wasm[p++];
+    v += (b & 0x7f) * 2 ** shift;
+    if (!(b & 0x80)) return v;
+  }
+};
+const parts = [wasm.subarray(0, 8)];
+while (p < wasm.length) {
+  const start = p;
+  const id = wasm[p++];
+  const size = readLeb();
+  const end = p + size;
+  if (id !== 7) {
+    parts.push(wasm.subarray(start, end));
+  } else {
+    const body = [];
+    const count = readLeb();
+    body.push(...leb(count));
+    for (let i = 0; i < count; i++) {
+      const length = readLeb();
+      const name = wasm.subarray(p, p + length).toString('utf8');
+      p += length;
+      const kindStart = p++;
+      readLeb(); // the index
+      const renamed = Buffer.from(rename.get(name) ?? name, 'utf8');
+      body.push(...leb(renamed.length), ...renamed, ...wasm.subarray(kindStart, p));
+    }
+    parts.push(Buffer.from([7, ...leb(body.length), ...body]));
+  }
+  p = end;
+}
+const renamedWasm = Buffer.concat(parts);
+
+// The baseline glue as it reads with the renamed exports and the SIMD file name must be the SIMD glue, up to the
+// order of the export wrappers (`var _free=Module["_free"]=function(){return(...)}`, independent declarations).
+const WRAPPER = /^var [\w$]+=Module\["[\w$]+"\]=function\(\)\{return\(/;
+const statements = (glue) => {
+  const parts = glue.split(';');
+  const at = parts.flatMap((s, i) => (WRAPPER.test(s) ? [i] : []));
+  const sorted = at.map((i) => parts[i]).sort();
+  at.forEach((i, k) => { parts[i] = sorted[k]; });
+  return parts;
+};
+const a = statements(simdGlue);
+const b = statements(baselineGlue
+  .replace(/Module\["asm"\]\["([\w$]+)"\]/g, (_, name) => `Module["asm"]["${rename.get(name) ?? name}"]`)
+  .replaceAll('blockscope-baseline.wasm', 'blockscope-simd.wasm'));
+if (a.join(';') !== b.join(';')) {
+  const i = a.findIndex((s, k) => s !== b[k]);
+  console.error(`share-wasm-glue: the simd and baseline builds need different JS glue; first difference:\n` +
+    `  simd:     ${a[i]?.slice(0, 300)}\n  baseline: ${b[i]?.slice(0, 300)}`);
+  process.exit(1);
+}
+let previous = null;
+try {
+  previous = readFileSync(outputPath);
+} catch {
+  // not built yet
+}
+if (!previous?.equals(renamedWasm)) writeFileSync(outputPath, renamedWasm);
