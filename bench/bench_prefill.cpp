@@ -2,9 +2,10 @@
 // forward (median), then the same sequence of ops.hpp calls on the model's own weights and buffers of the same
 // sizes, each call timed (process CPU time) and summed per operation over the pass. The difference between the
 // two totals is what the breakdown does not see (embedding, logits allocation, copies between blocks). With --int8,
-// also the same model with int8 weights (WeightFormat::Int8, quantized from the float32 ones), whole passes only.
+// also the same model with int8 weights (WeightFormat::Int8, quantized from the float32 ones), whole passes; with
+// --int8-ops, the breakdown's linear layers run on the int8 matrices too.
 // Built natively (bench/) and for wasm (tests/wasm_kernels/); a benchmark, not a test.
-//   blockscope_bench_prefill [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--int8] [--peak GFLOP/s]
+//   blockscope_bench_prefill [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--int8 | --int8-ops] [--peak GFLOP/s]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -53,7 +54,9 @@ double forward_ms(GPTModel& model, const std::vector<int32_t>& ids) {
 // Times one forward pass op by op. `ops` collects per-pass milliseconds under each name.
 class Breakdown {
  public:
-  Breakdown(GPTModel& model, int64_t T) : model_(model), cfg_(model.config()), T_(T) {
+  // With `int8` set, the linear layers run on its int8 matrices (Q8Matrix::linear_forward) instead.
+  Breakdown(GPTModel& model, int64_t T, const GPTModel* int8 = nullptr)
+      : model_(model), int8_(int8), cfg_(model.config()), T_(T) {
     const int64_t C = cfg_.emb_dim, H = cfg_.block().hidden_dim(), N = T;
     for (auto* b : {&x_, &ln_, &q_, &k_, &v_, &ctx_, &att_out_, &res_}) b->assign(static_cast<size_t>(N * C), 0.f);
     for (auto* b : {&fc_pre_, &fc_post_}) b->assign(static_cast<size_t>(N * H), 0.f);
@@ -80,26 +83,26 @@ class Breakdown {
       const std::string p = "trf_blocks." + std::to_string(l) + ".";
       time("layernorm", 0, [&] { layernorm_forward(ln_.data(), mean_.data(), rstd_.data(), x_.data(), w(p + "norm1.scale"), w(p + "norm1.shift"), N, C, eps); });
       time("linear qkv 768x768 (x3)", 3 * lin, [&] {
-        linear_forward(q_.data(), ln_.data(), w(p + "att.W_query.weight"), w(p + "att.W_query.bias"), N, C, C);
-        linear_forward(k_.data(), ln_.data(), w(p + "att.W_key.weight"), w(p + "att.W_key.bias"), N, C, C);
-        linear_forward(v_.data(), ln_.data(), w(p + "att.W_value.weight"), w(p + "att.W_value.bias"), N, C, C);
+        linear(q_.data(), ln_.data(), p + "att.W_query.", N, C, C);
+        linear(k_.data(), ln_.data(), p + "att.W_key.", N, C, C);
+        linear(v_.data(), ln_.data(), p + "att.W_value.", N, C, C);
       });
       // Q K^T and weights @ V over the causal half, heads included.
       const double att_flop = 2.0 * 2.0 * C * (T_ * (T_ + 1) / 2.0);
       time("attention", att_flop, [&] {
         attention_forward(ctx_.data(), att_.data(), q_.data(), k_.data(), v_.data(), 1, T_, T_, T_, C, cfg_.n_heads, true, nullptr);
       });
-      time("linear out_proj 768x768", lin, [&] { linear_forward(att_out_.data(), ctx_.data(), w(p + "att.out_proj.weight"), w(p + "att.out_proj.bias"), N, C, C); });
+      time("linear out_proj 768x768", lin, [&] { linear(att_out_.data(), ctx_.data(), p + "att.out_proj.", N, C, C); });
       time("residual add", 0, [&] { for (int64_t i = 0; i < N * C; ++i) res_[i] = x_[i] + att_out_[i]; });
       time("layernorm", 0, [&] { layernorm_forward(ln_.data(), mean_.data(), rstd_.data(), res_.data(), w(p + "norm2.scale"), w(p + "norm2.shift"), N, C, eps); });
-      time("linear fc 768x3072", 2.0 * N * C * H, [&] { linear_forward(fc_pre_.data(), ln_.data(), w(p + "ff.layers.0.weight"), w(p + "ff.layers.0.bias"), N, C, H); });
+      time("linear fc 768x3072", 2.0 * N * C * H, [&] { linear(fc_pre_.data(), ln_.data(), p + "ff.layers.0.", N, C, H); });
       time("gelu", 0, [&] { activation_forward(cfg_.activation, fc_post_.data(), fc_pre_.data(), N * H); });
-      time("linear proj 3072x768", 2.0 * N * C * H, [&] { linear_forward(att_out_.data(), fc_post_.data(), w(p + "ff.layers.2.weight"), w(p + "ff.layers.2.bias"), N, H, C); });
+      time("linear proj 3072x768", 2.0 * N * C * H, [&] { linear(att_out_.data(), fc_post_.data(), p + "ff.layers.2.", N, H, C); });
       time("residual add", 0, [&] { for (int64_t i = 0; i < N * C; ++i) x_[i] = res_[i] + att_out_[i]; });
     }
     time("layernorm", 0, [&] { layernorm_forward(ln_.data(), nullptr, nullptr, x_.data(), w("final_norm.scale"), w("final_norm.shift"), N, C, eps); });
-    const float* head = cfg_.tie_weights ? w("tok_emb.weight") : w("out_head.weight");
-    time("linear head 768x50257", 2.0 * N * C * V, [&] { linear_forward(logits_.data(), ln_.data(), head, nullptr, N, C, V); });
+    const std::string head = cfg_.tie_weights ? "tok_emb." : "out_head.";
+    time("linear head 768x50257", 2.0 * N * C * V, [&] { linear(logits_.data(), ln_.data(), head, N, C, V); });
     for (const auto& [name, t] : ms) {
       ops[name].ms.push_back(t);
       ops[name].flop = flops_[name];
@@ -107,10 +110,17 @@ class Breakdown {
   }
 
  private:
+  // out = inp @ W^T + b for the Linear (or embedding) whose parameters are `prefix` + "weight" / "bias".
+  void linear(float* out, const float* inp, const std::string& prefix, int64_t N, int64_t C, int64_t OC) {
+    const float* bias = w(prefix + "bias");
+    if (const Q8Matrix* q = int8_ ? int8_->params().q8(prefix + "weight") : nullptr) return q->linear_forward(out, inp, bias, N);
+    linear_forward(out, inp, w(prefix + "weight"), bias, N, C, OC);
+  }
   float* w(const std::string& name) {
     return model_.params().find(name) ? model_.params().get(name).data() : nullptr;
   }
   GPTModel& model_;
+  const GPTModel* int8_;
   const GPTConfig cfg_;
   const int64_t T_;
   std::vector<float> x_, ln_, q_, k_, v_, ctx_, att_out_, res_, fc_pre_, fc_post_, mean_, rstd_, att_, logits_;
@@ -122,7 +132,7 @@ int main(int argc, char** argv) {
   int64_t T = 64;
   int repeat = 5;
   double peak = 0.0;
-  bool int8 = false;
+  bool int8 = false, int8_ops = false;
   GPTConfig cfg = GPTConfig::gpt2_124m();
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--tokens") && i + 1 < argc) T = std::atoll(argv[++i]);
@@ -131,8 +141,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--tied")) cfg.tie_weights = true;
     else if (!std::strcmp(argv[i], "--qkv-bias")) cfg.qkv_bias = true;
     else if (!std::strcmp(argv[i], "--int8")) int8 = true;
+    else if (!std::strcmp(argv[i], "--int8-ops")) int8 = int8_ops = true;
     else {
-      std::fprintf(stderr, "usage: %s [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--int8] [--peak GFLOP/s]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--int8 | --int8-ops] [--peak GFLOP/s]\n", argv[0]);
       return 2;
     }
   }
@@ -143,10 +154,10 @@ int main(int argc, char** argv) {
   GPTModel model(cfg, 123);
   std::vector<int32_t> ids(static_cast<size_t>(T));
   for (int64_t t = 0; t < T; ++t) ids[static_cast<size_t>(t)] = static_cast<int32_t>((t * 7919) % 50257);
-  Breakdown bd(model, T);
   std::map<std::string, Op> ops;
   std::vector<double> full, full_int8;
   const std::unique_ptr<GPTModel> qmodel = int8 ? int8_copy(model) : nullptr;
+  Breakdown bd(model, T, int8_ops ? qmodel.get() : nullptr);
   model.forward(ids, 1, T);
   if (qmodel) qmodel->forward(ids, 1, T);
   { std::map<std::string, Op> warm; bd.pass(warm); }
@@ -156,8 +167,9 @@ int main(int argc, char** argv) {
     if (qmodel) full_int8.push_back(forward_ms(*qmodel, ids));
   }
   double sum = 0.0, flop = 0.0;
-  std::printf("forward T=%lld, %s, qkv_bias %s: CPU ms per pass, median of %d (SIMD peak %.1f GFLOP/s)\n",
-              static_cast<long long>(T), cfg.tie_weights ? "tied" : "untied", cfg.qkv_bias ? "on" : "off", repeat, peak);
+  std::printf("forward T=%lld, %s, qkv_bias %s, breakdown on %s weights: CPU ms per pass, median of %d (SIMD peak "
+              "%.1f GFLOP/s)\n", static_cast<long long>(T), cfg.tie_weights ? "tied" : "untied", cfg.qkv_bias ? "on" : "off",
+              int8_ops ? "int8" : "float32", repeat, peak);
   std::printf("%-26s %9s %7s %9s %8s\n", "op", "ms", "share", "GFLOP/s", "% peak");
   const double whole = median(full);
   for (const auto& [name, op] : ops) {

@@ -17,6 +17,10 @@
 #include "fast_math.hpp"
 #include "kernels/kernels.hpp"
 
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
 namespace blockscope {
 
 using namespace detail;  // Eigen maps, GELU constants, head scratch (ops_internal.hpp)
@@ -157,10 +161,34 @@ void linear_forward(float* out, const float* inp, const float* weight, const flo
 #endif
 }
 
+namespace {
+// max(r[0..n)), n >= 1. In SIMD128 builds four lanes at a time: std::max_element's scalar loop took half of softmax's
+// time over attention rows (the maximum itself does not depend on the order; a NaN anywhere makes the whole softmax
+// row NaN either way).
+float row_max(const float* r, int64_t n) {
+#ifdef __wasm_simd128__
+  if (n >= 8) {
+    v128_t m0 = wasm_v128_load(r), m1 = wasm_v128_load(r + 4);
+    int64_t j = 8;
+    for (; j + 8 <= n; j += 8) {
+      m0 = wasm_f32x4_max(m0, wasm_v128_load(r + j));
+      m1 = wasm_f32x4_max(m1, wasm_v128_load(r + j + 4));
+    }
+    m0 = wasm_f32x4_max(m0, m1);
+    float mx = std::max(std::max(wasm_f32x4_extract_lane(m0, 0), wasm_f32x4_extract_lane(m0, 1)),
+                        std::max(wasm_f32x4_extract_lane(m0, 2), wasm_f32x4_extract_lane(m0, 3)));
+    for (; j < n; ++j) mx = std::max(mx, r[j]);
+    return mx;
+  }
+#endif
+  return *std::max_element(r, r + n);
+}
+}  // namespace
+
 void softmax_rows(float* x, int64_t N, int64_t n) {
   for (int64_t i = 0; i < N; ++i) {
     float* r = x + i * n;
-    const float mx = *std::max_element(r, r + n);
+    const float mx = row_max(r, n);
     float sum = 0.0f;
     for (int64_t j = 0; j < n; ++j) r[j] = exp_f32(r[j] - mx);
     for (int64_t j = 0; j < n; ++j) sum += r[j];

@@ -1,6 +1,7 @@
 // Tests for attention_forward / attention_backward (ops.hpp) at sizes the PyTorch goldens do not reach: more
 // query rows than one causal block (kAttentionRowBlock = 32), queries after cached keys (S > T), and dropout
 // masks, against a naive double-precision implementation of the same formulas.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "blockscope/ops.hpp"
 #include "blockscope/rng.hpp"
+#include "fast_math.hpp"
 
 using namespace blockscope;
 
@@ -157,4 +159,27 @@ TEST_CASE("a few query rows without dropout (the decoding path) equal the blocke
       }
     }
   }
+}
+
+TEST_CASE("softmax_rows equals exp(x - max) / sum on std::max_element's maximum, bit for bit", "[attention]") {
+  // SIMD128 builds take the row maximum four lanes at a time; the maximum, and so every output bit, must not change.
+  for (int64_t n = 1; n <= 40; ++n)
+    for (int64_t at = 0; at < n; at += 3) {
+      INFO("n=" << n << " max at " << at);
+      std::vector<float> x = randn(n, 100 + n);
+      x[at] = 4.0f + 0.001f * static_cast<float>(n);
+      if (n > 2) x[(at + 1) % n] = -0.0f;
+      std::vector<float> want = x;
+      const float mx = *std::max_element(want.begin(), want.end());
+      float sum = 0.0f;
+      for (float& v : want) v = detail::exp_f32(v - mx);
+      for (const float v : want) sum += v;
+      for (float& v : want) v *= 1.0f / sum;
+      softmax_rows(x.data(), 1, n);
+      for (int64_t j = 0; j < n; ++j) REQUIRE(x[j] == want[j]);
+    }
+  std::vector<float> nan_row = randn(19, 7);
+  nan_row[17] = NAN;
+  softmax_rows(nan_row.data(), 1, 19);
+  for (const float v : nan_row) REQUIRE(std::isnan(v));
 }
