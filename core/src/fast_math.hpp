@@ -30,7 +30,7 @@ inline float exp_f32(float x_in) {
   const float e = p * (r * r) + r + 1.0f;  // e^r on [-ln2/2, ln2/2]
   const auto bits = static_cast<uint32_t>(ni + 127) << 23;  // 2^n
   const float y = e * __builtin_bit_cast(float, bits);  // std::bit_cast is missing from Emscripten 3.1.6's libc++
-  return x_in == x_in ? y : x_in;
+  return std::isnan(x_in) ? x_in : y;  // (written with isnan, GCC if-converts and vectorizes the callers' loops)
 }
 
 // tanh(x): an odd polynomial below |x| = 0.625, 1 - 2 / (e^{2|x|} + 1) above (with the sign of x).
