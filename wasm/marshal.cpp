@@ -21,6 +21,16 @@ void record_error(const char* message) noexcept {
   }
 }
 
+void record_current_exception() noexcept {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    record_error(e.what());
+  } catch (...) {
+    record_error("unknown C++ exception in Blockscope");
+  }
+}
+
 val take_error() {
   if (!g_failed) return val::null();
   g_failed = false;

