@@ -5,39 +5,27 @@
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
+import { lebReader, wasmSections } from '../scripts/wasm-sections.mjs';
+
 const DIST = new URL('../web/dist/', import.meta.url);
 const BUDGET = 300 * 1024;
 const gz = (b) => gzipSync(b, { level: 9 }).length;
 const br = (b) => brotliCompressSync(b, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
-/** [{id, name, size}] of a wasm binary's sections (custom sections by their name). */
+/** [{name, size, gzip}] of a wasm binary's sections (custom sections by their name). */
 function sections(bytes) {
-  const out = [];
-  let p = 8;
-  const leb = () => {
-    let v = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = bytes[p++];
-      v += (b & 0x7f) * 2 ** shift;
-      if (!(b & 0x80)) return v;
-    }
-  };
   const NAMES = ['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element',
     'code', 'data', 'datacount', 'tag'];
-  while (p < bytes.length) {
-    const id = bytes[p++];
-    const size = leb();
-    const start = p;
+  return wasmSections(bytes).map(({ id, body, end }) => {
     let name = NAMES[id] ?? `section ${id}`;
     if (id === 0) {
-      const n = leb();
-      name = `custom "${new TextDecoder().decode(bytes.subarray(p, p + n))}"`;
+      const r = lebReader(bytes, body);
+      const n = r.next();
+      name = `custom "${new TextDecoder().decode(bytes.subarray(r.at, r.at + n))}"`;
     }
-    out.push({ name, size, gzip: gz(bytes.subarray(start, start + size)) });
-    p = start + size;
-  }
-  return out;
+    return { name, size: end - body, gzip: gz(bytes.subarray(body, end)) };
+  });
 }
 
 const glue = readFileSync(new URL('blockscope-glue.js', DIST));

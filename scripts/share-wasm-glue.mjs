@@ -8,6 +8,8 @@
 // has) is an error.
 import { readFileSync, writeFileSync } from 'node:fs';
 
+import { leb, lebReader, wasmSections } from './wasm-sections.mjs';
+
 const [simdGluePath, baselineGluePath, baselineWasmPath, outputPath] = process.argv.slice(2);
 const simdGlue = readFileSync(simdGluePath, 'utf8');
 const baselineGlue = readFileSync(baselineGluePath, 'utf8');
@@ -32,47 +34,25 @@ for (const [use, name] of baselineUses) {
 
 // The export section (id 7) is a vector of (name, kind byte, index); names are LEB128-length-prefixed UTF-8.
 const wasm = readFileSync(baselineWasmPath);
-const leb = (n) => {
-  const out = [];
-  do {
-    out.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-    n >>>= 7;
-  } while (n);
-  return out;
-};
-let p = 8;
-const readLeb = () => {
-  let v = 0;
-  for (let shift = 0; ; shift += 7) {
-    const b = wasm[p++];
-    v += (b & 0x7f) * 2 ** shift;
-    if (!(b & 0x80)) return v;
-  }
-};
 const parts = [wasm.subarray(0, 8)];
-while (p < wasm.length) {
-  const start = p;
-  const id = wasm[p++];
-  const size = readLeb();
-  const end = p + size;
+for (const { id, start, body: at, end } of wasmSections(wasm)) {
   if (id !== 7) {
     parts.push(wasm.subarray(start, end));
-  } else {
-    const body = [];
-    const count = readLeb();
-    body.push(...leb(count));
-    for (let i = 0; i < count; i++) {
-      const length = readLeb();
-      const name = wasm.subarray(p, p + length).toString('utf8');
-      p += length;
-      const kindStart = p++;
-      readLeb(); // the index
-      const renamed = Buffer.from(rename.get(name) ?? name, 'utf8');
-      body.push(...leb(renamed.length), ...renamed, ...wasm.subarray(kindStart, p));
-    }
-    parts.push(Buffer.from([7, ...leb(body.length), ...body]));
+    continue;
   }
-  p = end;
+  const r = lebReader(wasm, at);
+  const count = r.next();
+  const body = [...leb(count)];
+  for (let i = 0; i < count; i++) {
+    const length = r.next();
+    const name = wasm.subarray(r.at, r.at + length).toString('utf8');
+    r.at += length;
+    const kindStart = r.at++;
+    r.next(); // the index
+    const renamed = Buffer.from(rename.get(name) ?? name, 'utf8');
+    body.push(...leb(renamed.length), ...renamed, ...wasm.subarray(kindStart, r.at));
+  }
+  parts.push(Buffer.from([7, ...leb(body.length), ...body]));
 }
 const renamedWasm = Buffer.concat(parts);
 
