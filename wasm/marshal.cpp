@@ -70,7 +70,7 @@ val json_to_js(const nlohmann::json& j) { return val::global("JSON").call<val>("
 
 uint64_t seed_of(double seed) {
   if (!(seed >= 0 && seed <= 9007199254740991.0) || seed != std::floor(seed))
-    throw Error("seed must be an integer in [0, 2^53), got " + std::to_string(seed));
+    throw Error(detail::concat("seed must be an integer in [0, 2^53), got ", seed));
   return static_cast<uint64_t>(seed);
 }
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <map>
@@ -33,14 +32,10 @@ const char* layout_name(CheckpointLayout layout) { return layout == kBook ? "boo
 // ---------------------------------------------------------------------------------------------------------
 namespace {
 std::string format_bytes(double bytes) {
-  char buf[48];
-  if (bytes >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.0f MB", bytes / 1e6);
-  else if (bytes >= 1e3)
-    std::snprintf(buf, sizeof buf, "%.0f KB", bytes / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
-  return buf;
+  const auto rounded = [](double x) { return std::to_string(static_cast<long long>(std::llround(x))); };
+  if (bytes >= 1e6) return rounded(bytes / 1e6) + " MB";
+  if (bytes >= 1e3) return rounded(bytes / 1e3) + " KB";
+  return rounded(bytes) + " bytes";
 }
 
 // count_parameters in double: a guard against int64 overflow for absurd configs (vocab 10^12, ...).

@@ -1,13 +1,12 @@
 // config.json of both checkpoint layouts: reading the book's keys or Hugging Face GPT-2's into a GPTConfig,
 // and writing the config that matches a saved model.
-#include <cstdio>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <utility>
 
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "json_reader.hpp"
+#include "number_text.hpp"
 
 namespace blockscope {
 
@@ -120,16 +119,7 @@ GPTConfig read_config(std::string_view config_json) {
 }
 
 namespace {
-// The shortest decimal that reads back as the same float, as a double: 1e-5f is written "1e-05", not
-// "9.999999747378752e-06".
-double short_float(float f) {
-  char buf[32];
-  for (int digits = 6; digits <= 9; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(f));
-    if (std::strtof(buf, nullptr) == f) break;
-  }
-  return std::strtod(buf, nullptr);
-}
+using detail::short_float;
 
 json hf_config_json(const GPTConfig& cfg) {
   return {{"architectures", {"GPT2LMHeadModel"}},

@@ -1,7 +1,6 @@
 // Every model-part config read from JSON, once, in the core: GPT, transformer block, attention and
 // feed-forward, through the one strict reader of json_reader.hpp, then the config's own validate(). Also the
 // core's one JSON parser (parse_json) and the helpers that keep JSON values in error messages short.
-#include <cstdlib>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,6 +14,7 @@
 #include "blockscope/multi_head_attention.hpp"
 #include "blockscope/transformer_block.hpp"
 #include "json_reader.hpp"
+#include "number_text.hpp"
 
 namespace blockscope {
 
@@ -75,6 +75,10 @@ class StrictDomBuilder : public nlohmann::detail::json_sax_dom_parser<json> {
 }  // namespace
 
 json parse_json(std::string_view text, const char* what, const JsonParseOptions& options) {
+  // nlohmann's lexer takes a NUL byte for the end of the input and would accept "{}\0anything"; JSON never holds
+  // a raw NUL (not even in strings), and the safetensors reference implementation refuses one too.
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    throw Error(concat(what, " is not valid JSON: a NUL byte at byte ", nul));
   json result;
   StrictDomBuilder builder(result, what, options);
   try {
@@ -150,8 +154,8 @@ json GPTConfig::to_json() const {
           {"qkv_bias", qkv_bias},
           {"tie_weights", tie_weights},
           {"norm", norm_placement_name(norm)},
-          // 1e-05, not 9.99999974e-06: the float as printed, read back as a double
-          {"layer_norm_epsilon", std::strtod(detail::concat(layer_norm_epsilon).c_str(), nullptr)},
+          // 1e-05, not 9.99999974e-06: the float's shortest decimal, as a double
+          {"layer_norm_epsilon", detail::short_float(layer_norm_epsilon)},
           {"ffn_hidden", block().hidden_dim()},
           {"activation", activation_name(activation)}};
   if (!residual) j["residual"] = false;
@@ -185,7 +189,7 @@ json BlockConfig::to_json() const {
           {"qkv_bias", qkv_bias},       {"norm", norm_placement_name(norm)},
           {"ffn_hidden", hidden_dim()}, {"activation", activation_name(activation)},
           {"causal", causal},           {"attn_out_bias", attn_out_bias},
-          {"ln_eps", std::strtod(detail::concat(ln_eps).c_str(), nullptr)}, {"residual", residual}};
+          {"ln_eps", detail::short_float(ln_eps)}, {"residual", residual}};
 }
 
 AttentionConfig AttentionConfig::from_json(const json& j) {

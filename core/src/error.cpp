@@ -2,7 +2,7 @@
 // message is assembled, so the checks themselves stay small at their call sites.
 #include "blockscope/error.hpp"
 
-#include <cstdio>
+#include "number_text.hpp"
 
 namespace blockscope::detail {
 
@@ -13,12 +13,8 @@ void MessagePart::append_to(std::string& s) const {
     case Kind::unsigned_int: s += std::to_string(static_cast<unsigned long long>(u_)); return;
     case Kind::boolean: s += u_ ? "true" : "false"; return;
     case Kind::character: s += static_cast<char>(u_); return;
-    case Kind::real: {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.7g", d_);
-      s += buf;
-      return;
-    }
+    case Kind::real: s += real_text(d_); return;
+    case Kind::single: s += real_text(short_float(static_cast<float>(d_))); return;
   }
 }
 

@@ -25,7 +25,7 @@ namespace detail {
 // ~100 KB to the wasm module.
 class MessagePart {
  public:
-  enum class Kind : unsigned char { text, signed_int, unsigned_int, real, boolean, character };
+  enum class Kind : unsigned char { text, signed_int, unsigned_int, real, single, boolean, character };
   MessagePart(std::string_view v) : kind_(Kind::text), text_(v) {}          // NOLINT: implicit by design
   MessagePart(const char* v) : kind_(Kind::text), text_(v) {}               // NOLINT
   MessagePart(const std::string& v) : kind_(Kind::text), text_(v) {}        // NOLINT
@@ -37,10 +37,12 @@ class MessagePart {
   template <std::unsigned_integral T>
     requires(!std::same_as<T, char> && !std::same_as<T, bool>)
   MessagePart(T v) : kind_(Kind::unsigned_int), u_(v) {}  // NOLINT
+  MessagePart(float v) : kind_(Kind::single), d_(v) {}  // NOLINT
   template <std::floating_point T>
   MessagePart(T v) : kind_(Kind::real), d_(static_cast<double>(v)) {}  // NOLINT
 
-  // Appends this part: integers in decimal, floating-point numbers as "%.7g", bools as true/false.
+  // Appends this part: integers in decimal, floating-point numbers as the shortest decimal that reads back as
+  // the same value (a float as a float: 1e-05f is "1e-05"), bools as true/false.
   void append_to(std::string& s) const;
 
  private:
