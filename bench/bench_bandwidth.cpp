@@ -1,6 +1,6 @@
 // The machine's limits for the kernels (bench/limits.hpp): single-thread read bandwidth at sizes from L1 to
-// memory, and the 128-bit SIMD mul + add peak without FMA. Built natively and as a wasm program (SIMD128), so
-// each is measured where the kernels run:
+// memory, from one sequential stream and from two, and the 128-bit SIMD mul + add peak without FMA. Built
+// natively and as a wasm program (SIMD128), so each is measured where the kernels run:
 //   build/release/bench/blockscope_bench_bandwidth
 //   node build/wasm-simd/wasm_kernels/blockscope_bench_bandwidth.js
 // A benchmark that prints figures, not a test.
@@ -17,10 +17,11 @@ int main() {
 #else
   std::printf("native, single thread\n");
 #endif
-  std::printf("%-12s %10s\n", "read size", "GB/s");
+  std::printf("%-12s %12s %12s\n", "read size", "1 stream", "2 streams");
   for (size_t kib : {16, 256, 2048, 16384, 262144}) {
-    const double gbs = read_bandwidth_gbs(kib << 10, &sink);
-    std::printf("%8zu KiB %10.1f%s\n", kib, gbs, kib == 262144 ? "   <- memory (the decode limit)" : "");
+    const double one = read_bandwidth_gbs(kib << 10, &sink, 1), two = read_bandwidth_gbs(kib << 10, &sink, 2);
+    std::printf("%8zu KiB %9.1f GB/s %7.1f GB/s%s\n", kib, one, two,
+                kib == 262144 ? "   <- memory: the faster is the decode limit" : "");
   }
   const double peak = simd128_peak_gflops(&sink);
   std::printf("\n128-bit SIMD mul + add peak (no FMA): %.1f GFLOP/s\n", peak);

@@ -52,29 +52,50 @@ inline float read_sum(const float* p, size_t n) {
   return s[0] + s[1] + s[2] + s[3];
 }
 
-// GB/s of read_sum over a buffer of `bytes` (default 256 MiB, far beyond the caches: memory bandwidth; small
-// sizes measure a cache level). The buffer is read in chunks of at most 4 MiB, each timed on its own, and each
-// chunk's best time over >= 5 passes (and >= 0.5 s) counts: on a shared machine a pass is often preempted, a
-// given chunk rarely in every pass. Chunks of a 256 MiB buffer still come from memory each pass.
-inline double read_bandwidth_gbs(size_t bytes = size_t{256} << 20, float* sink = nullptr) {
+// read_sum over two regions of n floats in lockstep: two sequential streams, four accumulators each. One thread
+// reads memory faster from two streams than from one (the hardware prefetcher runs ahead on each), which is how
+// the decoding GEMV reads its weights.
+inline float read_sum2(const float* p, const float* q, size_t n) {
+  const auto at = [](const float* x) {
+    f32x4 v;
+    __builtin_memcpy(&v, x, sizeof v);
+    return v;
+  };
+  f32x4 a0 = {}, a1 = {}, a2 = {}, a3 = {}, b0 = {}, b1 = {}, b2 = {}, b3 = {};
+  for (size_t i = 0; i < n; i += 16) {
+    a0 += at(p + i), b0 += at(q + i), a1 += at(p + i + 4), b1 += at(q + i + 4);
+    a2 += at(p + i + 8), b2 += at(q + i + 8), a3 += at(p + i + 12), b3 += at(q + i + 12);
+  }
+  f32x4 s = ((a0 + a1) + (a2 + a3)) + ((b0 + b1) + (b2 + b3));
+  return s[0] + s[1] + s[2] + s[3];
+}
+
+// GB/s of reading a buffer of `bytes` (default 256 MiB, far beyond the caches: memory bandwidth; small sizes
+// measure a cache level) as one sequential stream (read_sum) or as two (read_sum2: chunk c with the chunk half the
+// buffer away). The buffer is read in chunks of at most 4 MiB, each timed on its own, and each chunk's best time
+// over >= 5 passes (and >= 0.5 s) counts: on a shared machine a pass is often preempted, a given chunk rarely in
+// every pass. Chunks of a 256 MiB buffer still come from memory each pass.
+inline double read_bandwidth_gbs(size_t bytes = size_t{256} << 20, float* sink = nullptr, int streams = 1) {
   const size_t n = bytes / sizeof(float) / 32 * 32;
-  const size_t chunk = std::min<size_t>(n, (size_t{4} << 20) / sizeof(float));
-  const size_t chunks = n / chunk;
+  const size_t chunk = std::min<size_t>(n / streams, (size_t{4} << 20) / sizeof(float)) / 32 * 32;
+  const size_t chunks = n / chunk / streams;  // timed units: one chunk, or a pair of chunks half the buffer apart
+  const size_t half = chunks * chunk;
   std::vector<float> buf(n, 1.0f);
   std::vector<double> best(chunks, 1e30);
-  const size_t reps = std::max<size_t>(1, (size_t{1} << 20) / (chunk * sizeof(float)));  // >= 1 MiB per timing
+  const size_t reps = std::max<size_t>(1, (size_t{1} << 20) / (streams * chunk * sizeof(float)));  // >= 1 MiB a timing
   float keep = read_sum(buf.data(), n);
   const auto t_all = std::chrono::steady_clock::now();
   for (int i = 0; i < 5 || seconds_since(t_all) < 0.5; ++i)
     for (size_t c = 0; c < chunks; ++c) {
+      const float* p = buf.data() + c * chunk;
       const double t0 = cpu_seconds();
-      for (size_t r = 0; r < reps; ++r) keep += read_sum(buf.data() + c * chunk, chunk);
+      for (size_t r = 0; r < reps; ++r) keep += streams == 1 ? read_sum(p, chunk) : read_sum2(p, p + half, chunk);
       best[c] = std::min(best[c], (cpu_seconds() - t0) / static_cast<double>(reps));
     }
   if (sink) *sink = keep;
   double total = 0.0;
   for (const double t : best) total += t;
-  return static_cast<double>(chunks * chunk * sizeof(float)) / total * 1e-9;
+  return static_cast<double>(streams * chunks * chunk * sizeof(float)) / total * 1e-9;
 }
 
 // iters steps of acc[j] += v * c_j for K accumulators: two vectors v loaded per step from a 16-step cycle of an
@@ -130,10 +151,14 @@ inline double simd128_peak_gflops(float* sink) {
 }
 
 struct Limits {
-  double read_gbs;     // single-thread read bandwidth from memory, GB/s
+  double read_gbs;     // single-thread read bandwidth from memory, GB/s: the faster of one and two streams
   double peak_gflops;  // 128-bit SIMD mul + add peak (no FMA), GFLOP/s
 };
 
-inline Limits measure_limits(float* sink) { return {read_bandwidth_gbs(size_t{256} << 20, sink), simd128_peak_gflops(sink)}; }
+inline Limits measure_limits(float* sink) {
+  const size_t memory = size_t{256} << 20;
+  return {std::max(read_bandwidth_gbs(memory, sink, 1), read_bandwidth_gbs(memory, sink, 2)),
+          simd128_peak_gflops(sink)};
+}
 
 }  // namespace blockscope::bench
