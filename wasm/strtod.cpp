@@ -1,7 +1,7 @@
 // strtod for the WebAssembly build: the decimal is read by the JavaScript engine's Number(), which rounds
 // correctly, as C requires of strtod and as JSON.parse does, so native and wasm builds read every number to the
 // same double. It replaces musl's strtod, whose long-double arithmetic is emulated in software in WebAssembly
-// (~8 KB gzip in each flavour) for the few fractional numbers Blockscope reads: those in JSON configs and
+// (with float printf, 6.5-6.9 KB gzip of each flavour) for the few fractional numbers Blockscope reads: those in JSON configs and
 // options, through nlohmann's parser, its one caller (integers go through strtoull). Decimal forms only: "inf",
 // "nan" and hexadecimal floats are not numbers here (strtod returns 0 and sets *end = s), and JSON has none.
 #include <emscripten/emscripten.h>

@@ -10,6 +10,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "blockscope/error.hpp"
 #include "json_reader.hpp"
@@ -27,6 +28,19 @@ json parse(const std::string& text) { return parse_json(text, "doc"); }
 double libc_double(const std::string& text) { return std::strtod(text.c_str(), nullptr); }
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// `count` finite doubles from random bit patterns: every exponent, subnormals and both signs.
+std::vector<double> random_doubles(int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> out;
+  while (static_cast<int>(out.size()) < count) {
+    const uint64_t bits = rng();
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    if (std::isfinite(d)) out.push_back(d);
+  }
+  return out;
+}
 }  // namespace
 
 TEST_CASE("parse_json reads numbers exactly as a correctly rounded strtod does", "[json]") {
@@ -61,12 +75,7 @@ TEST_CASE("parse_json reads numbers exactly as a correctly rounded strtod does",
     }
   }
   SECTION("random doubles written with 17 digits come back bit for bit") {
-    std::mt19937_64 rng(11);
-    for (int i = 0; i < 20000; ++i) {
-      uint64_t bits = rng();
-      double d;
-      std::memcpy(&d, &bits, sizeof d);
-      if (!std::isfinite(d)) continue;
+    for (const double d : random_doubles(20000, 11)) {
       char buf[40];
       std::snprintf(buf, sizeof buf, "%.17g", d);
       INFO(buf);
@@ -120,12 +129,7 @@ TEST_CASE("real_text writes the shortest decimal that reads back as the same dou
   CHECK(detail::real_text(std::nan("")) == "nan");
   CHECK(detail::real_text(std::numeric_limits<double>::infinity()) == "inf");
   CHECK(detail::real_text(-std::numeric_limits<double>::infinity()) == "-inf");
-  std::mt19937_64 rng(3);
-  for (int i = 0; i < 20000; ++i) {
-    uint64_t bits = rng();
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    if (!std::isfinite(d)) continue;
+  for (const double d : random_doubles(20000, 3)) {
     const std::string s = detail::real_text(d);
     INFO(s);
     CHECK(same_bits(libc_double(s), d));

@@ -63,7 +63,7 @@ inline std::string bytes_str(double bytes) {
     bytes /= 1024.0;
     ++u;
   }
-  // Integer arithmetic rather than printf: printf's floating-point formatting costs each wasm flavour ~4 KB gzip.
+  // Integer arithmetic rather than printf, whose floating-point formatting would come back into the wasm module.
   if (u == 0) return std::to_string(static_cast<long long>(std::llround(bytes))) + " bytes";
   const long long tenths = std::llround(bytes * 10.0);
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " " + units[u];
