@@ -2,7 +2,7 @@
 // memory, from one sequential stream and from two, and the 128-bit SIMD mul + add peak without FMA. Built
 // natively and as a wasm program (SIMD128), so each is measured where the kernels run:
 //   build/release/bench/blockscope_bench_bandwidth
-//   node build/wasm-simd/wasm_kernels/blockscope_bench_bandwidth.js
+//   node build/wasm-simd/bench/blockscope_bench_bandwidth.js
 // A benchmark that prints figures, not a test.
 #include <cstdio>
 

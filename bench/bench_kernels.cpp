@@ -1,5 +1,5 @@
 // Benchmark of linear_forward's matrix kernels and of their backward in wasm under Node (built by
-// tests/wasm_kernels/): GFLOP/s of the generic kernels, Eigen (auto-vectorized) and the SIMD128 kernels. Not a test.
+// bench/CMakeLists.txt): GFLOP/s of the generic kernels, Eigen (auto-vectorized) and the SIMD128 kernels. Not a test.
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 // two totals is what the breakdown does not see (embedding, logits allocation, copies between blocks). With --int8,
 // also the same model with int8 weights (WeightFormat::Int8, quantized from the float32 ones), whole passes; with
 // --int8-ops, the breakdown's linear layers run on the int8 matrices too.
-// Built natively (bench/) and for wasm (tests/wasm_kernels/); a benchmark, not a test.
+// Built natively (bench/) and for wasm (bench/CMakeLists.txt); a benchmark, not a test.
 //   blockscope_bench_prefill [--tokens 64] [--repeat 5] [--tied] [--qkv-bias] [--int8 | --int8-ops] [--peak GFLOP/s]
 #include <algorithm>
 #include <cstdio>

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 import { evalWindows } from '../models/brown/evaluate.mjs';
 import { prepare } from '../models/brown/prepare-corpus.mjs';
-import { loadBlockscope } from '../web/blockscope.js';
+import { loadBlockscope } from '../web/runtime/blockscope.js';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -47,7 +47,7 @@ async function gpt2Dir() {
 // Memory after loading, in a fresh runtime (a child process): nothing allocated earlier hides growth.
 function loadMemory(dir, weights) {
   const child = `
-const { loadBlockscope } = await import(${JSON.stringify(new URL('../web/blockscope.js', import.meta.url).href)});
+const { loadBlockscope } = await import(${JSON.stringify(new URL('../web/runtime/blockscope.js', import.meta.url).href)});
 const bs = await loadBlockscope({ flavour: ${JSON.stringify(flavour)} });
 const before = bs.memoryStats();
 const t0 = performance.now();

@@ -3,9 +3,9 @@
 // navigation until the first widget (and every eagerly loaded widget) shows the core's numbers, and — for the lesson's
 // GPT section, which loads its trained model only when it nears the viewport — the time from scrolling it into view
 // to its first next-token table from the trained model. Debian's Chromium served from localhost, a cold cache per
-// run. The start-up breakdown comes from the runtime's performance marks (web/marks.js): when the widget bundle was
+// run. The start-up breakdown comes from the runtime's performance marks (web/runtime/marks.js): when the widget bundle was
 // downloaded and evaluated, the worker created, every widget defined, the widget on screen set up and started (the
-// others start after it has its numbers: web/widgets/start-order.js), the worker running, the glue loaded, the wasm
+// others start after it has its numbers: web/widgets/kit/start-order.js), the worker running, the glue loaded, the wasm
 // compiled, the runtime instantiated, the page told it is ready, the first result computed by the core, and the first
 // widget interactive.
 // Each run opens a new browser context (a new window: empty cache) and lets it settle on about:blank for --settle ms

@@ -1,7 +1,7 @@
 // Training-speed benchmark (a program that prints figures, not a test; the machine is noisy, so compare the
 // ratios of one run): a 4-layer, emb 128, 4-head, context 128, byte-vocabulary GPT trained at B = 16, T = 128.
 // Times a full step (forward + backward + clipping + AdamW) natively (bench/bench_train.cpp), in Node with the
-// wasm SIMD128 and baseline builds (web/blockscope.js) and in PyTorch on one CPU thread with OpenBLAS
+// wasm SIMD128 and baseline builds (web/runtime/blockscope.js) and in PyTorch on one CPU thread with OpenBLAS
 // (bench/train_torch.py), in interleaved rounds, and prints ms/step, tokens/s, the ratio to PyTorch, the
 // training memory and the phases of a step.
 //   npm run bench:train [-- --rounds 5 --steps 3 --warmup 2 --data FILE --build DIR ... --no-torch --ops
@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { loadBlockscope } from '../web/blockscope.js';
+import { loadBlockscope } from '../web/runtime/blockscope.js';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds both WebAssembly flavours (SIMD128 and baseline) with Debian's Emscripten and copies the .wasm files and
-# their one shared JS glue (blockscope-glue.js, an ES module) to web/dist/. Incremental.
+# Builds both WebAssembly flavours (the CMake presets wasm-simd and wasm-baseline, Debian's Emscripten) and copies
+# the .wasm files and their one shared JS glue (blockscope-glue.js, an ES module) to web/dist/. Incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -9,13 +9,10 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 mkdir -p web/dist
 for flavour in simd baseline; do
   dir=build/wasm-$flavour
-  simd=ON; [[ $flavour == baseline ]] && simd=OFF
-  if [[ ! -f $dir/Makefile && ! -f $dir/build.ninja ]]; then  # not configured, or configure failed
-    emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DBLOCKSCOPE_WASM_SIMD=$simd >/dev/null
-  fi
-  cmake --build "$dir" -j "$JOBS" --target blockscope_wasm
-  # The SIMD128 kernels' own test (tests/wasm_kernels/), run in Node by scripts/test.sh.
-  if [[ $flavour == simd ]]; then cmake --build "$dir" -j "$JOBS" --target blockscope_kernel_tests; fi
+  # Configure unless a previous configure finished (a failed one leaves CMakeCache.txt but no Makefile).
+  if [[ ! -f $dir/Makefile && ! -f $dir/build.ninja ]]; then cmake --preset "wasm-$flavour" >/dev/null; fi
+  # The module, and for SIMD128 the kernels' own test (tests/wasm_kernels/, run in Node by scripts/test.sh).
+  cmake --build --preset "wasm-$flavour" -j "$JOBS"
 done
 # One JS glue for both flavours (a package or CDN ships it once, a page loads it with either .wasm): the baseline
 # module gets the SIMD build's export names, and a difference between the two glues fails the build here rather
@@ -30,4 +27,3 @@ if [[ build/wasm-simd/wasm/blockscope-simd.js -nt web/dist/blockscope-glue.js ]]
   node_modules/.bin/esbuild build/wasm-simd/wasm/blockscope-simd.js --minify --format=esm --target=es2020 \
     --log-level=warning --outfile=web/dist/blockscope-glue.js
 fi
-rm -f web/dist/blockscope-simd.js web/dist/blockscope-baseline.js  # per-flavour glue of earlier builds

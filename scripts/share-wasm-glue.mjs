@@ -1,7 +1,7 @@
 // Lets the two WebAssembly flavours share one JS glue (called by scripts/build-wasm.sh after both builds).
 //   node scripts/share-wasm-glue.mjs <simd.js> <baseline.js> <baseline.wasm> <output .wasm>
 // Emscripten writes the same glue for both builds but for two details: the default .wasm file name (unused:
-// web/blockscope.js hands the glue the chosen flavour's .wasm) and the one-letter names its minifier gives the
+// web/runtime/blockscope.js hands the glue the chosen flavour's .wasm) and the one-letter names its minifier gives the
 // module's exports, which follow the order wasm-ld happens to emit them in (in the baseline build `free` comes
 // earlier), as does the order of the glue's wrapper functions for them. This writes the baseline module with its exports renamed to the SIMD build's names to <output .wasm>,
 // after checking that the two glues are then identical; any other difference (an import or export only one flavour

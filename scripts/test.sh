@@ -48,8 +48,8 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-30} JOBS=$JOBS bash scripts/fuzz.sh
 step "wasm build (simd128 + baseline)"
 bash scripts/build.sh wasm
 step "wasm SIMD128 kernels vs their generic twins (Node)"
-require build/wasm-simd/wasm_kernels/blockscope_kernel_tests.js
-node build/wasm-simd/wasm_kernels/blockscope_kernel_tests.js
+require build/wasm-simd/tests/wasm_kernels/blockscope_kernel_tests.js
+node build/wasm-simd/tests/wasm_kernels/blockscope_kernel_tests.js
 step "wasm tests in Node"
 node --test --test-reporter=spec tests/wasm/
 

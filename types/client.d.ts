@@ -1,4 +1,4 @@
-// Types of `blockscope/client` (web/client.js): the runtime's API, async, with the wasm in a Web Worker
+// Types of `blockscope/client` (web/runtime/client.js): the runtime's API, async, with the wasm in a Web Worker
 // (or in the page's thread with {inThread: true}). What pages and widgets use.
 import type {
   BlockInspection, BlockParameters, Candidate, Checkpoint, FeedForwardCosts, FloatArray, Flavour, ForwardOptions,

@@ -1,4 +1,4 @@
-// Types of `blockscope/runtime` (web/blockscope.js): the WebAssembly runtime in the calling thread (pages,
+// Types of `blockscope/runtime` (web/runtime/blockscope.js): the WebAssembly runtime in the calling thread (pages,
 // Web Workers, Node, bundlers). Arrays it returns are copies the caller owns.
 
 export type Flavour = 'simd' | 'baseline';

@@ -2,9 +2,9 @@
 // feed-forward network, multi-head attention and one transformer block, with their costs. Marshalling only:
 // configs are parsed by the core (BlockConfig::from_json, ...). Arrays returned to JS are zero-copy views into
 // wasm memory, valid only until the next call into the module (an allocation may grow memory and detach
-// them): web/blockscope.js copies them before handing them out. No binding throws into JS: a C++ exception
-// becomes a recorded error that web/wasm-module.js throws as a JS Error after the call returned (marshal.hpp),
-// and the module stays usable. Handles must be .delete()d; web/blockscope.js wraps them.
+// them): web/runtime/blockscope.js copies them before handing them out. No binding throws into JS: a C++ exception
+// becomes a recorded error that web/runtime/wasm-module.js throws as a JS Error after the call returned (marshal.hpp),
+// and the module stays usable. Handles must be .delete()d; web/runtime/blockscope.js wraps them.
 // The model side (GPT, tokenizers, generation) is model_bindings.cpp; training is training_bindings.cpp.
 #include <malloc.h>
 

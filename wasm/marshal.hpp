@@ -23,7 +23,7 @@ using emscripten::val;
 // Error status of the last failed call. A JS exception thrown from inside a wasm frame would unwind it without
 // restoring the stack pointer or running destructors (embind's own argument clean-up included), losing a few
 // bytes of stack and heap per failure until the module dies. So no binding ever throws into JS: guarded()
-// records the message and returns an empty value, and web/wasm-module.js asks takeError() after every call and
+// records the message and returns an empty value, and web/runtime/wasm-module.js asks takeError() after every call and
 // throws the JS Error itself, outside any wasm frame.
 void record_error(const char* message) noexcept;
 // Records the exception being handled (called from a catch block): its what(), or a generic message for anything
@@ -64,7 +64,7 @@ H* make_handle(Args... args) {
   return guarded([&] { return new H(args...); });
 }
 
-// Zero-copy views into wasm memory: valid until the next allocation (web/blockscope.js copies them).
+// Zero-copy views into wasm memory: valid until the next allocation (web/runtime/blockscope.js copies them).
 inline val view(const float* data, size_t n) { return val(emscripten::typed_memory_view(n, data)); }
 inline val view(const std::vector<float>& v) { return view(v.data(), v.size()); }
 
@@ -72,7 +72,7 @@ inline val view(const std::vector<float>& v) { return view(v.data(), v.size()); 
 std::vector<float> floats_from(const val& arr, const char* what);
 // A JS Int32Array as token ids.
 std::vector<int32_t> ids_from(const val& arr);
-// JSON text (web/blockscope.js stringifies configs and options in JS) through the core's parser.
+// JSON text (web/runtime/blockscope.js stringifies configs and options in JS) through the core's parser.
 nlohmann::json json_from(const std::string& text, const char* what);
 // A count from JS (a double, so that NaN, 1e300 or 2.5 reach C++ and are named rather than wrapped by embind):
 // an integer in [lo, hi].

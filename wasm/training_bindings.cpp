@@ -27,7 +27,7 @@ val step_result(const StepResult& r) {
   return o;
 }
 
-// Trains a GPT on token ids; must be deleted before its GPT (web/blockscope.js enforces it).
+// Trains a GPT on token ids; must be deleted before its GPT (web/runtime/blockscope.js enforces it).
 class TrainerHandle {
  public:
   // config: TrainConfig's keys; train: Int32Array of token ids; val: Int32Array, or null to hold out

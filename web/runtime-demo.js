@@ -1,6 +1,6 @@
-// The runtime demo page: a tiny byte-level GPT forward pass through web/blockscope.js, showing the next-token
+// The runtime demo page: a tiny byte-level GPT forward pass through web/runtime/blockscope.js, showing the next-token
 // logits and the per-layer LayerNorm statistics recorded during that same pass.
-import { loadBlockscope } from './blockscope.js';
+import { loadBlockscope } from './runtime/blockscope.js';
 
 const CONFIG = { vocab_size: 256, context_length: 64, emb_dim: 64, n_heads: 4, n_layers: 2, drop_rate: 0.1, qkv_bias: false };
 const $ = (id) => document.getElementById(id);

@@ -1,10 +1,10 @@
 // Blockscope WebAssembly worker of the peer benchmark: one flavour (simd or baseline) in Node, loaded through
-// web/blockscope.js exactly as a page loads it, answering bench/peers/protocol.mjs requests.
+// web/runtime/blockscope.js exactly as a page loads it, answering bench/peers/protocol.mjs requests.
 //   node bench/peers/worker-blockscope.mjs MODEL_DIR --flavour simd|baseline [--weights f32|int8]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { benchIds, cpuMs, maxAbsDiff, processMemory, serve } from './protocol.mjs';
 
 const [dir, ...rest] = process.argv.slice(2);

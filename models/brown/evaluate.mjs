@@ -1,4 +1,4 @@
-// Validation loss as `blockscope eval` defines it, for a GPT from web/blockscope.js: the mean cross-entropy over
+// Validation loss as `blockscope eval` defines it, for a GPT from web/runtime/blockscope.js: the mean cross-entropy over
 // `ids` cut into non-overlapping context windows (the last, shorter window included), `batch` windows per call.
 // Used by the trained-model test (the card's figure against a fresh evaluation) and bench/int8.mjs.
 export function evalWindows(gpt, ids, ctx, batch = 8) {

@@ -111,7 +111,8 @@ test('embed.html?widget=… shows one widget configured from the query (for an i
 const WIDGETS = new URL('../../web/widgets/', import.meta.url);
 async function widgetSources() {
   const { readdirSync, readFileSync } = await import('node:fs');
-  return readdirSync(WIDGETS).filter((f) => f.endsWith('.js')).map((f) => readFileSync(new URL(f, WIDGETS), 'utf8')).join('\n');
+  return readdirSync(WIDGETS, { recursive: true }).filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(new URL(f, WIDGETS), 'utf8')).join('\n');
 }
 
 test('the guide documents every widget, attribute, event, part and custom property the code has', async () => {

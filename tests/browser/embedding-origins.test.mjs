@@ -139,7 +139,7 @@ test('a Worker constructor that throws, or a worker that never starts, also fall
 
 test('connect({inThread: true}) works from the bundle, the unbundled sources and a cross-origin bundle', async () => {
   const { page, context, problems } = await openLesson('<p>no widgets</p>');
-  for (const module of [`${env.page}dist/blockscope-widgets.js`, `${env.page}client.js`, `${env.cdn}dist/blockscope-widgets.js`]) {
+  for (const module of [`${env.page}dist/blockscope-widgets.js`, `${env.page}runtime/client.js`, `${env.cdn}dist/blockscope-widgets.js`]) {
     const r = await page.evaluate(async (m) => {
       const { connect } = await import(m);
       const client = await connect({ inThread: true });

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 import { encode as gptTokenizerEncode } from 'gpt-tokenizer/encoding/r50k_base';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { assertClose, LOGITS_ATOL } from '../wasm/support.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

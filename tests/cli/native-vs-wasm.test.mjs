@@ -1,4 +1,4 @@
-// The same training run natively (blockscope train) and in both wasm flavours (Trainer in web/blockscope.js):
+// The same training run natively (blockscope train) and in both wasm flavours (Trainer in web/runtime/blockscope.js):
 // same weights, seed, data split and schedule give the same losses step by step. Not bit for bit: native
 // matrix products go through Eigen (SSE), wasm SIMD through the hand-written SIMD128 kernels and wasm baseline
 // through Eigen's scalar code, which sum in different orders; the test prints the largest difference.
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { englishText, initTiny, jsonLines, ok, scratch, writeText } from './support.mjs';
 
 const STEPS = 15;

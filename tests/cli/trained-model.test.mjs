@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { evalWindows } from '../../models/brown/evaluate.mjs';
 import { prepare } from '../../models/brown/prepare-corpus.mjs';
 import { runRecipe } from '../../models/brown/train.mjs';
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { ok, root, scratch, writeText } from './support.mjs';
 
 const MODEL = join(root, 'web/models/brown');

@@ -21,8 +21,8 @@ const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
 /** What a lesson author needs: the runtime, both wasm flavours and their shared glue, the bundles, the types. */
 const REQUIRED = [
   'package.json', 'README.md',
-  'web/blockscope.js', 'web/client.js', 'web/handles.js', 'web/models.js', 'web/training.js', 'web/in-thread.js',
-  'web/worker.js', 'web/runtime-host.js',
+  'web/runtime/blockscope.js', 'web/runtime/client.js', 'web/runtime/handles.js', 'web/runtime/models.js', 'web/runtime/training.js', 'web/runtime/in-thread.js',
+  'web/runtime/worker.js', 'web/runtime/runtime-host.js',
   'web/dist/blockscope-glue.js', 'web/dist/blockscope-simd.wasm', 'web/dist/blockscope-baseline.wasm',
   'web/dist/blockscope-widgets.js', 'web/dist/blockscope-worker.js',
   'web/dist/tokenizers/gpt2/encoder.json', 'web/dist/tokenizers/gpt2/vocab.bpe',
@@ -99,7 +99,7 @@ test('the tarball holds the runtime, both wasm flavours, the bundles, model, dat
 
 test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GELU and a GPT forward pass equal to the repo', async () => {
   const fromPackage = await nodeEval(env.project, forwardProgram('blockscope/runtime'));
-  assert.equal(fromPackage.resolved, new URL('web/blockscope.js', `file://${env.installed}/`).href);
+  assert.equal(fromPackage.resolved, new URL('web/runtime/blockscope.js', `file://${env.installed}/`).href);
   // package.json is the version's source; the wasm reports its own (wasm/bindings.cpp): they must agree.
   assert.equal(fromPackage.version, MANIFEST.version, 'the packaged wasm reports another version than package.json');
   assert.equal(fromPackage.mean, 4);
@@ -107,7 +107,7 @@ test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GE
   assert.deepEqual(fromPackage.normalized.map((v) => v.toFixed(4)), ['-1.3416', '-0.4472', '0.4472', '1.3416']);
   assert.deepEqual(fromPackage.shape, [1, 3, TINY.vocab_size]);
   assert.ok(fromPackage.logits.every(Number.isFinite));
-  const fromRepo = await nodeEval(REPO, forwardProgram(new URL('web/blockscope.js', `file://${REPO}`).href));
+  const fromRepo = await nodeEval(REPO, forwardProgram(new URL('web/runtime/blockscope.js', `file://${REPO}`).href));
   assert.equal(fromPackage.flavour, fromRepo.flavour);
   assert.deepEqual(fromPackage.logits, fromRepo.logits, 'the packaged wasm computes other logits than the repo\'s');
   // blockscope/client: the same core behind the async client (in the calling thread: Node has no Worker).
@@ -121,7 +121,7 @@ test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GE
   const resolved = await nodeEval(env.project, `process.stdout.write(JSON.stringify(
     ['blockscope/widgets', 'blockscope/client', 'blockscope/dist/blockscope-simd.wasm'].map((s) => import.meta.resolve(s))))`);
   assert.deepEqual(resolved.map((u) => u.slice(`file://${env.installed}/`.length)),
-    ['web/dist/blockscope-widgets.js', 'web/client.js', 'web/dist/blockscope-simd.wasm']);
+    ['web/dist/blockscope-widgets.js', 'web/runtime/client.js', 'web/dist/blockscope-simd.wasm']);
 });
 
 test('a page using <gelu-explorer> from node_modules/blockscope shows the core\'s GELU(1) in Chromium', async () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { FLAVOURS } from './support.mjs';
 
 const OPS = Number(process.env.FUZZ_OPS ?? 4000);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { FLAVOURS } from './support.mjs';
 
 const TINY = { vocab_size: 50, context_length: 12, emb_dim: 16, n_heads: 4, n_layers: 2 };

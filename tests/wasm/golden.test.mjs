@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { assertClose, FLAVOURS, goldenCase, goldenCases, LOGITS_ATOL, params, reportDeviations } from './support.mjs';
 
 const ENCODER_RENAME = {

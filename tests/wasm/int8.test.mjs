@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadBlockscope } from '../../web/blockscope.js';
-import { connect } from '../../web/client.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
+import { connect } from '../../web/runtime/client.js';
 import { FLAVOURS } from './support.mjs';
 
 const brown = new URL('../../web/models/brown/', import.meta.url);
@@ -59,7 +59,7 @@ test('loadModel names a bad weights option before reading anything', async () =>
   }
 });
 
-test('the page client (web/client.js) forwards {weights} to the runtime and reports the format', async () => {
+test('the page client (web/runtime/client.js) forwards {weights} to the runtime and reports the format', async () => {
   const client = await connect({ inThread: true, flavour: 'simd' });
   const { config, weights } = source();
   const q = await client.loadModel({ config, weights }, { weights: 'int8' });
@@ -76,7 +76,7 @@ test('the page client (web/client.js) forwards {weights} to the runtime and repo
 const CONFIG = { vocab_size: 8192, context_length: 256, emb_dim: 256, n_heads: 4, n_layers: 8, drop_rate: 0, qkv_bias: true, tie_weights: true };
 const dir = mkdtempSync(join(tmpdir(), 'blockscope-int8-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const runtimeUrl = new URL('../../web/blockscope.js', import.meta.url).href;
+const runtimeUrl = new URL('../../web/runtime/blockscope.js', import.meta.url).href;
 const CHILD = `
 const { loadBlockscope } = await import(${JSON.stringify(runtimeUrl)});
 const [flavour, url] = process.argv.slice(1);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { FLAVOURS } from './support.mjs';
 
 for (const flavour of FLAVOURS) {

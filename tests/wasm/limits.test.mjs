@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { BlockscopeError, loadBlockscope } from '../../web/blockscope.js';
+import { BlockscopeError, loadBlockscope } from '../../web/runtime/blockscope.js';
 import { FLAVOURS } from './support.mjs';
 
 for (const flavour of FLAVOURS) {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { assertClose, FLAVOURS, LOGITS_ATOL } from './support.mjs';
 
 // 8.5 M parameters (34 MB of float32): large next to the runtime's own 16 MiB of memory.
@@ -19,7 +19,7 @@ const CONFIG = { vocab_size: 8192, context_length: 256, emb_dim: 256, n_heads: 4
 const dir = mkdtempSync(join(tmpdir(), 'blockscope-load-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const runtimeUrl = new URL('../../web/blockscope.js', import.meta.url).href;
+const runtimeUrl = new URL('../../web/runtime/blockscope.js', import.meta.url).href;
 // Runs in a child process: loads the model into a fresh runtime and prints memory before/after and logits.
 const CHILD = `
 const { loadBlockscope } = await import(${JSON.stringify(runtimeUrl)});

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { assertClose, FLAVOURS, LOGITS_ATOL } from './support.mjs';
 
 const modelsDir = new URL('../golden/models/', import.meta.url);

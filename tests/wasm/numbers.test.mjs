@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { FLAVOURS } from './support.mjs';
 
 const TINY = { vocab_size: 20, context_length: 8, emb_dim: 8, n_heads: 2, n_layers: 1 };

@@ -1,10 +1,10 @@
-// The worker protocol's trainer (web/client.js + web/runtime-host.js), driven in Node through the in-thread
+// The worker protocol's trainer (web/runtime/client.js + web/runtime/runtime-host.js), driven in Node through the in-thread
 // host: train() streams steps, another object's call is served between two steps, pause() stops after the
 // step in progress and resume() finishes the remaining steps; disposal frees the trainer.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { connect } from '../../web/client.js';
+import { connect } from '../../web/runtime/client.js';
 
 const CONFIG = { vocab_size: 32, context_length: 16, emb_dim: 32, n_heads: 4, n_layers: 2, drop_rate: 0 };
 const tokens = Array.from({ length: 3000 }, (_, i) => (i * 7 + Math.floor(i / 5)) % 32);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { loadBlockscope } from '../../web/blockscope.js';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import {
   assertClose, deviations, FLAVOURS, goldenCase, goldenCases, params, recordDeviation, reportDeviations,
 } from './support.mjs';

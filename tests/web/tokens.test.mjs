@@ -1,11 +1,11 @@
-// web/widgets/tokens.js in Node: how bytes and token texts become displayable pieces. Valid UTF-8 (1 to 4 bytes)
+// web/widgets/kit/tokens.js in Node: how bytes and token texts become displayable pieces. Valid UTF-8 (1 to 4 bytes)
 // decodes to its characters, every byte that is not a character on its own becomes a {byte} piece (never U+FFFD),
 // control characters become bytes too, and the runtime's <0xNN> token notation is read back. The expected pieces
 // are written out by hand from the UTF-8 definition (RFC 3629); TextDecoder is only the reference for valid text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { byteTitle, hexByte, piecesLabel, tokenPieces, utf8Bytes, utf8Pieces } from '../../web/widgets/tokens.js';
+import { byteTitle, hexByte, piecesLabel, tokenPieces, utf8Bytes, utf8Pieces } from '../../web/widgets/kit/tokens.js';
 
 const bytes = (...b) => Uint8Array.from(b);
 

@@ -1,16 +1,16 @@
 // The widget bundle's entry: importing it defines every Blockscope custom element. Lesson authors load the
 // built file (dist/blockscope-widgets.js) with one <script type="module"> and then use the tags.
 // start-runtime.js comes first: it starts the runtime before the widgets' modules are evaluated.
-import './start-runtime.js';
-import { mark } from '../marks.js';
+import './kit/start-runtime.js';
+import { mark } from '../runtime/marks.js';
 
-export { GeluExplorer } from './gelu-explorer.js';
-export { LayerNormExplorer } from './layernorm-explorer.js';
-export { FeedForwardExplorer } from './ffn-explorer.js';
-export { BlockExplorer } from './block-explorer.js';
-export { GPTExplorer } from './gpt-explorer.js';
-export { TrainingLab } from './training-lab.js';
-export { ResidualFlowExplorer } from './residual-flow-explorer.js';
-export { connect } from '../client.js';
+export { GeluExplorer } from './gelu-explorer/gelu-explorer.js';
+export { LayerNormExplorer } from './layernorm-explorer/layernorm-explorer.js';
+export { FeedForwardExplorer } from './ffn-explorer/ffn-explorer.js';
+export { BlockExplorer } from './block-explorer/block-explorer.js';
+export { GPTExplorer } from './gpt-explorer/gpt-explorer.js';
+export { TrainingLab } from './training-lab/training-lab.js';
+export { ResidualFlowExplorer } from './residual-flow-explorer/residual-flow-explorer.js';
+export { connect } from '../runtime/client.js';
 
 mark('widgets-defined');

@@ -1,0 +1,346 @@
+// blockscope.js — the one JavaScript module that owns Blockscope's WebAssembly instance.
+// It picks the SIMD128 or baseline build by feature detection, loads it (browser, Web Worker or Node), and
+// offers plain functions and classes that take and return ordinary typed arrays. Nothing else imports the
+// Emscripten output: widgets talk to this module only.
+//
+// Lifetimes: the wasm-side objects behind GPT, Block, MultiHeadAttention and FeedForward are freed by
+// dispose() (or `using`), and by a FinalizationRegistry as a safety net if a caller forgets. Arrays this
+// module returns are copies the caller owns; the zero-copy views the bindings produce never escape.
+
+import { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer } from './models.js';
+import { jsonText, num, toFloat32 } from './handles.js';
+import { BlockscopeError, checkedModule } from './wasm-module.js';
+import { ResidualMLP, Trainer } from './training.js';
+import { mark } from './marks.js';
+import { glueUrl as glueUrlOf, resolveFlavour, simdSupported, WASM_BASE, wasmUrl as wasmUrlOf } from './locations.js';
+
+export { simdSupported };
+export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer, BlockscopeError };
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
+const instances = new Map(); // flavour -> Promise<Blockscope>
+
+/**
+ * Loads (once per flavour) and returns the Blockscope runtime.
+ * @param {{flavour?: 'auto'|'simd'|'baseline', baseUrl?: string|URL}} [options]
+ *   flavour 'auto' (default) picks 'simd' when the engine supports SIMD128; baseUrl is the directory holding
+ *   blockscope-glue.js and blockscope-<flavour>.wasm (default: locations.js's WASM_BASE).
+ * @returns {Promise<Blockscope>}
+ */
+export function loadBlockscope(options = {}) {
+  const flavour = resolveFlavour(options.flavour);
+  const base = new URL(options.baseUrl ?? WASM_BASE, import.meta.url);
+  const key = `${flavour}@${base.href}`;
+  if (!instances.has(key)) {
+    const p = instantiate(flavour, base, options.compiled);
+    p.catch(() => instances.delete(key)); // a failed load may be retried
+    instances.set(key, p);
+  }
+  return instances.get(key);
+}
+
+async function instantiate(flavour, base, precompiled) {
+  if (flavour === 'simd' && !simdSupported()) {
+    throw new Error('this engine does not support WebAssembly SIMD128; use the baseline flavour');
+  }
+  // One Emscripten glue serves both flavours (scripts/build-wasm.sh checks that the two builds' glue is the same); it
+  // is handed the chosen flavour's .wasm, as bytes (Node) or compiled (instantiateWasm), and locateFile names it.
+  const glueUrl = glueUrlOf(base);
+  const wasmUrl = wasmUrlOf(flavour, base);
+  const moduleArgs = {
+    locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : new URL(path, base)).href, print: () => {}, printErr: () => {},
+  };
+  let failed = null;
+  let glue;
+  if (isNode) {
+    // Node 18+ has fetch, but Emscripten's loader would fetch a file path; hand it the bytes instead.
+    const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
+    moduleArgs.wasmBinary = await readFile(wasmUrl);
+    glue = import(/* @vite-ignore */ glueUrl.href);
+  } else {
+    // Download and compile the .wasm (streaming: compiled while it arrives) and load the JS glue at the same time;
+    // the glue's instantiateWasm hook then only instantiates the compiled module.
+    // `precompiled` (a worker's page may compile the wasm while the worker starts): a promise of {url, module}, used
+    // when it is this very file, else (null, another URL) the file is fetched and compiled here.
+    glue = import(/* @vite-ignore */ glueUrl.href).then((g) => (mark('glue-loaded'), g));
+    const compiled = Promise.resolve(precompiled).catch(() => null)
+      .then((given) => (given?.url === wasmUrl.href ? given.module : compileStreaming(wasmUrl)))
+      .then((m) => (mark('wasm-compiled'), m));
+    compiled.catch(() => {}); // reported through `failed`
+    failed = new Promise((_, reject) => {
+      moduleArgs.instantiateWasm = (imports, receive) => {
+        compiled.then((module) => WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module)))
+          .catch(reject);
+        return {}; // the exports arrive through receive()
+      };
+    });
+  }
+  const { default: createModule } = await glue;
+  const module = await (failed ? Promise.race([createModule(moduleArgs), failed]) : createModule(moduleArgs));
+  const runtime = new Blockscope(checkedModule(module), flavour, base);
+  mark('runtime-ready');
+  return runtime;
+}
+
+/** Compiles while downloading; falls back to a plain download when the server's MIME type is not application/wasm. */
+async function compileStreaming(url) {
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
+  try {
+    return await WebAssembly.compileStreaming(response);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err; // a TypeError means the MIME type is wrong; retry without streaming
+    return WebAssembly.compile(await (await fetch(url, { credentials: 'same-origin' })).arrayBuffer());
+  }
+}
+
+/** Bytes a model file is streamed into wasm through, per call (the file is never whole in wasm memory). */
+const STAGING_BYTES = 1 << 20;
+
+/** Reads a URL's bytes (file: URLs through fs in Node), reporting progress; `into(total)` may take them as they come. */
+async function fetchBytes(url, { onProgress, into } = {}) {
+  if (isNode && url.protocol === 'file:') {
+    const [{ createReadStream }, { stat }, { Readable }] = await Promise.all([
+      import(/* @vite-ignore */ 'node:fs'), import(/* @vite-ignore */ 'node:fs/promises'), import(/* @vite-ignore */ 'node:stream'),
+    ]);
+    const { size } = await stat(url);
+    return readStream(Readable.toWeb(createReadStream(url)), size, { onProgress, into });
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
+  // With Content-Encoding (a host that gzips or brotlis the file), Content-Length is the compressed size and the
+  // body arrives decompressed: the real size is unknown until the end.
+  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+  const total = encoded ? 0 : Number(response.headers.get('content-length')) || 0;
+  return readStream(response.body, total, { onProgress, into });
+}
+
+/** Reads a stream into memory (or, with `into(total)`, straight into a caller's buffer when total is known). */
+async function readStream(stream, total, { onProgress, into } = {}) {
+  const chunks = [];
+  let loaded = 0;
+  let target = into && total ? into(total, null) : null;
+  for (const reader = stream.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (target) {
+      if (loaded + value.length > total) throw new Error(`received more than the announced ${total} bytes`);
+      target.write(value, loaded);
+    } else chunks.push(value);
+    loaded += value.length;
+    onProgress?.({ loaded, total: total || loaded });
+  }
+  if (target) {
+    if (loaded !== total) throw new Error(`received ${loaded} of ${total} bytes`);
+    return target.result();
+  }
+  return into ? into(loaded, chunks) : concatChunks(chunks, loaded);
+}
+
+function concatChunks(chunks, n) {
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
+/** The loaded runtime. Obtain it with loadBlockscope(). */
+export class Blockscope {
+  #m;
+  #base;
+  constructor(module, flavour, base) {
+    this.#m = module;
+    this.#base = base;
+    /** 'simd' or 'baseline' */
+    this.flavour = flavour;
+  }
+
+  /** LayerNorm of x (rows, d) with gamma/beta (default 1/0, d = gamma.length or x.length) and eps. */
+  layerNorm(x, { gamma, beta, eps = 1e-5, dim } = {}) {
+    const xs = toFloat32(x, 'LayerNorm input');
+    const d = gamma?.length ?? beta?.length ?? dim ?? xs.length;
+    const g = gamma ? toFloat32(gamma, 'gamma') : new Float32Array(d).fill(1);
+    const b = beta ? toFloat32(beta, 'beta') : new Float32Array(d);
+    const r = this.#m.layerNorm(xs, g, b, num(eps));
+    return {
+      rows: r.rows, dim: r.dim,
+      mean: r.mean.slice(), variance: r.var.slice(), rstd: r.rstd.slice(),
+      normalized: r.normalized.slice(), output: r.output.slice(),
+    };
+  }
+  /** kind: 'gelu_tanh' | 'gelu_erf' | 'relu' */
+  activation(kind, x) {
+    return this.#m.activation(String(kind), toFloat32(x, 'activation input')).slice();
+  }
+  /** d activation / dx at x. */
+  activationDerivative(kind, x) {
+    return this.#m.activationDerivative(String(kind), toFloat32(x, 'activation input')).slice();
+  }
+  /** GELU with F.gelu's naming: approximate 'tanh' (GPT-2, default) or 'none' (exact erf). */
+  gelu(x, { approximate = 'tanh' } = {}) {
+    if (approximate !== 'tanh' && approximate !== 'none') {
+      throw new Error(`approximate must be 'tanh' or 'none', got '${approximate}'`);
+    }
+    return this.activation(approximate === 'tanh' ? 'gelu_tanh' : 'gelu_erf', x);
+  }
+  /**
+   * The k most likely next tokens of one row of logits, ranked as the sampler ranks them, with their
+   * probabilities under softmax(logits / temperature) over the whole vocabulary: [{id, logit, probability}].
+   */
+  topCandidates(logits, { k = 10, temperature = 1 } = {}) {
+    const r = this.#m.topCandidates(toFloat32(logits, 'logits'), num(k), num(temperature));
+    return r.ids.map((id, i) => ({ id, logit: r.logits[i], probability: r.probabilities[i] }));
+  }
+  /** Parameter count of a GPT config without building it. */
+  countParameters(config) {
+    return this.#m.countParameters(jsonText(config, 'GPT config'));
+  }
+  /** @returns {GPT} */
+  createGPT(config, { seed = 123 } = {}) {
+    return GPT._create(this.#m, new this.#m.GPT(jsonText(config, 'GPT config'), num(seed)));
+  }
+  /**
+   * A trainer for `gpt` (which it must not outlive: disposing the GPT disposes it). tokens: the training
+   * token ids (and validationTokens, or config.val_fraction of tokens held out); config: TrainConfig's keys
+   * (steps, batch_size, seq_len, grad_accum, lr, min_lr, warmup, weight_decay, decay_all, beta1, beta2, eps,
+   * clip, val_fraction, eval_batches, seed).
+   * @returns {Trainer}
+   */
+  createTrainer(gpt, { tokens, validationTokens = null, config = {} } = {}) {
+    return Trainer._create(gpt, tokens, validationTokens, config);
+  }
+  /**
+   * The lesson's residual-gradient-flow network: config {depth, dim, activation, residual, layer_norm,
+   * init_std}. @returns {ResidualMLP}
+   */
+  createResidualMLP(config = {}, { seed = 7 } = {}) {
+    return new ResidualMLP(new this.#m.ResidualMLP(jsonText(config, 'residual MLP config'), num(seed)));
+  }
+  /** @returns {Block} config: emb_dim, context_length, n_heads, drop_rate, qkv_bias, norm (+ encoder keys) */
+  createBlock(config, { seed = 123 } = {}) {
+    return new Block(new this.#m.Block(jsonText(config, 'block config'), num(seed)));
+  }
+  /** @returns {MultiHeadAttention} config: d_in, d_out, context_length, num_heads, qkv_bias, causal */
+  createAttention(config, { seed = 123 } = {}) {
+    return new MultiHeadAttention(new this.#m.MultiHeadAttention(jsonText(config, 'attention config'), num(seed)));
+  }
+  /** @returns {FeedForward} hiddenDim defaults to expansion (4) x embDim */
+  createFeedForward({ embDim, hiddenDim, expansion = 4, activation = 'gelu_tanh', seed = 123 }) {
+    return new FeedForward(new this.#m.FeedForward(num(embDim), num(hiddenDim ?? expansion * embDim), String(activation), num(seed)));
+  }
+  /** FFN sizes from the core: {parameters, flopsPerToken, hiddenEntries} for a (B, n) batch. */
+  feedForwardCosts({ embDim, hiddenDim, expansion = 4, batch = 1, tokens = 1 }) {
+    return this.#m.feedForwardCosts(num(embDim), num(hiddenDim ?? expansion * embDim), num(batch), num(tokens));
+  }
+  /** Parameters of one block by part: {attention, feedForward, norms, total}. */
+  blockParameters(config) {
+    return this.#m.blockParameters(jsonText(config, 'block config'));
+  }
+  /**
+   * A tokenizer. kind 'gpt2' takes the file contents (vocab: vocab.json/encoder.json text, merges:
+   * merges.txt/vocab.bpe text) or fetches encoder.json + vocab.bpe from `baseUrl` (default: the GPT-2 files
+   * shipped next to the wasm build, tokenizers/gpt2/). kind 'bytes' / 'bytes+eot' needs nothing.
+   * @returns {Promise<Tokenizer>}
+   */
+  async createTokenizer({ kind = 'gpt2', vocab, merges, baseUrl } = {}) {
+    if (kind === 'gpt2' && (vocab == null || merges == null)) {
+      const base = new URL(baseUrl ?? new URL('tokenizers/gpt2/', this.#base), this.#base);
+      const text = async (name) => new TextDecoder().decode(await fetchBytes(new URL(name, base)));
+      [vocab, merges] = await Promise.all([text('encoder.json'), text('vocab.bpe')]);
+    }
+    return new Tokenizer(new this.#m.Tokenizer(String(kind), String(vocab ?? ''), String(merges ?? '')));
+  }
+
+  /**
+   * Loads a checkpoint (config.json + model.safetensors, the book's or Hugging Face GPT-2's layout).
+   * source: {url} (a directory URL), {files} (File objects, e.g. from <input type=file multiple> or a drop),
+   * or {config, weights} (text/object and bytes). The config is checked first: a model whose float32 weights
+   * exceed maxParameterBytes is refused before anything large is allocated or downloaded.
+   * weights: 'f32' (default) or 'int8' — the token embedding and every Linear matrix quantized as they stream
+   * in (one scale per 32 values, like llama.cpp's Q8_0): under a third of the memory and faster decoding, logits
+   * within a few hundredths; the model is then inference-only (training it is an error). See the README.
+   * @returns {Promise<GPT>}
+   */
+  async loadModel(source, { onProgress, maxParameterBytes = 1024 * 1024 * 1024, weights = 'f32' } = {}) {
+    // The format is checked first (by the core, which names a bad value), before any download.
+    const format = this.#m.checkWeightFormat(typeof weights === 'string' ? weights : String(weights));
+    const { configText, openWeights } = await this.#resolveModelSource(source);
+    const info = this.#m.checkModelConfig(configText, num(maxParameterBytes));
+    // The file streams through a small staging buffer into the core's ModelLoader, which converts each tensor
+    // straight into the model's parameters: wasm memory never holds the file itself (it would stay grown).
+    let loader = null;
+    let staging = null;
+    const into = (total, chunks) => {
+      if (total > info.weightBytes * 1.1 + (64 << 20)) {
+        throw new Error(`the weights file is ${(total / 1e6).toFixed(1)} MB, more than a model of ` +
+          `${info.parameters.toLocaleString('en')} parameters needs`);
+      }
+      loader = new this.#m.ModelLoader(configText, total, num(maxParameterBytes), format);
+      staging = new this.#m.ByteBuffer(Math.min(total, STAGING_BYTES));
+      const write = (chunk) => {
+        for (let off = 0; off < chunk.length; off += STAGING_BYTES) {
+          const piece = chunk.subarray(off, off + STAGING_BYTES);
+          staging.view().set(piece); // re-fetch the view: memory may have grown
+          loader.write(staging, piece.length);
+        }
+      };
+      if (chunks) {
+        for (const c of chunks) write(c);
+        return loader;
+      }
+      return { write, result: () => loader };
+    };
+    try {
+      await openWeights({ onProgress, into });
+      return GPT._create(this.#m, new this.#m.GPT(loader));
+    } finally {
+      staging?.delete();
+      loader?.delete();
+    }
+  }
+
+  async #resolveModelSource(source) {
+    if (source?.url != null) {
+      const base = new URL(String(source.url).replace(/\/?$/, '/'), isNode ? `file://${process.cwd()}/` : location.href);
+      const configText = new TextDecoder().decode(await fetchBytes(new URL('config.json', base)));
+      return { configText, openWeights: (opts) => fetchBytes(new URL('model.safetensors', base), opts) };
+    }
+    if (source?.files != null) {
+      const files = Array.from(source.files);
+      const config = files.find((f) => f.name === 'config.json');
+      const weights = files.find((f) => f.name.endsWith('.safetensors'));
+      if (!config || !weights) {
+        throw new Error(`choose both config.json and a .safetensors file (got ${files.map((f) => f.name).join(', ') || 'nothing'})`);
+      }
+      return {
+        configText: await config.text(),
+        openWeights: (opts) => readStream(weights.stream(), weights.size, opts),
+      };
+    }
+    if (source?.config != null && source?.weights != null) {
+      const configText = typeof source.config === 'string' ? source.config : jsonText(source.config, 'config.json');
+      const w = source.weights;
+      if (!(w instanceof ArrayBuffer) && !ArrayBuffer.isView(w)) throw new Error('weights must be bytes (a Uint8Array or ArrayBuffer)');
+      const bytes = w instanceof Uint8Array ? w : ArrayBuffer.isView(w) ? new Uint8Array(w.buffer, w.byteOffset, w.byteLength) : new Uint8Array(w);
+      return {
+        configText,
+        openWeights: async ({ onProgress, into }) => {
+          onProgress?.({ loaded: bytes.length, total: bytes.length });
+          return into(bytes.length, [bytes]);
+        },
+      };
+    }
+    throw new Error('loadModel needs {url}, {files} or {config, weights}');
+  }
+
+  /** {allocatedBytes, heapBytes, stackPointer}: malloc'd bytes in use, the wasm memory size and stack pointer. */
+  memoryStats() {
+    return this.#m.memoryStats();
+  }
+  buildInfo() {
+    return this.#m.buildInfo();
+  }
+}

@@ -1,0 +1,199 @@
+// models.js — the classes web/runtime/blockscope.js hands out for models and components: GPT (forward pass,
+// inspection, generation, gradients, saving), one transformer block, multi-head attention, the feed-forward
+// network and tokenizers. Each wraps a wasm object that blockscope.js created; none loads the module.
+import { BaseHandle, copyBlockInspection, copyNorm, Handle, jsonText, num, toFloat32, toIds } from './handles.js';
+
+/** A GPT model (the book's GPTModel): seeded random weights until parameters are loaded. */
+export class GPT extends Handle {
+  /** The config with the book's keys plus tie_weights and norm. */
+  get config() {
+    return this.raw.config();
+  }
+  /** 'f32' or 'int8' (loaded with loadModel(…, {weights: 'int8'}): inference-only, matrices in int8). */
+  get weightFormat() {
+    return this.raw.weightFormat();
+  }
+  /** Bytes the parameters occupy: 4 per float32 value, ~1.125 per int8 matrix value (codes + scales). */
+  get parameterBytes() {
+    return this.raw.parameterBytes();
+  }
+  /**
+   * Forward pass.
+   * @param {number[]|Int32Array|number[][]} ids one sequence or a batch of equal-length sequences
+   * @param {{inspect?: boolean|{ffnHidden?: boolean, attention?: boolean}, lastOnly?: boolean}} [options]
+   *   inspect: also return the inspection recorded in the same pass (an object leaves out the large FFN
+   *   hidden values or attention weights when false); lastOnly: return only each sequence's last-position
+   *   logits (B, 1, vocab_size), all a next-token display needs.
+   * @returns {{logits: Float32Array, shape: number[], inspection?: object}} logits (B, T, vocab_size)
+   */
+  forward(ids, { inspect = false, lastOnly = false } = {}) {
+    const { ids: flat, B, T } = toIds(ids);
+    const V = this.config.vocab_size;
+    const view = this.raw.forward(flat, B, T, !!inspect);
+    let logits;
+    if (lastOnly) {
+      logits = new Float32Array(B * V);
+      for (let b = 0; b < B; b++) logits.set(view.subarray(((b + 1) * T - 1) * V, (b + 1) * T * V), b * V);
+    } else logits = view.slice();
+    const result = { logits, shape: [B, lastOnly ? 1 : T, V] };
+    if (inspect) result.inspection = this.#inspection(inspect === true ? {} : inspect);
+    return result;
+  }
+  #inspection({ ffnHidden = true, attention = true }) {
+    const i = this.raw.inspection();
+    return {
+      B: i.B, T: i.T, C: i.C, H: i.H, NH: i.NH,
+      layers: i.layers.map((b) => copyBlockInspection(b, { ffnHidden, attention })),
+      finalNorm: copyNorm(i.finalNorm),
+    };
+  }
+  /** 'pre' (GPT-2) or 'post' (original Transformer), keeping the weights. */
+  setNormPlacement(placement) {
+    this.raw.setNormPlacement(String(placement));
+  }
+  /**
+   * Generates tokens after `prompt` with a KV cache, one per iteration (a synchronous generator: run it in
+   * a Web Worker, or step it between frames, to keep a page responsive).
+   * @param {number[]|Int32Array} prompt token ids
+   * @param {{maxNewTokens?: number, temperature?: number, topK?: number, topP?: number, seed?: number,
+   *          stopToken?: number|null, overflow?: 'error'|'crop'}} [options] temperature 0 is greedy;
+   *   overflow: reject (default) or crop a prompt longer than the context, and stop or slide when it fills.
+   * @yields {{token: number, index: number}}
+   * @returns {{stopReason: string}} 'max_new_tokens' | 'stop_token' | 'context_full' | 'cancelled'
+   */
+  *generate(prompt, options = {}) {
+    const { ids } = toIds(prompt);
+    const gen = new this.#module.Generator(this.raw, ids, jsonText(options, 'generation options'));
+    let stopReason = 'cancelled';
+    try {
+      for (let index = 0; ; index++) {
+        // The wasm Generator refers to this GPT's weights: never step it once the GPT is gone.
+        if (this.disposed) throw new Error('the GPT was disposed during generation');
+        const token = gen.next();
+        if (token < 0) break;
+        yield { token, index };
+      }
+      stopReason = gen.stopReason();
+    } finally {
+      gen.delete(); // also when the caller stops iterating early
+    }
+    return { stopReason };
+  }
+  /**
+   * The mean cross-entropy (nats per token) of the logits of `ids` against `targets` (same shape: one sequence
+   * or an array of equal-length sequences), dropout off — an evaluation, without gradients.
+   */
+  loss(ids, targets) {
+    const x = toIds(ids);
+    const y = toIds(targets);
+    if (y.B !== x.B || y.T !== x.T) throw new Error(`targets are ${y.B} x ${y.T}, the ids ${x.B} x ${x.T}`);
+    return this.#module.loss(this.raw, x.ids, y.ids, x.B, x.T);
+  }
+  /**
+   * The mean cross-entropy of the logits of `ids` against `targets` (same shape) and the gradient of every
+   * parameter (dropout off): {loss, gradients: {name: Float32Array}}.
+   */
+  lossAndGradients(ids, targets) {
+    const x = toIds(ids);
+    const y = toIds(targets);
+    if (y.B !== x.B || y.T !== x.T) throw new Error(`targets are ${y.B} x ${y.T}, the ids ${x.B} x ${x.T}`);
+    const r = this.#module.lossAndGradients(this.raw, x.ids, y.ids, x.B, x.T);
+    const gradients = {};
+    for (const { name, data } of r.gradients) gradients[name] = data.slice();
+    return { loss: r.loss, gradients };
+  }
+  /**
+   * The model as a checkpoint: {config (config.json text), weights (model.safetensors bytes), layout}, in the
+   * layout and tensor names it was loaded from (the book's for a model made from a config) unless `layout`
+   * ('book' | 'huggingface') says otherwise.
+   */
+  save({ layout = '' } = {}) {
+    const r = this.raw.save(String(layout));
+    return { config: r.config, layout: r.layout, weights: r.weights.slice() };
+  }
+  /** @internal */
+  get _module() {
+    return this.#module;
+  }
+  #module;
+  /** @internal */
+  static _create(module, raw) {
+    const gpt = new GPT(raw);
+    gpt.#module = module;
+    return gpt;
+  }
+}
+
+/** One transformer block (pre- or post-norm), or the lesson's encoder block via its config keys. */
+export class Block extends Handle {
+  get config() {
+    return this.raw.config();
+  }
+  /** x: (B, T, emb_dim) flat -> {output, inspection} */
+  forward(x, B, T) {
+    const r = this.raw.forward(toFloat32(x, 'block input'), num(B), num(T));
+    return { output: r.output.slice(), inspection: copyBlockInspection(r.inspection) };
+  }
+  setNormPlacement(placement) {
+    this.raw.setNormPlacement(String(placement));
+  }
+}
+
+/** The book's MultiHeadAttention module on its own. */
+export class MultiHeadAttention extends Handle {
+  /** x: (B, T, d_in) flat -> {output (B, T, d_out), weights (B, NH, T, T)} */
+  forward(x, B, T) {
+    const r = this.raw.forward(toFloat32(x, 'attention input'), num(B), num(T));
+    return { output: r.output.slice(), weights: r.weights.slice() };
+  }
+}
+
+/** Linear -> activation -> Linear with its hidden values. */
+export class FeedForward extends Handle {
+  /** x: (rows, emb_dim) flat -> {output, hiddenPre, hiddenPost} */
+  forward(x) {
+    const r = this.raw.forward(toFloat32(x, 'feed-forward input'));
+    return { output: r.output.slice(), hiddenPre: r.hiddenPre.slice(), hiddenPost: r.hiddenPost.slice() };
+  }
+}
+
+/** Text <-> token ids: GPT-2's byte-level BPE, or one id per byte. */
+export class Tokenizer extends BaseHandle {
+  /** 'gpt2' | 'bytes' | 'bytes+eot' */
+  get kind() {
+    return this.raw.name();
+  }
+  get vocabSize() {
+    return this.raw.vocabSize();
+  }
+  /** The id of <|endoftext|>, or null. */
+  get eotId() {
+    return this.raw.eotId();
+  }
+  /** Int32Array of token ids; "<|endoftext|>" in the text is the single eot id. */
+  encode(text) {
+    if (typeof text !== 'string') throw new Error('text to encode must be a string');
+    return this.raw.encode(text).slice();
+  }
+  /** The bytes the ids stand for. */
+  decodeBytes(ids) {
+    return this.raw.decodeBytes(toIds(ids).ids).slice();
+  }
+  /** The text the ids stand for (invalid UTF-8, e.g. half a character, becomes U+FFFD). */
+  decode(ids) {
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(this.decodeBytes(ids));
+  }
+  /** Each token's own text, for display (byte tokens that are not valid UTF-8 on their own shown as <0xNN>). */
+  tokenTexts(ids) {
+    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    return Array.from(toIds(ids).ids, (id) => {
+      const bytes = this.raw.tokenBytes(id).slice();
+      try {
+        return strict.decode(bytes);
+      } catch {
+        return Array.from(bytes, (b) => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`).join('');
+      }
+    });
+  }
+}
+

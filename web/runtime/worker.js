@@ -1,0 +1,24 @@
+// worker.js — the Web Worker that hosts Blockscope's wasm runtime for pages, so model loading, forward passes
+// and generation never block the page. The protocol lives in runtime-host.js; web/runtime/client.js is the other end.
+// When the page names the flavour in the worker URL's hash (#flavour=simd, as client.js does), loading starts right
+// away; the page's 'init' then finds the runtime loading or loaded. With &module=page the page compiles the wasm
+// itself while this thread starts and posts {wasmModule: {url, module}} (or {wasmModule: null}: load it here).
+import { loadBlockscope } from './blockscope.js';
+import { FLAVOURS } from './locations.js';
+import { mark } from './marks.js';
+import { createHost } from './runtime-host.js';
+
+mark('worker-started');
+const params = new URLSearchParams(self.location.hash.slice(1));
+const flavour = params.get('flavour');
+let receiveModule = null;
+const compiled = params.get('module') === 'page' ? new Promise((resolve) => { receiveModule = resolve; }) : null;
+if (FLAVOURS.includes(flavour)) loadBlockscope({ flavour, compiled }).catch(() => {}); // reported by 'init'
+const handle = createHost((message, transfer) => self.postMessage(message, transfer));
+self.onmessage = ({ data }) => {
+  if (data && 'wasmModule' in data && receiveModule) {
+    receiveModule(data.wasmModule);
+    receiveModule = null;
+  } else handle(data);
+};
+self.postMessage({ ready: true }); // tells client.js the script loaded (else it falls back to in-thread)

@@ -1,0 +1,252 @@
+// <ffn-explorer> — the transformer block's feed-forward network (lesson LM4-T3, book §4.3): a worked example with
+// editable W₁, b₁, W₂, b₂ (the lesson's d = 2 FFN, ffn-worked-example.js); its shapes (B, n, d) -> (B, n, h) -> (B, n, d),
+// parameters, FLOPs, hidden-activation memory and one block's parameter breakdown (ffn-costs.js); histograms of real
+// hidden values before and after GELU from a small seeded GPT (here); and a position-wise check: change one token and
+// only that position's output moves (ffn-positionwise.js). Every number shown is computed by the core.
+// Attributes: d (768), expansion (4), batch (8), tokens (1024), qkv-bias (false) and attn-out-bias (true): which of
+//   attention's projections have biases in the counts (true/false: lesson LM4-T3's 4d² + d; false/false: lesson 82's
+//   EncoderBlock, 4d²), example-activation (gelu | relu: the worked example's activation), prompt (the text whose
+//   UTF-8 bytes feed the GPT), layer (1: the block whose FFN is shown), demo (the position-wise tokens: ";" between
+//   tokens, "," between features).
+// Seeds are Blockscope seeds: the core's own generator, so torch.manual_seed(123) would give different weights.
+// Events: blockscope-change {section: 'example', activation, x, W1, b1, W2, b2, hiddenPre, hiddenPost, output} |
+//   {section: 'costs', d, expansion, hidden, batch, tokens, qkvBias, attnOutBias, parameters, attention, norms,
+//   blockTotal, share, flopsPerToken, hiddenEntries, hiddenBytes} | {section: 'hidden', layer, T, hidden, pre, post
+//   (summaries)} | {section: 'positionwise', outputs, changedInputs, changedOutputs, maxDelta}, blockscope-ready.
+import { extent } from 'd3-array';
+
+import { BlockscopeElement, define, fmt, h } from '../kit/base.js';
+import { chartWidth, createChart, KIT_CSS, legend, naturalSize, overlaidHistogram, watchWidth } from '../kit/chart-kit.js';
+import { COSTS_CSS, CostsSection, int, pct } from './ffn-costs.js';
+import { DEFAULT_DEMO, POSITIONWISE_CSS, PositionwiseDemo } from './ffn-positionwise.js';
+import { EXAMPLE_CSS, WorkedExample } from './ffn-worked-example.js';
+
+const DEFAULT_PROMPT = 'Attention moves information between tokens. The feed-forward layer then thinks about each token by itself.';
+// A small GPT with random (seeded) weights: byte-level vocabulary, so a prompt's UTF-8 bytes are its token ids.
+const GPT_CONFIG = { vocab_size: 256, context_length: 256, emb_dim: 32, n_heads: 4, n_layers: 2, drop_rate: 0, qkv_bias: false };
+const SEED = 123; // a Blockscope seed (the core's generator), not torch.manual_seed(123)
+const SEED_NOTE = `Blockscope seed ${SEED} seeds the core’s own random generator: PyTorch’s torch.manual_seed(${SEED}) ` +
+  'gives different weights.';
+
+const CSS = `
+input[aria-invalid="true"] { border-color: var(--bs-c2); outline: 2px solid var(--bs-c2); }
+.caption { font-size: 0.9rem; color: var(--bs-muted); margin: 0.6rem 0 0; }
+.prompt-row { display: grid; gap: 0.15rem; }
+.prompt-row input { width: 100%; max-width: 44rem; }
+details summary { cursor: pointer; color: var(--bs-accent); margin: 0.3rem 0; }
+abbr.seed { text-decoration: underline dotted; cursor: help; }
+`;
+
+export class FeedForwardExplorer extends BlockscopeElement {
+  // The sizes are only counted (no tensors of that size are made), so their limits are wide; ffn-costs.js checks
+  // typed sizes against the same limits (checkSizes).
+  static attrs = {
+    d: { default: 768, min: 1, max: 65536, int: true, doc: 'model width' },
+    expansion: { default: 4, min: 0.25, max: 64, doc: 'hidden width h = expansion · d' },
+    batch: { default: 8, min: 1, max: 2 ** 20, int: true }, tokens: { default: 1024, min: 1, max: 2 ** 20, int: true },
+    'qkv-bias': false, 'attn-out-bias': true,
+    'example-activation': { default: 'gelu', options: ['gelu', 'relu'] }, prompt: DEFAULT_PROMPT,
+    layer: { default: 1, min: 1, max: GPT_CONFIG.n_layers, int: true }, demo: DEFAULT_DEMO };
+
+  setup() {
+    const s = this.shadowRoot;
+    s.append(h('style', {}, KIT_CSS + COSTS_CSS + EXAMPLE_CSS + POSITIONWISE_CSS + CSS));
+    this.example = new WorkedExample(this);
+    this.costs = new CostsSection(this);
+    this.positionwise = new PositionwiseDemo(this, SEED);
+
+    this.promptInput = h('input', { type: 'text', id: 'prompt', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'hidden-summary' });
+    this.promptInput.addEventListener('input', () => {
+      if (this.promptInput.value.length === 0) {
+        this.promptInput.setAttribute('aria-invalid', 'true');
+        this.status('Enter at least one character — showing the last prompt’s hidden values.', { error: true });
+      } else {
+        this.promptInput.removeAttribute('aria-invalid');
+        this.setAttribute('prompt', this.promptInput.value);
+      }
+    });
+    this.layerSelect = h('select', { id: 'layer' },
+      ...Array.from({ length: GPT_CONFIG.n_layers }, (_, i) => h('option', { value: String(i + 1) }, `block ${i + 1}`)));
+    this.layerSelect.addEventListener('change', () => this.setAttribute('layer', this.layerSelect.value));
+    this.hiddenSummary = h('p', { id: 'hidden-summary', 'aria-live': 'polite' });
+    this.histLegend = h('div');
+    this.histPre = h('div', { class: 'chart hist-pre' });
+    this.histPost = h('div', { class: 'chart hist-post' });
+    this.histTable = h('table', { class: 'hist-table' });
+
+    s.append(
+      h('h3', {}, 'The feed-forward network: expand, GELU, project back'),
+      h('p', { class: 'muted' }, 'FFN(x) = W₂ · GELU(W₁x + b₁) + b₂, applied to every token on its own. ',
+        'Every number below is computed by the Blockscope core.'),
+      ...this.example.nodes,
+      ...this.costs.nodes,
+      h('h4', {}, 'Hidden values before and after GELU'),
+      h('p', { class: 'muted gpt-info' }, 'A small GPT with random weights (',
+        h('abbr', { class: 'seed', title: SEED_NOTE }, `Blockscope seed ${SEED}`),
+        `): byte-level vocabulary of ${GPT_CONFIG.vocab_size}, d = ${GPT_CONFIG.emb_dim}, ${GPT_CONFIG.n_layers} blocks, `,
+        `${GPT_CONFIG.n_heads} heads, hidden width h = ${4 * GPT_CONFIG.emb_dim}. The prompt’s UTF-8 bytes are the token `,
+        'ids; the histograms count the FFN’s hidden values (W₁x + b₁) before GELU and after it, over all tokens.'),
+      h('p', { class: 'note seed-note' }, SEED_NOTE),
+      h('div', { class: 'prompt-row' }, h('label', { for: 'prompt' }, 'Prompt'), this.promptInput),
+      h('div', { class: 'row' }, h('label', { for: 'layer' }, 'FFN of'), this.layerSelect),
+      this.hiddenSummary,
+      this.histLegend,
+      h('div', { class: 'pair even' }, this.histPre, this.histPost),
+      h('details', {}, h('summary', {}, 'Histogram counts as a table'), h('div', { class: 'scroll' }, this.histTable)),
+      ...this.positionwise.nodes,
+      h('p', { class: 'status', role: 'status', id: 'status' }, 'Loading the core…'),
+    );
+    this.whileConnected(() => watchWidth(this, () => this.redraw()));
+  }
+
+  async start() {
+    await this.update();
+    if (!this.readySent) {
+      this.readySent = true;
+      this.emit('ready', {});
+    }
+  }
+
+  /** Recomputes every part (also what invalidate() runs when the element returns after release()). */
+  async update() {
+    await Promise.all([this.example.update(), this.costs.update(), this.updateHidden(), this.positionwise.update()]);
+  }
+
+  attributeChanged(name) {
+    if (!this.costs) return; // URL-hash attributes arrive before setup(); start() reads them anyway
+    if (['d', 'expansion', 'batch', 'tokens', 'qkv-bias', 'attn-out-bias'].includes(name)) this.costs.update();
+    else if (name === 'example-activation') this.example.update();
+    else if (name === 'prompt' || name === 'layer') this.updateHidden();
+    else if (name === 'demo') this.positionwise.update();
+  }
+
+  /** Frees the worker-side objects (base.js calls this once the element has left the page). */
+  release() {
+    const gpt = this.gpt;
+    this.gpt = null;
+    gpt?.dispose().catch(() => {});
+    const freed = [this.example.release(), this.positionwise.release()];
+    return !!gpt || freed.some(Boolean);
+  }
+
+  redraw() {
+    this.costs.redraw();
+    if (this.acts) this.drawHistograms();
+    this.positionwise.redraw();
+  }
+
+  report(message, { error = false } = {}) {
+    this.status(message, { error });
+  }
+
+  // ---- hidden values before and after GELU ----
+
+  /** The seeded GPT whose hidden values are shown. */
+  async gptModel() {
+    if (!this.gpt) {
+      const rt = await this.runtime();
+      this.gptPromise ??= rt.createGPT(GPT_CONFIG, { seed: SEED });
+      try {
+        this.gpt = await this.gptPromise;
+      } finally {
+        this.gptPromise = null;
+      }
+    }
+    return this.gpt;
+  }
+
+  async updateHidden() {
+    const prompt = this.attr('prompt') || DEFAULT_PROMPT;
+    const layer = Math.min(GPT_CONFIG.n_layers, Math.max(1, Math.round(this.numAttr('layer'))));
+    if (this.shadowRoot.activeElement !== this.promptInput) this.promptInput.value = prompt;
+    this.layerSelect.value = String(layer);
+    const seq = (this.hiddenSeq = (this.hiddenSeq ?? 0) + 1);
+    let bytes = new TextEncoder().encode(prompt);
+    const cropped = bytes.length > GPT_CONFIG.context_length;
+    if (cropped) bytes = bytes.subarray(0, GPT_CONFIG.context_length);
+    let insp;
+    try {
+      if (this.acts?.prompt === prompt) {
+        insp = this.acts.inspection;
+      } else {
+        const gpt = await this.gptModel();
+        insp = (await gpt.forward(Array.from(bytes), { inspect: true })).inspection;
+      }
+    } catch (err) {
+      if (seq === this.hiddenSeq) this.report(`Could not run the GPT: ${err.message}`, { error: true });
+      return;
+    }
+    if (seq !== this.hiddenSeq) return;
+    const L = insp.layers[layer - 1];
+    const pre = L.ffnHiddenPre;
+    const post = L.ffnHiddenPost;
+    const negPre = pre.reduce((n, v) => n + (v < 0), 0);
+    const negPost = post.reduce((n, v) => n + (v < 0), 0);
+    const [preMin, preMax] = extent(pre);
+    const [postMin, postMax] = extent(post);
+    this.acts = { prompt, inspection: insp, layer, T: insp.T, H: insp.H, pre, post, cropped,
+      stats: { negPre, negPost, preMin, preMax, postMin, postMax } };
+    this.drawHidden();
+    this.emit('change', { section: 'hidden', layer, T: insp.T, hidden: insp.H, count: pre.length,
+      pre: { min: preMin, max: preMax, negative: negPre }, post: { min: postMin, max: postMax, negative: negPost } });
+  }
+
+  drawHidden() {
+    const { T, H, pre, layer, cropped, stats: s } = this.acts;
+    this.hiddenSummary.replaceChildren(
+      `Block ${layer}: ${int.format(T)} tokens × h = ${H} hidden units = ${int.format(pre.length)} values`,
+      cropped ? ` (prompt cropped to the context of ${GPT_CONFIG.context_length} bytes)` : '', '. ',
+      'Before GELU ', h('span', { 'data-hidden': 'neg-pre' }, pct(s.negPre / pre.length)), ' are negative (range ',
+      h('span', { class: 'num', 'data-hidden': 'pre-min' }, fmt(s.preMin)), ' to ', h('span', { class: 'num' }, fmt(s.preMax)),
+      '). After GELU the negatives are squashed toward 0 but not to 0: the lowest value is ',
+      h('strong', { class: 'num', 'data-hidden': 'post-min' }, fmt(s.postMin)),
+      ' — GELU’s dip (its minimum is about −0.17, near x = −0.75). ReLU would have made them all exactly 0.');
+    this.histLegend.replaceChildren(legend([
+      { label: 'before GELU: W₁x + b₁', color: 'var(--bs-c1)' },
+      { label: 'after GELU', color: 'var(--bs-c3)' }]));
+    this.drawHistograms();
+  }
+
+  drawHistograms() {
+    const { pre, post, layer, stats: s } = this.acts;
+    const width = chartWidth(this.histPre);
+    const lo = Math.min(s.preMin, s.postMin);
+    const hi = Math.max(s.preMax, s.postMax);
+    const draw = (box, data, color, label, cls) => {
+      box.replaceChildren();
+      const chart = createChart(box, {
+        width, height: 200, xLabel: `hidden value ${label}`, yLabel: 'count of values',
+        title: `Histogram of block ${layer}’s FFN hidden values ${label}`,
+        description: '',
+      });
+      naturalSize(chart, width, 200);
+      chart.x.domain([lo, hi]).nice();
+      const [bins] = overlaidHistogram(chart, [{ values: data, fill: color, cls }], { ticks: Math.max(30, Math.round(chart.innerW / 5)) });
+      chart.drawAxes({ xTicks: Math.max(4, Math.round(chart.innerW / 70)), yTicks: 4 });
+      chart.plot.append('line').attr('x1', chart.x(0)).attr('x2', chart.x(0)).attr('y1', 0).attr('y2', chart.innerH)
+        .attr('stroke', 'var(--bs-fg)').attr('stroke-dasharray', '4 3');
+      const top = bins.reduce((a, b) => (b.length > a.length ? b : a));
+      chart.svg.select('desc').text(`${data.length} values from ${fmt(s[label === 'before GELU' ? 'preMin' : 'postMin'])} to ` +
+        `${fmt(s[label === 'before GELU' ? 'preMax' : 'postMax'])}; the tallest bin, ${fmt(top.x0, 2)} to ${fmt(top.x1, 2)}, ` +
+        `holds ${top.length}.`);
+      return { chart, bins };
+    };
+    const a = draw(this.histPre, pre, 'var(--bs-c1)', 'before GELU', 'pre');
+    const b = draw(this.histPost, post, 'var(--bs-c3)', 'after GELU', 'post');
+    // Mark GELU's floor: the lowest post-GELU value the core produced.
+    const { chart } = b;
+    const xm = chart.x(s.postMin);
+    chart.plot.append('line').attr('class', 'dip').attr('x1', xm).attr('x2', xm).attr('y1', 0).attr('y2', chart.innerH)
+      .attr('stroke', 'var(--bs-c4)').attr('stroke-width', 2);
+    chart.plot.append('text').attr('x', xm - 6).attr('y', 12).attr('text-anchor', 'end')
+      .text(`lowest ${fmt(s.postMin, 3)}`);
+    this.histTable.replaceChildren(
+      h('caption', { class: 'visually-hidden' }, 'Histogram bins: counts of hidden values before and after GELU'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'bin'), h('th', { scope: 'col' }, 'before GELU'),
+        h('th', { scope: 'col' }, 'after GELU'))),
+      h('tbody', {}, ...a.bins.map((bn, i) => h('tr', {}, h('th', { scope: 'row' }, `${fmt(bn.x0, 2)} to ${fmt(bn.x1, 2)}`),
+        h('td', { class: 'num' }, String(bn.length)), h('td', { class: 'num' }, String(b.bins[i]?.length ?? 0))))));
+  }
+}
+
+define('ffn-explorer', FeedForwardExplorer);

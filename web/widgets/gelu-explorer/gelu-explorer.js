@@ -1,0 +1,282 @@
+// <gelu-explorer> — GELU (tanh approximation and exact erf) against ReLU over a range, every value computed
+// by the Blockscope core. Hover, tap or drag on the plot, or use the arrow keys, to read values; the dip near
+// x = −0.75 is marked; the tanh-vs-erf difference and the derivatives can be shown.
+// Parts: title, legend, chart, controls, readout, difference, status.
+// Attributes (with their limits in static attrs): min (−3), max (3), x (1, the readout position; with sync-url the
+// learner's moves are written back to it), step (0.05, keyboard step), derivative, difference.
+// Events: blockscope-readout {x, values: {gelu_tanh, gelu_erf, relu}}, blockscope-ready.
+import { line } from 'd3-shape';
+
+import { BlockscopeElement, define, fmt, h } from '../kit/base.js';
+import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from '../kit/chart-kit.js';
+
+const CURVES = [
+  { kind: 'gelu_tanh', label: 'GELU (tanh approx.)', color: 'var(--bs-c1)', dash: null },
+  { kind: 'gelu_erf', label: 'GELU (exact, erf)', color: 'var(--bs-c3)', dash: '6 4' },
+  { kind: 'relu', label: 'ReLU', color: 'var(--bs-c2)', dash: '2 3' },
+];
+const POINTS = 601;
+const CSS = `.chart { touch-action: pan-y; -webkit-user-select: none; user-select: none; }`;
+
+export class GeluExplorer extends BlockscopeElement {
+  static attrs = {
+    min: { default: -3, min: -20, max: 20, doc: 'left end of the x range' },
+    max: { default: 3, min: -20, max: 20, doc: 'right end of the x range (must exceed min)' },
+    x: { default: 1, min: -20, max: 20, doc: 'readout position (clamped to the range)' },
+    step: { default: 0.05, min: 0.001, max: 5, doc: 'arrow-key step (Shift: ×10)' },
+    derivative: { default: false, doc: 'also plot f′(x)' },
+    difference: { default: false, doc: 'show the largest |tanh − erf| gap' },
+  };
+
+  setup() {
+    const s = this.shadowRoot;
+    this.chartBox = h('div', { class: 'chart', part: 'chart', tabindex: '0', role: 'slider', 'aria-label': 'x position of the readout' });
+    this.legendBox = h('div', { class: 'legend-box', part: 'legend' });
+    this.readout = h('table', { class: 'readout', part: 'readout' },
+      h('caption', { class: 'visually-hidden' }, 'Activation values at the readout position, computed by the core'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'function'), h('th', { scope: 'col' }, 'f(x)'),
+        h('th', { scope: 'col', class: 'deriv-col' }, 'f′(x)'))),
+      h('tbody'));
+    this.derivBox = h('input', { type: 'checkbox', id: 'deriv' });
+    this.diffBox = h('input', { type: 'checkbox', id: 'diff' });
+    this.diffText = h('p', { class: 'diff-text muted', part: 'difference', 'aria-live': 'polite' });
+    s.append(
+      h('style', {}, KIT_CSS + CSS),
+      h('h3', { part: 'title' }, 'GELU vs ReLU'),
+      h('p', { class: 'muted' }, 'Hover or tap the plot (drag sideways to scan), or focus it and use ←/→ (Shift for bigger steps, Home/End). ' +
+        'Every number comes from the Blockscope core.'),
+      this.legendBox,
+      this.chartBox,
+      h('div', { class: 'row', part: 'controls' },
+        h('label', {}, this.derivBox, ' show derivatives'),
+        h('label', {}, this.diffBox, ' show tanh − erf difference')),
+      h('div', { class: 'scroll' }, this.readout),
+      this.diffText,
+      h('p', { class: 'status', part: 'status', role: 'status' }, 'Loading the core…'),
+    );
+    this.derivBox.addEventListener('change', () => this.toggle('derivative', this.derivBox.checked));
+    this.diffBox.addEventListener('change', () => this.toggle('difference', this.diffBox.checked));
+    this.chartBox.addEventListener('keydown', (e) => this.onKey(e));
+    // Pointer events serve mouse, pen and touch alike: a tap (pointerdown) or a sideways drag moves the readout;
+    // touch-action: pan-y (CSS) keeps vertical page scrolling on phones.
+    this.chartBox.addEventListener('pointerdown', (e) => {
+      // Keep a touch drag that leaves the plot; a synthetic event has no active pointer to capture.
+      if (e.pointerType !== 'mouse') try { this.chartBox.setPointerCapture(e.pointerId); } catch { /* nothing to capture */ }
+      this.onPointer(e);
+    });
+    this.chartBox.addEventListener('pointermove', (e) => this.onPointer(e));
+    // Redraw at the box's real width so axis text stays legible on phones.
+    this.whileConnected(() => watchWidth(this, () => {
+      if (!this.data) return;
+      this.draw();
+      if (this.current != null) this.setX(this.current);
+    }));
+  }
+
+  toggle(name, on) {
+    if (on) this.setAttribute(name, '');
+    else this.removeAttribute(name);
+  }
+
+  range() {
+    let lo = this.numAttr('min');
+    let hi = this.numAttr('max');
+    if (!(hi > lo)) [lo, hi] = [-3, 3];
+    return [lo, hi];
+  }
+
+  async start() {
+    const [lo, hi] = this.range();
+    this.derivBox.checked = this.boolAttr('derivative');
+    this.diffBox.checked = this.boolAttr('difference');
+    try {
+      const rt = await this.runtime();
+      const xs = Float32Array.from({ length: POINTS }, (_, i) => lo + ((hi - lo) * i) / (POINTS - 1));
+      const ys = {};
+      const ds = {};
+      // The readout at x is asked for with the curves (one round trip to the worker, not two).
+      const x = (this.current = this.numAttr('x'));
+      const [, readout] = await Promise.all([
+        Promise.all(CURVES.map(async ({ kind }) => {
+          ys[kind] = await rt.activation(kind, xs);
+          if (this.derivBox.checked) ds[kind] = await rt.activationDerivative(kind, xs);
+        })),
+        this.readoutAt(rt, x),
+      ]);
+      this.data = { xs, ys, ds, lo, hi };
+      this.draw();
+      if (this.current === x) this.showReadout(x, readout); // else a newer position is on its way
+      this.status(`${POINTS} points from the core (wasm ${rt.flavour}).`);
+      this.emit('ready', { points: POINTS });
+    } catch (err) {
+      this.status(`Could not compute the curves: ${err.message}`, { error: true });
+    }
+  }
+
+  attributeChanged(name) {
+    if (name === 'x' && this.data) this.setX(this.numAttr('x'));
+    else this.start();
+  }
+
+  draw() {
+    const { xs, ys, ds, lo, hi } = this.data;
+    this.chartBox.replaceChildren();
+    const showD = this.derivBox.checked;
+    const all = CURVES.flatMap(({ kind }) => [...ys[kind], ...(showD ? ds[kind] : [])]);
+    const width = chartWidth(this.chartBox, { min: 280, max: 720 });
+    const height = Math.round(Math.min(340, Math.max(230, width * 0.55)));
+    const chart = createChart(this.chartBox, {
+      width, height,
+      xLabel: 'input x', yLabel: showD ? 'f(x) and f′(x)' : 'activation f(x)',
+      title: 'GELU and ReLU activation curves',
+      description: `GELU (tanh and erf forms) and ReLU from ${lo} to ${hi}. GELU is smooth, slightly negative for ` +
+        'negative inputs with a minimum near x = −0.75, and approaches ReLU for large |x|.',
+    });
+    naturalSize(chart, width, height);
+    chart.x.domain([lo, hi]);
+    chart.y.domain([Math.min(...all, -0.5), Math.max(...all, 1)]).nice();
+    chart.drawAxes({ xTicks: Math.max(4, Math.round(width / 80)) });
+    chart.plot.append('line').attr('class', 'zero').attr('x1', 0).attr('x2', chart.innerW)
+      .attr('y1', chart.y(0)).attr('y2', chart.y(0)).attr('stroke', 'var(--bs-border)');
+    const path = line().x((_, i) => chart.x(xs[i])).y((d) => chart.y(d));
+    for (const c of CURVES) {
+      chart.plot.append('path').attr('d', path(ys[c.kind])).attr('fill', 'none').attr('stroke', c.color)
+        .attr('stroke-width', 2).attr('stroke-dasharray', c.dash).attr('data-kind', c.kind);
+      if (showD) {
+        chart.plot.append('path').attr('d', path(ds[c.kind])).attr('fill', 'none').attr('stroke', c.color)
+          .attr('stroke-width', 1.25).attr('stroke-opacity', 0.6).attr('stroke-dasharray', '1 3')
+          .attr('data-kind', `${c.kind}-derivative`);
+      }
+    }
+    this.drawDip(chart);
+    this.legendBox.replaceChildren(legend([
+      ...CURVES.map((c) => ({ label: c.label, color: c.color })),
+      ...(showD ? [{ label: 'thin, dotted: derivatives f′(x)', color: 'var(--bs-muted)', outline: true }] : []),
+    ]));
+    this.cursor = chart.plot.append('g').attr('class', 'cursor');
+    this.cursor.append('line').attr('y1', 0).attr('y2', chart.innerH).attr('stroke', 'var(--bs-muted)')
+      .attr('stroke-dasharray', '3 3');
+    this.cursor.selectAll('circle').data(CURVES).join('circle').attr('r', 4).attr('fill', (c) => c.color);
+    this.chart = chart;
+    this.chartBox.setAttribute('aria-valuemin', String(lo));
+    this.chartBox.setAttribute('aria-valuemax', String(hi));
+    this.updateDifference();
+  }
+
+  /** Marks the minimum of GELU-tanh found in the core's values (the lesson's dip ≈ −0.17 near −0.75). */
+  drawDip(chart) {
+    const { xs, ys } = this.data;
+    const g = ys.gelu_tanh;
+    let k = 0;
+    for (let i = 1; i < g.length; i++) if (g[i] < g[k]) k = i;
+    if (k === 0 || k === g.length - 1) return;
+    this.dip = { x: xs[k], y: g[k] };
+    const mark = chart.plot.append('g').attr('class', 'dip')
+      .attr('transform', `translate(${chart.x(xs[k])},${chart.y(g[k])})`);
+    mark.append('circle').attr('r', 5).attr('fill', 'none').attr('stroke', 'var(--bs-c4)').attr('stroke-width', 2);
+    // A halo in the background colour keeps the label readable where it crosses the curves.
+    const label = mark.append('text').attr('x', -8).attr('y', -10).attr('text-anchor', 'end')
+      .attr('paint-order', 'stroke').attr('stroke', 'var(--bs-bg)').attr('stroke-width', 4)
+      .text(`dip ${fmt(g[k], 2)} at x ≈ ${fmt(xs[k], 2)}`);
+    // On a narrow chart the label would reach over the y axis: start it just right of the axis instead.
+    const width = label.node().getComputedTextLength?.() || 8 * label.text().length;
+    if (chart.x(xs[k]) - 8 - width < 4) label.attr('x', 4 - chart.x(xs[k])).attr('text-anchor', 'start');
+  }
+
+  async updateDifference() {
+    if (!this.diffBox.checked) {
+      this.diffText.textContent = '';
+      return;
+    }
+    const { xs, ys } = this.data;
+    let worst = 0;
+    let at = 0;
+    for (let i = 0; i < xs.length; i++) {
+      const d = Math.abs(ys.gelu_tanh[i] - ys.gelu_erf[i]);
+      if (d > worst) [worst, at] = [d, xs[i]];
+    }
+    this.diffText.textContent = `Largest |GELU-tanh − GELU-erf| on this range: ${worst.toExponential(2)} at x = ${fmt(at, 2)}` +
+      ' — the approximation is within about 1e-3 everywhere.';
+  }
+
+  onPointer(e) {
+    if (!this.chart) return;
+    const svg = this.chart.svg.node();
+    const pt = svg.createSVGPoint();
+    pt.x = e.clientX;
+    pt.y = e.clientY;
+    const local = pt.matrixTransform(svg.getScreenCTM().inverse());
+    const x = this.chart.x.invert(local.x - this.chart.margin.left);
+    const [lo, hi] = this.range();
+    this.moveTo(Math.min(hi, Math.max(lo, x)));
+  }
+
+  /** A move by the learner; with sync-url it is also written to the `x` attribute (so the hash keeps it). */
+  moveTo(x) {
+    this.setX(x);
+    if (!this.hasAttribute('sync-url')) return;
+    clearTimeout(this._xTimer);
+    this._xTimer = setTimeout(() => this.setAttribute('x', String(Math.round(x * 100) / 100)), 250);
+  }
+
+  onKey(e) {
+    const [lo, hi] = this.range();
+    const step = this.numAttr('step') * (e.shiftKey ? 10 : 1);
+    const moves = { ArrowRight: step, ArrowUp: step, ArrowLeft: -step, ArrowDown: -step };
+    let x = this.current ?? this.numAttr('x');
+    if (e.key in moves) x += moves[e.key];
+    else if (e.key === 'Home') x = lo;
+    else if (e.key === 'End') x = hi;
+    else return;
+    e.preventDefault();
+    this.moveTo(Math.min(hi, Math.max(lo, Math.round(x / 1e-6) * 1e-6)));
+  }
+
+  /** Moves the readout to x and asks the core for the exact values there. */
+  async setX(x) {
+    this.current = x;
+    const readout = await this.readoutAt(await this.runtime(), x);
+    if (this.current !== x) return; // a newer position arrived meanwhile
+    this.showReadout(x, readout);
+  }
+
+  /** Every curve's value (and derivative, when shown) at x, from the core: {values, derivs} by kind. */
+  async readoutAt(rt, x) {
+    const input = [x];
+    const values = {};
+    const derivs = {};
+    await Promise.all(CURVES.map(async ({ kind }) => {
+      values[kind] = (await rt.activation(kind, input))[0];
+      if (this.derivBox.checked) derivs[kind] = (await rt.activationDerivative(kind, input))[0];
+    }));
+    return { values, derivs };
+  }
+
+  showReadout(x, { values, derivs }) {
+    this.renderReadout(x, values, derivs);
+    this.emit('readout', { x, values });
+  }
+
+  renderReadout(x, values, derivs) {
+    const showD = this.derivBox.checked;
+    this.readout.querySelectorAll('.deriv-col').forEach((el) => { el.hidden = !showD; });
+    this.readout.tBodies[0].replaceChildren(
+      h('tr', {}, h('td', {}, 'x'), h('td', { class: 'num', 'data-kind': 'x' }, fmt(x, 2)), h('td', { class: 'deriv-col', hidden: !showD })),
+      ...CURVES.map((c) => h('tr', {},
+        h('th', { scope: 'row' }, c.label),
+        h('td', { class: 'num', 'data-kind': c.kind }, fmt(values[c.kind])),
+        h('td', { class: 'num deriv-col', hidden: !showD, 'data-kind': `${c.kind}-derivative` },
+          showD ? fmt(derivs[c.kind]) : ''))),
+    );
+    const text = `x = ${fmt(x, 2)}: ` + CURVES.map((c) => `${c.label} ${fmt(values[c.kind])}`).join(', ');
+    this.chartBox.setAttribute('aria-valuenow', String(x));
+    this.chartBox.setAttribute('aria-valuetext', text);
+    if (this.chart && this.cursor) {
+      const cx = this.chart.x(x);
+      this.cursor.attr('transform', `translate(${cx},0)`);
+      this.cursor.selectAll('circle').attr('cy', (c) => this.chart.y(values[c.kind]));
+    }
+  }
+}
+
+define('gelu-explorer', GeluExplorer);

@@ -1,0 +1,116 @@
+// gpt-candidates.js — <gpt-explorer>'s next-token tables: the top candidates of one or two models side by side
+// (stacked on narrow screens), every probability on the same absolute log scale with the uniform baseline 1/vocab
+// marked, and how many times more likely than uniform each candidate is — so a confident prediction and noise look
+// different. DOM only; the logits, ranks and softmax probabilities are the core's (topCandidates).
+import { scaleLog } from 'd3-scale';
+
+import { fmt, h } from '../kit/base.js';
+import { renderPieces } from '../kit/tokens.js';
+
+export const CANDIDATES_CSS = `
+.cand-pair { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.75rem 1.25rem; align-items: start; }
+@container (min-width: 720px) { .cand-pair.two { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
+.cand-col { container-type: inline-size; min-width: 0; border: 1px solid var(--bs-border); border-radius: 6px; padding: 0.3rem 0.4rem; }
+.cand-col.selected { border: 2px solid var(--bs-accent); }
+table.candidates { width: 100%; }
+table.candidates caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; caption-side: top; }
+table.candidates caption .muted { font-weight: 400; display: block; font-size: 0.9em; }
+table.candidates th, table.candidates td { padding: 0.1rem 0.3rem; }
+table.candidates td.bar { width: 38%; min-width: 5.5rem; padding-right: 0.5rem; }
+td.prob, td.xu, table.candidates tbody th { white-space: nowrap; }
+@container (max-width: 430px) {
+  table.candidates .logit, table.candidates .tid, .ticks span.minor { display: none; }
+  table.candidates { font-size: 0.85rem; }
+  table.candidates th, table.candidates td { padding: 0.1rem 0.2rem; }
+}
+.track { position: relative; height: 0.7rem; border-radius: 2px; background-color: color-mix(in srgb, var(--bs-panel) 60%, transparent);
+  background-image: linear-gradient(to right, var(--bs-border) 1px, transparent 1px); background-size: var(--decade) 100%; }
+.track .fill { position: absolute; left: 0; top: 0; bottom: 0; background: var(--bs-c1); border-radius: 2px; min-width: 1px; }
+.cand-col.untrained .track .fill, .cand-col.fallback .track .fill, .cand-col.random .track .fill { background: var(--bs-c5); }
+.uline { position: absolute; top: -2px; bottom: -2px; border-left: 2px dashed var(--bs-c2); }
+.ticks { position: relative; height: 1.3em; margin-top: 0.1rem; font-weight: 400; font-size: 0.72rem; color: var(--bs-muted); }
+.ticks span { position: absolute; top: 0; transform: translateX(-50%); white-space: nowrap; }
+.ticks span:first-of-type { transform: none; }
+.ticks span:last-of-type { transform: translateX(-100%); }
+.ticks .uline { top: 0; bottom: 0; }
+.uniform-note { margin: 0.2rem 0 0.5rem; }
+.uniform-note .dash { display: inline-block; width: 0; height: 1em; margin: 0 0.4rem 0 0.2rem; vertical-align: -0.15em; border-left: 2px dashed var(--bs-c2); }
+.uniform-label { font-weight: 600; }
+table.candidates tbody th, table.candidates thead th:nth-child(2), table.candidates thead th.bar { text-align: left; }
+td.xu { white-space: nowrap; }
+`;
+
+/** A probability in percent: two decimals, or three significant digits below 1 % (large vocabularies). */
+export function percent(p) {
+  const v = 100 * p;
+  return v >= 1 ? fmt(v, 2) : v.toPrecision(3);
+}
+
+/** p as a multiple of the uniform probability 1/V: "×0.98", "×12", "×212". */
+export function timesUniform(p, V) {
+  const v = p * V;
+  return `×${v >= 10 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(2)}`;
+}
+
+/**
+ * The log scale every table shares: probability [lo, 1] -> [0, 100] (% of the bar), lo a power of ten no larger
+ * than 0.01 % and below half the uniform probability, so the baseline is always on the scale.
+ */
+export function probabilityScale(V) {
+  const lo = Math.min(1e-4, 10 ** Math.floor(Math.log10(1 / (2 * V))));
+  return scaleLog().domain([lo, 1]).range([0, 100]).clamp(true);
+}
+
+/** "0.01", "0.1", "1", "10", "100": a decade tick of the probability scale, in percent. */
+function tickLabel(p) {
+  return String(Number((100 * p).toPrecision(1)));
+}
+
+function scaleHeader(x, uniform) {
+  const ticks = x.ticks().filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
+  return h('th', { scope: 'col', class: 'bar' }, 'probability, log scale (%)',
+    h('div', { class: 'ticks', 'aria-hidden': 'true' },
+      h('i', { class: 'uline', style: `left: ${x(uniform)}%` }),
+      ...ticks.map((t, i) => h('span', { style: `left: ${x(t)}%`, class: i % 2 && i < ticks.length - 1 ? 'minor' : null }, tickLabel(t)))));
+}
+
+function row(c, i, { x, V, uniform }) {
+  return h('tr', { 'data-id': String(c.id), title: `token id ${c.id}, logit ${fmt(c.logit, 4)}` },
+    h('td', {}, String(i + 1)),
+    h('th', { scope: 'row' }, h('span', { class: 'tok' }, ...renderPieces(c.pieces, { visible: true })), ' ',
+      h('span', { class: 'muted num tid' }, `(${c.id})`)),
+    h('td', { class: 'num logit' }, fmt(c.logit, 4)),
+    h('td', { class: 'num prob' }, `${percent(c.probability)} %`),
+    h('td', { class: 'bar', 'aria-hidden': 'true' },
+      h('div', { class: 'track' },
+        h('span', { class: 'fill', style: `width: ${x(c.probability)}%` }),
+        h('i', { class: 'uline', style: `left: ${x(uniform)}%` }))),
+    h('td', { class: 'num xu', 'data-times-uniform': String(c.probability * V) }, timesUniform(c.probability, V)));
+}
+
+/**
+ * Renders the next-token tables into `box`. tables: [{key, title, note, selected, candidates: [{id, logit,
+ * probability, pieces}]}] (one or two, same vocabulary V); `after`: the label of the last prompt token.
+ */
+export function renderCandidates(box, { tables, vocab: V, after }) {
+  const x = probabilityScale(V);
+  const uniform = 1 / V;
+  const decades = Math.round(Math.log10(1 / x.domain()[0]));
+  const note = h('p', { class: 'uniform-note' }, h('span', { class: 'dash', 'aria-hidden': 'true' }),
+    h('span', { class: 'uniform-label' }, `uniform 1/${V.toLocaleString('en-US')} = ${Number((100 * uniform).toPrecision(2))} %`),
+    h('span', { class: 'muted' }, ` — every token equally likely: what a model that has learned nothing would predict. ` +
+      `Bars share one log scale (${tickLabel(x.domain()[0])} % to 100 %); “× uniform” is the probability divided by 1/${V.toLocaleString('en-US')}.`));
+  const cols = tables.map((t) => h('div', { class: `cand-col ${t.key}${t.selected ? ' selected' : ''}`, style: `--decade: ${100 / decades}%` },
+    h('table', { class: `candidates ${t.key}${t.selected ? ' selected' : ''}`, 'data-model': t.key },
+      h('caption', {}, t.title, t.note ? h('span', { class: 'muted' }, t.note) : null),
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'token (id)'), h('th', { scope: 'col', class: 'logit' }, 'logit'),
+        h('th', { scope: 'col' }, 'prob.'), scaleHeader(x, uniform), h('th', { scope: 'col' }, '× uniform'))),
+      h('tbody', {}, ...t.candidates.map((c, i) => row(c, i, { x, V, uniform }))))));
+  box.replaceChildren(
+    h('p', { class: 'muted candidate-caption' }, `After “${after}”, the ${tables[0].candidates.length} most likely next ` +
+      'tokens. Logits come from the core\'s forward pass and probabilities from the core\'s softmax over the whole ' +
+      'vocabulary (at temperature 1).'),
+    note,
+    h('div', { class: `cand-pair${tables.length > 1 ? ' two' : ''}` }, ...cols));
+}

@@ -1,0 +1,257 @@
+// gpt-charts.js — <gpt-explorer>'s views of one forward pass's inspection: the LayerNorm statistics heatmap
+// (layer × token), the feed-forward hidden values before and after GELU (histogram) and one head's attention
+// weights (query × key). Builds its sections once and redraws them from the core's numbers; the layer/head/LayerNorm
+// selectors set the host's attributes. No model work here.
+import { extent, max } from 'd3-array';
+import { scaleDiverging, scaleSequential } from 'd3-scale';
+
+import { fmt, h } from '../kit/base.js';
+import { colorLegend, createChart, DIVERGING, heatmap, moveCell, overlaidHistogram, VIRIDIS } from '../kit/chart-kit.js';
+import { attrSelect } from '../kit/controls.js';
+import { byteTitle, hasByte } from '../kit/tokens.js';
+
+const LN_LABELS = { norm1: 'norm1 (before attention)', norm2: 'norm2 (before the feed-forward network)', final: 'final_norm (before the output head)' };
+const LN_LABELS_POST = { norm1: 'norm1 (after attention + shortcut)', norm2: 'norm2 (after feed-forward + shortcut)', final: 'final_norm (before the output head)' };
+const STAT_LABELS = { mean: 'mean', var: 'variance' };
+
+export const CHARTS_CSS = `
+.heatbox { overflow-x: auto; max-width: 100%; border-radius: 4px; }
+.heatbox:focus-visible { outline: 3px solid var(--bs-focus); }
+svg.heat { width: auto; max-width: none; }
+svg.color-legend { max-width: 340px; }
+.heat .cursor { fill: none; stroke: var(--bs-fg); stroke-width: 2; pointer-events: none; }
+.readout { min-height: 1.45em; font-variant-numeric: tabular-nums; }
+.legend-swatch { display: inline-block; width: 1em; height: 0.8em; margin-right: 0.3em; vertical-align: baseline; border-radius: 2px; }
+.ref-label { paint-order: stroke; stroke: var(--bs-bg); stroke-width: 4px; stroke-linejoin: round; }
+`;
+
+/** The tooltip of a token label that contains bytes shown as <0xNN>, else null. */
+function labelTitle(pieces) {
+  if (!hasByte(pieces)) return null;
+  return pieces.filter((p) => p.byte != null).map((p) => byteTitle(p.byte, p.control)).join('; ');
+}
+
+export class InspectionView {
+  /** host: the widget (attributes, selects); the sections are `normSection` and `layerSection`. */
+  constructor(host) {
+    this.host = host;
+    this.lnBox = h('div', { class: 'heatbox ln-heat', tabindex: '0', role: 'group', 'aria-roledescription': 'heatmap',
+      onkeydown: (e) => this.onKey(e, 'ln') });
+    this.lnLegend = h('div', { class: 'ln-legend' });
+    this.lnReadout = h('p', { class: 'readout ln-readout', 'aria-live': 'polite' });
+    this.lnTable = h('table', { class: 'ln-table' });
+    this.normSection = h('section', { class: 'norms' }, h('h4', {}, 'LayerNorm statistics: layer × token'),
+      h('p', { class: 'muted' }, 'Each LayerNorm rescales every token\'s vector to mean 0 and variance 1 over its ' +
+        'features; here is what it received (input) or produced (output) in this forward pass. Focus the heatmap ' +
+        'and use the arrow keys, or hover, to read a cell.'),
+      h('div', { class: 'row controls' },
+        attrSelect(host, 'ln', 'LayerNorm', { final: 'final_norm' }),
+        attrSelect(host, 'ln-side', 'of its', { in: 'input', out: 'output' }),
+        attrSelect(host, 'stat', 'statistic', STAT_LABELS)),
+      this.lnBox, this.lnLegend, this.lnReadout,
+      h('details', {}, h('summary', {}, 'The heatmap\'s numbers as a table'), h('div', { class: 'scroll' }, this.lnTable)));
+
+    this.histBox = h('div', { class: 'hist' });
+    this.histText = h('p', { class: 'hist-text' });
+    this.histTable = h('table', { class: 'hist-table' });
+    this.attBox = h('div', { class: 'heatbox att-heat', tabindex: '0', role: 'group', 'aria-roledescription': 'heatmap',
+      onkeydown: (e) => this.onKey(e, 'att') });
+    this.attLegend = h('div', { class: 'att-legend' });
+    this.attReadout = h('p', { class: 'readout att-readout', 'aria-live': 'polite' });
+    this.layerSection = h('section', { class: 'inside' }, h('h4', {}, 'Inside one block'),
+      h('div', { class: 'row controls' }, attrSelect(host, 'layer', 'block', [['1', '1']]), attrSelect(host, 'head', 'head', [['1', '1']])),
+      h('h4', {}, 'Attention weights'),
+      h('p', { class: 'muted' }, 'Row: the token that attends (query); column: the token attended to (key). The ' +
+        'causal mask hides later tokens (blank), and each row sums to 1. Untrained heads spread their weight almost ' +
+        'evenly over the earlier tokens; trained heads pick out a few (the previous token, the start of a word, a space).'),
+      this.attBox, this.attLegend, this.attReadout,
+      h('h4', {}, 'Feed-forward activations before and after GELU'),
+      h('p', { class: 'muted' }, 'Every hidden value of the feed-forward network (4 × emb_dim per token) after ' +
+        'the first Linear layer, and after GELU. GELU keeps positive values, squashes negative ones towards 0 and ' +
+        'dips slightly below it (minimum ≈ −0.17 near x ≈ −0.75). Values from the core, binned in the page.'),
+      h('div', { class: 'row' },
+        h('span', {}, h('span', { class: 'legend-swatch', style: 'background: var(--bs-c1); opacity: 0.55' }), 'before GELU'),
+        h('span', {}, h('span', { class: 'legend-swatch', style: 'background: var(--bs-c2); opacity: 0.7' }), 'after GELU')),
+      this.histBox, this.histText,
+      h('details', {}, h('summary', {}, 'Summary of the activations'), h('div', { class: 'scroll' }, this.histTable)));
+  }
+
+  /** Fills the block and head selectors for a model with n_layers blocks of n_heads heads. */
+  setShape(nLayers, nHeads) {
+    const fill = (sel, n) => sel.replaceChildren(...Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    fill(this.host.inputs.layer, nLayers);
+    fill(this.host.inputs.head, nHeads);
+  }
+
+  /** Redraws every chart. result: {tokens, pieces, inspection, placement}; layer/head 0-based; width in px. */
+  render(result, { layerIndex, headIndex, width }) {
+    this.result = result;
+    this.layerIndex = layerIndex;
+    this.headIndex = headIndex;
+    this.width = width;
+    this.host.inputs.layer.value = String(layerIndex + 1);
+    this.host.inputs.head.value = String(headIndex + 1);
+    this.renderNorms();
+    this.renderAttention();
+    this.renderHistogram();
+  }
+
+  tokenAxis() {
+    const { tokens, pieces } = this.result;
+    return { label: (i) => tokens[i], title: (i) => labelTitle(pieces[i]) };
+  }
+
+  /** The selected LayerNorm statistic as rows (layers, or the final norm) × tokens. */
+  normGrid() {
+    const { inspection } = this.result;
+    const a = (name) => this.host.attr(name);
+    const ln = ['norm1', 'norm2', 'final'].includes(a('ln')) ? a('ln') : 'norm1';
+    const side = a('ln-side') === 'out' ? 'out' : 'in';
+    const stat = a('stat') === 'mean' ? 'mean' : 'var';
+    const rows = ln === 'final' ? [inspection.finalNorm[side][stat]] : inspection.layers.map((l) => l[ln][side][stat]);
+    const rowNames = ln === 'final' ? ['final'] : rows.map((_, i) => `block ${i + 1}`);
+    return { ln, side, stat, rows, rowNames };
+  }
+
+  renderNorms() {
+    const { tokens, placement } = this.result;
+    const { ln, side, stat, rows, rowNames } = this.normGrid();
+    const labels = placement === 'post' ? LN_LABELS_POST : LN_LABELS;
+    const all = rows.flatMap((r) => Array.from(r));
+    let color;
+    let domain;
+    if (stat === 'mean') {
+      const m = Math.max(1e-6, max(all, Math.abs));
+      domain = [-m, m];
+      color = scaleDiverging(DIVERGING).domain([-m, 0, m]);
+    } else {
+      domain = extent(all);
+      if (domain[1] - domain[0] < 1e-6) domain = [domain[0] - 0.5, domain[1] + 0.5];
+      color = scaleSequential(VIRIDIS).domain(domain);
+    }
+    const what = `${STAT_LABELS[stat]} of the ${side === 'in' ? 'input' : 'output'} of ${labels[ln]}`;
+    const axis = this.tokenAxis();
+    this.lnGrid = { rows, rowNames, what };
+    this.lnChart = heatmap(this.lnBox, {
+      rows: rows.length, cols: tokens.length, value: (r, c) => rows[r][c], color,
+      rowLabel: (r) => rowNames[r], colLabel: axis.label, colTitle: axis.title,
+      xLabel: 'token (prompt position)', yLabel: ln === 'final' ? 'final_norm' : 'block (layer)',
+      title: `LayerNorm statistics: ${what}, per block and token`,
+      description: `${rows.length} × ${tokens.length} values from ${fmt(domain[0], 3)} to ${fmt(domain[1], 3)}.`,
+      maxWidth: this.width, cellH: 26, onCell: (r, c) => this.setCell('ln', [r, c]),
+    });
+    this.lnBox.setAttribute('aria-label', `Heatmap of the ${what}, ${rows.length} rows by ${tokens.length} tokens. ` +
+      'Arrow keys move between cells.');
+    colorLegend(this.lnLegend, { color, domain, label: `${STAT_LABELS[stat]} (colour scale)`, width: this.width });
+    this.setCell('ln', this.lnCell ?? [0, tokens.length - 1]);
+    this.lnTable.replaceChildren(
+      h('caption', { class: 'visually-hidden' }, `The ${what}, from the core`),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'block'), ...tokens.map((t, i) => h('th', { scope: 'col', title: `position ${i}` }, t)))),
+      h('tbody', {}, ...rows.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, rowNames[i]),
+        ...Array.from(r, (v) => h('td', { class: 'num' }, fmt(v, 4)))))),
+    );
+  }
+
+  renderAttention() {
+    const { inspection, tokens } = this.result;
+    const T = tokens.length;
+    const layer = inspection.layers[this.layerIndex];
+    const off = this.headIndex * T * T; // (B = 1, NH, T, T)
+    this.attWeights = layer.attnWeights.subarray(off, off + T * T);
+    const color = scaleSequential(VIRIDIS).domain([0, 1]);
+    const what = `block ${this.layerIndex + 1}, head ${this.headIndex + 1}`;
+    const axis = this.tokenAxis();
+    this.attChart = heatmap(this.attBox, {
+      rows: T, cols: T, value: (r, c) => this.attWeights[r * T + c], color, square: true,
+      rowLabel: axis.label, colLabel: axis.label, rowTitle: axis.title, colTitle: axis.title,
+      xLabel: 'key: token attended to', yLabel: 'query: token attending',
+      title: `Attention weights, ${what}`,
+      description: `Causal attention weights of ${what}: ${T} × ${T}, each row sums to 1; later tokens are masked.`,
+      maxWidth: this.width, skip: (r, c) => c > r, onCell: (r, c) => this.setCell('att', [r, c]),
+    });
+    this.attBox.setAttribute('aria-label', `Attention weights of ${what}, query by key. Arrow keys move between cells.`);
+    this.attBox.dataset.layer = String(this.layerIndex + 1);
+    this.attBox.dataset.head = String(this.headIndex + 1);
+    colorLegend(this.attLegend, { color, domain: [0, 1], label: 'attention weight', width: this.width });
+    // Start on the last token's strongest key: the pattern's most telling cell.
+    const lastRow = Array.from(this.attWeights.subarray((T - 1) * T, T * T));
+    this.setCell('att', this.attCell ?? [T - 1, lastRow.indexOf(Math.max(...lastRow))]);
+  }
+
+  renderHistogram() {
+    const layer = this.result.inspection.layers[this.layerIndex];
+    const pre = layer.ffnHiddenPre;
+    const post = layer.ffnHiddenPost;
+    const [lo0, hi0] = extent(pre);
+    const [lo1, hi1] = extent(post);
+    const width = this.width;
+    const block = this.layerIndex + 1;
+    this.histBox.replaceChildren();
+    const chart = createChart(this.histBox, {
+      width, height: 260, margin: { top: 10, right: 14, bottom: 46, left: 62 },
+      xLabel: 'hidden value (before / after GELU)', yLabel: 'count (tokens × hidden units)',
+      title: `Block ${block}: feed-forward hidden values before and after GELU`,
+      description: `${pre.length} values per histogram.`,
+    });
+    chart.svg.style('max-width', `${width}px`);
+    chart.x.domain([Math.min(lo0, lo1), Math.max(hi0, hi1)]).nice(40);
+    overlaidHistogram(chart, [
+      { values: pre, fill: 'var(--bs-c1)', opacity: 0.55, cls: 'pre' },
+      { values: post, fill: 'var(--bs-c2)', opacity: 0.7, cls: 'post' },
+    ], { ticks: 48 });
+    chart.drawAxes({ xTicks: width < 420 ? 5 : 8, yTicks: 5 });
+    if (lo1 < -0.05) {
+      chart.plot.append('line').attr('x1', chart.x(lo1)).attr('x2', chart.x(lo1)).attr('y1', 0).attr('y2', chart.innerH)
+        .attr('stroke', 'var(--bs-fg)').attr('stroke-dasharray', '3 3');
+      chart.plot.append('text').attr('x', chart.x(lo1) - 4).attr('y', 12).attr('text-anchor', 'end')
+        .attr('class', 'ref-label').text(`min ${fmt(lo1, 2)}`);
+    }
+    const neg = (a) => a.reduce((n, v) => n + (v < 0), 0);
+    const share = (a) => `${fmt((100 * neg(a)) / a.length, 1)} %`;
+    this.histText.textContent = `Block ${block}: ${pre.length.toLocaleString('en-US')} hidden values. ` +
+      `Before GELU they range from ${fmt(lo0, 3)} to ${fmt(hi0, 3)} and ${share(pre)} are negative; after GELU ` +
+      `the smallest is ${fmt(lo1, 3)} (GELU's dip is ≈ −0.17) — the negative values are squashed into ` +
+      `[${fmt(lo1, 3)}, 0] while positive values pass almost unchanged.`;
+    const rowOf = (name, lo, hi, a) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', { class: 'num' }, fmt(lo, 4)),
+      h('td', { class: 'num' }, fmt(hi, 4)), h('td', { class: 'num' }, share(a)));
+    this.histTable.replaceChildren(
+      h('thead', {}, h('tr', {}, ...['', 'minimum', 'maximum', 'negative'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, rowOf('before GELU', lo0, hi0, pre), rowOf('after GELU', lo1, hi1, post)));
+  }
+
+  clampCell(which, [r, c]) {
+    const T = this.result.tokens.length;
+    const rows = which === 'ln' ? this.lnGrid.rows.length : T;
+    const nr = Math.min(rows - 1, Math.max(0, r));
+    const cols = which === 'ln' ? T : nr + 1;
+    return [nr, Math.min(cols - 1, Math.max(0, c))];
+  }
+
+  setCell(which, cell) {
+    const [r, c] = this.clampCell(which, cell);
+    const { tokens } = this.result;
+    if (which === 'ln') {
+      this.lnCell = [r, c];
+      this.lnChart.cursor(r, c);
+      const v = this.lnGrid.rows[r][c];
+      this.lnReadout.textContent = `${this.lnGrid.rowNames[r]}, token “${tokens[c]}” (position ${c}): ${fmt(v, 4)}`;
+    } else {
+      this.attCell = [r, c];
+      this.attChart.cursor(r, c);
+      const w = this.attWeights[r * tokens.length + c];
+      this.attReadout.textContent = `Query “${tokens[r]}” (position ${r}) attends to “${tokens[c]}” (position ${c}) ` +
+        `with weight ${fmt(w, 4)}.`;
+    }
+  }
+
+  onKey(e, which) {
+    if (!this.result) return;
+    const T = this.result.tokens.length;
+    const rows = which === 'ln' ? this.lnGrid.rows.length : T;
+    const colsOf = which === 'ln' ? () => T : (r) => r + 1;
+    const next = moveCell(which === 'ln' ? this.lnCell : this.attCell, e.key, rows, colsOf);
+    if (!next) return;
+    e.preventDefault();
+    this.setCell(which, next);
+  }
+}

@@ -1,0 +1,385 @@
+// <gpt-explorer> — a GPT forward pass in the tab: type a prompt and see the next-token candidates, the attention
+// weights of every head, the LayerNorm statistics of every layer and token, the feed-forward activations before and
+// after GELU, and generate text token by token. The model is a small GPT trained on the Brown corpus (shipped in
+// models/brown/, loaded when the widget approaches the viewport), next to its untrained twin — the same config with
+// seeded random weights — so the two next-token tables show what training changed. Every number is the core's.
+// Attributes: prompt, weights (trained|untrained|random), seed (123), loading (lazy|eager), model (a checkpoint
+//   directory URL that replaces the trained model), layers (4), emb-dim (64), heads (4), context (128),
+//   tokenizer (byte|gpt2) — the size of a weights="random" model —, norm (pre|post), overflow (crop|error),
+//   candidates (10), layer (1), head (1), ln (norm1|norm2|final), ln-side (in|out), stat (var|mean),
+//   temperature (1), top-k (25), top-p (1), max-new-tokens (40), gen-seed (42).
+// Events: blockscope-model {source, label, config, numParameters}, blockscope-forward {ids, tokens, config, weights,
+//   candidates, compare, ...}, blockscope-token {token, index}, blockscope-generated {tokens, text, stopReason}.
+import { BlockscopeElement, define, h } from '../kit/base.js';
+import { watchWidth } from '../kit/chart-kit.js';
+import { syncControls } from '../kit/controls.js';
+import { CANDIDATES_CSS, renderCandidates } from './gpt-candidates.js';
+import { CHARTS_CSS, InspectionView } from './gpt-charts.js';
+import { GENERATE_CSS, GeneratePanel } from './gpt-generate.js';
+import { MODEL_PANEL_CSS, ModelPanel } from './gpt-model-panel.js';
+import { GPTModels, LABELS, Released, SHIPPED_MODEL_URL } from './gpt-models.js';
+import { BYTE_CSS, piecesLabel, renderPieces } from '../kit/tokens.js';
+
+const CSS = `
+section { margin: 0.9rem 0 0; padding-top: 0.6rem; border-top: 1px solid var(--bs-border); }
+h4 { margin: 0 0 0.35rem; font-size: 1rem; }
+textarea { width: 100%; resize: vertical; }
+.chips { display: flex; flex-wrap: wrap; gap: 3px; list-style: none; padding: 0; margin: 0.35rem 0; max-height: 7.5rem; overflow-y: auto; }
+.chips li { font: 12px ui-monospace, Menlo, Consolas, monospace; padding: 0 4px; border: 1px solid var(--bs-border);
+  border-radius: 4px; background: var(--bs-panel); white-space: pre; }
+.chips li.cropped { opacity: 0.45; text-decoration: line-through; }
+.chips li .byte { margin: 0; border: 0; padding: 0; background: none; }
+.chips li.bytes { border: 1px dashed var(--bs-c4); }
+.tok { font-family: ui-monospace, Menlo, Consolas, monospace; white-space: pre; }
+.controls label { white-space: nowrap; }
+.controls output { display: inline-block; min-width: 2.6em; font-variant-numeric: tabular-nums; }
+input[type="number"] { width: 5.5rem; }
+details > summary { cursor: pointer; margin: 0.25rem 0; }
+.note { font-style: italic; }
+`;
+
+const TABLE_TITLES = { trained: 'Trained', untrained: 'Untrained', fallback: 'Untrained', random: 'Random weights',
+  loaded: 'Loaded checkpoint' };
+const GENERATES_WITH = { trained: 'trained model (Brown corpus)', untrained: 'untrained model (seeded random weights, same architecture)',
+  fallback: 'untrained model (seeded random weights)', random: 'random model (seeded weights)', loaded: 'loaded checkpoint' };
+
+/** Attributes whose change rebuilds the models (level 3), re-runs the forward pass (2), or only redraws (1). */
+const MODEL_ATTRS = ['layers', 'emb-dim', 'heads', 'context', 'seed', 'tokenizer', 'model', 'weights'];
+const FORWARD_ATTRS = ['prompt', 'overflow', 'norm', 'candidates'];
+
+export class GPTExplorer extends BlockscopeElement {
+  static attrs = {
+    prompt: 'The jury said that the',
+    weights: { default: 'trained', options: ['trained', 'untrained', 'random'],
+      doc: 'the shipped model (models/brown/), its twin with seeded random weights, or a random model of the size below' },
+    seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, loading: { default: 'lazy', options: ['lazy', 'eager'], doc: 'lazy: load when the widget nears the viewport' },
+    model: { default: '', url: true, doc: 'checkpoint directory URL; replaces the trained model' },
+    layers: { default: 4, min: 1, max: 48, int: true, doc: 'layers … tokenizer: the size of a weights="random" model' }, 'emb-dim': { default: 64, min: 4, max: 1024, int: true },
+    heads: { default: 4, min: 1, max: 32, int: true }, context: { default: 128, min: 1, max: 1024, int: true },
+    tokenizer: { default: 'byte', options: ['byte', 'gpt2'] }, norm: { default: 'pre', options: ['pre', 'post'] },
+    overflow: { default: 'crop', options: ['crop', 'error'] }, candidates: { default: 10, min: 1, max: 50, int: true },
+    layer: { default: 1, min: 1, max: 48, int: true }, head: { default: 1, min: 1, max: 32, int: true },
+    ln: { default: 'norm1', options: ['norm1', 'norm2', 'final'] }, 'ln-side': { default: 'in', options: ['in', 'out'] },
+    stat: { default: 'var', options: ['var', 'mean'] },
+    temperature: { default: 1, min: 0, max: 2 }, 'top-k': { default: 25, min: 0, max: 100, int: true },
+    'top-p': { default: 1, min: 0.05, max: 1 }, 'max-new-tokens': { default: 40, min: 1, max: 1000, int: true },
+    'gen-seed': { default: 42, min: 0, max: 2 ** 53 - 1, int: true },
+  };
+
+  setup() {
+    this.ready = false;
+    this.lock = Promise.resolve();
+    this.models = new GPTModels();
+    const s = this.shadowRoot;
+    s.append(h('style', {}, CSS + BYTE_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS));
+    this.panel = new ModelPanel(this);
+    this.buildPromptSection();
+    this.view = new InspectionView(this);
+    this.gen = new GeneratePanel(this);
+    s.append(
+      h('h3', {}, 'A GPT forward pass in this tab'),
+      h('p', {}, 'The book\'s GPTModel runs in the Blockscope core (WebAssembly, in a worker). Type a prompt: ' +
+        'the model reads every token and predicts the next one; below are the numbers it computed on the way.'),
+      this.panel.section, this.promptSection, this.nextSection, this.view.layerSection, this.view.normSection, this.gen.section,
+      h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
+    );
+    this.whileConnected(() => watchWidth(this.promptSection, () => this.result && this.renderView()));
+    this.ready = true;
+  }
+
+  /** The model the charts and Generate use (the runtime object in the worker). */
+  get model() {
+    return this.models?.model ?? null;
+  }
+  get tokenizer() {
+    return this.models?.tokenizer ?? null;
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.gen?.cancel();
+  }
+
+  /** Frees the trained model, its twin or the single model (base.js calls this once the widget has left the page). */
+  release() {
+    this.result = null;
+    this.models.release();
+    return Boolean(this.visible); // rebuild on return, even if a download was still under way
+  }
+
+  buildPromptSection() {
+    this.promptInput = h('textarea', { id: 'prompt', rows: 2, spellcheck: 'false',
+      oninput: () => this.debounce('prompt', () => this.setAttribute('prompt', this.promptInput.value)) });
+    this.tokenNote = h('p', { class: 'muted token-note' });
+    this.chips = h('ol', { class: 'chips', 'aria-label': 'prompt tokens' });
+    this.promptNote = h('p', { class: 'prompt-note' });
+    this.promptSection = h('section', { class: 'prompt-section' },
+      h('label', { for: 'prompt' }, h('h4', {}, 'Prompt')), this.promptInput, this.tokenNote, this.chips, this.promptNote);
+    this.candidateBox = h('div', { class: 'candidate-box' });
+    this.nextSection = h('section', { class: 'next' }, h('h4', {}, 'Next-token prediction'), this.candidateBox);
+  }
+
+  // ------------------------------------------------------------------ scheduling
+
+  /** Loads the models once the widget approaches the viewport (loading="eager": at once). */
+  async start() {
+    if (!this.showWhenNearViewport()) this.status('The model loads when this widget scrolls into view.');
+  }
+
+  attributeChanged(name) {
+    if (!this.ready) return; // attributes applied from the URL hash before setup() are read by start()
+    if (name === 'model' || name === 'weights') this.files = null; // a new choice replaces dropped files
+    if (name === 'loading' && this.attr('loading') === 'eager' && !this.visible) this.start();
+    else if (MODEL_ATTRS.includes(name)) this.invalidate(3);
+    else if (FORWARD_ATTRS.includes(name)) this.invalidate(2);
+    else if (name !== 'theme') this.invalidate(1);
+  }
+
+  /** invalidate() levels: 1 = redraw, 2 = forward pass + redraw, 3 = (re)build the models + forward + redraw. */
+  async update(level) {
+    syncControls(this, ['layer', 'head']);
+    if (this.shadowRoot.activeElement !== this.promptInput && this.promptInput.value !== this.attr('prompt')) {
+      this.promptInput.value = this.attr('prompt');
+    }
+    if (!this.model) this.panel.preselect(this.weights());
+    if (!this.visible) return; // start() builds everything once the widget is near the viewport
+    let rebuilt = false;
+    if (level >= 3) {
+      try {
+        rebuilt = await this.exclusive(() => this.buildModels());
+      } catch (err) {
+        if (err instanceof Released) return;
+        throw err;
+      }
+    }
+    if (!this.model) return;
+    if (this.selectModels() || rebuilt) level = Math.max(level, 2);
+    if (level >= 2) await this.exclusive(() => this.runForward());
+    if (this.result) this.renderView();
+  }
+
+  /** Runs model work one job at a time (a generation holds the model until it ends). */
+  exclusive(fn) {
+    const result = this.lock.then(fn);
+    this.lock = result.catch(() => {});
+    return result;
+  }
+
+  // ------------------------------------------------------------------ the models
+
+  /** The weights the learner chose: 'trained', 'untrained' or 'random' (a model of custom size). */
+  weights() {
+    const w = this.attr('weights');
+    return ['untrained', 'random'].includes(w) ? w : 'trained';
+  }
+
+  /** What the attributes ask for (see GPTModels.build); `shipped`: the trained model and its twin regardless. */
+  spec({ shipped = false } = {}) {
+    const int = (name) => Math.round(this.numAttr(name));
+    const seed = int('seed');
+    const randomConfig = (vocab) => ({ vocab_size: vocab, context_length: int('context'), emb_dim: int('emb-dim'),
+      n_heads: int('heads'), n_layers: int('layers'), drop_rate: 0.1, qkv_bias: false, norm: 'pre' });
+    const url = this.attr('model').trim();
+    if (this.files && !shipped) return this.files;
+    if (url && !shipped) return { kind: 'loaded', key: `url:${url}`, source: { url }, label: url };
+    if (this.weights() === 'random' && !shipped) {
+      const tokenizer = this.attr('tokenizer') === 'gpt2' ? 'gpt2' : 'byte';
+      return { kind: 'random', seed, tokenizer, config: randomConfig,
+        key: JSON.stringify([seed, tokenizer, ...['context', 'emb-dim', 'heads', 'layers'].map(int)]) };
+    }
+    const retry = this.retrying;
+    this.retrying = false;
+    return { kind: 'shipped', url: SHIPPED_MODEL_URL, seed, fallbackConfig: randomConfig, retry };
+  }
+
+  /** Builds what the attributes ask for; returns true when the models changed. */
+  async buildModels() {
+    const rt = await this.runtime();
+    this.flavour = rt.flavour;
+    const before = this.models.all();
+    const spec = this.spec();
+    const ui = {
+      progress: (p, label) => this.panel.showProgress(p, label),
+      status: (text) => this.status(text),
+    };
+    try {
+      await this.models.build(rt, spec, ui);
+      if (spec.kind === 'loaded') this.panel.loaderStatus(`Loaded ${spec.label}.`);
+    } catch (err) {
+      if (err instanceof Released || spec.kind !== 'loaded') throw err;
+      // A checkpoint that cannot be loaded leaves the current models in place (or the trained one, if none).
+      this.panel.loaderStatus(`Could not load the model: ${err.message}`, { error: true });
+      this.status(`Could not load the model: ${err.message}`, { error: true });
+      if (!this.model) await this.models.build(rt, this.spec({ shipped: true }), ui);
+    } finally {
+      this.panel.showProgress(null);
+    }
+    const after = this.models.all();
+    return after.length !== before.length || after.some((m, i) => m !== before[i]);
+  }
+
+  /** Chooses trained or untrained for the charts; returns true when the selected model changed. */
+  selectModels() {
+    const m = this.models;
+    const previous = m.model;
+    m.select(this.weights());
+    this.panel.describe(m, { weights: m.weights, modelAttr: this.attr('model') });
+    this.gen.describe(GENERATES_WITH[m.key]);
+    const c = m.model.config;
+    if (previous === m.model && this.shownModel === m.model) return false;
+    this.shownModel = m.model;
+    this.tokenNote.textContent = m.tokenizer.note;
+    this.view.setShape(c.n_layers, c.n_heads);
+    this.emit('model', { source: m.key, label: m.label, config: c, numParameters: m.model.numParameters });
+    return true;
+  }
+
+  loadUrl(url) {
+    if (!url) {
+      this.panel.loaderStatus('Enter the URL of a directory holding config.json and model.safetensors.');
+      return;
+    }
+    if (url === this.attr('model')) this.invalidate(3);
+    else this.setAttribute('model', url);
+  }
+
+  async loadFiles(fileList) {
+    const files = Array.from(fileList);
+    const label = files.map((f) => f.name).join(' + ');
+    this.fileCount = (this.fileCount ?? 0) + 1;
+    const spec = { kind: 'loaded', key: `files:${this.fileCount}`, source: { files }, label };
+    this.panel.loaderStatus(`Loading ${label}…`);
+    try {
+      await this.exclusive(async () => {
+        await this.models.build(await this.runtime(), spec, {
+          progress: (p, l) => this.panel.showProgress(p, l), status: (text) => this.status(text),
+        }).finally(() => this.panel.showProgress(null));
+      });
+      if (this.hasAttribute('model')) this.removeAttribute('model'); // (clears this.files, set below)
+      this.files = spec;
+      this.panel.loaderStatus(`Loaded ${label}.`);
+      this.invalidate(2);
+    } catch (err) {
+      this.panel.loaderStatus(`Could not load the model: ${err.message}`, { error: true });
+      this.status(`Could not load the model: ${err.message}`, { error: true });
+    }
+  }
+
+  /** Back to the shipped trained model (from a checkpoint or a random model). */
+  useShipped() {
+    this.files = null;
+    this.panel.loaderStatus('');
+    if (this.hasAttribute('model')) this.removeAttribute('model');
+    if (this.weights() !== 'trained') this.setAttribute('weights', 'trained');
+    this.invalidate(3);
+  }
+
+  /** Tries the trained model's download again after a failure. */
+  retry() {
+    this.retrying = true;
+    this.invalidate(3);
+  }
+
+  usePrompt(text) {
+    this.promptInput.value = text;
+    this.setAttribute('prompt', text);
+  }
+
+  // ------------------------------------------------------------------ forward pass
+
+  async runForward() {
+    const { model, other, tokenizer } = this.models;
+    const ctx = model.config.context_length;
+    const all = Array.from(await tokenizer.encode(this.attr('prompt')));
+    this.promptNote.classList.remove('error');
+    this.promptNote.textContent = '';
+    if (all.length === 0) {
+      this.promptNote.textContent = 'Type at least one character: the model needs a token to predict from.';
+      this.promptNote.classList.add('error');
+      this.renderChips([], []);
+      return;
+    }
+    let ids = all;
+    if (all.length > ctx) {
+      if (this.attr('overflow') === 'error') {
+        this.promptNote.textContent = `The prompt has ${all.length} tokens but the context length is ${ctx}: ` +
+          'shorten it (nothing was run).';
+        this.promptNote.classList.add('error');
+        this.status(this.promptNote.textContent, { error: true });
+        return;
+      }
+      ids = all.slice(-ctx);
+      this.promptNote.textContent = `The prompt has ${all.length} tokens; the model reads the last ${ctx} ` +
+        `(its context length), so the first ${all.length - ctx} are cropped.`;
+    }
+    const placement = this.attr('norm') === 'post' ? 'post' : 'pre';
+    for (const m of [model, other]) if (m && m.config.norm !== placement) await m.setNormPlacement(placement);
+    this.status('Running the forward pass…');
+    const t0 = performance.now();
+    const { logits, inspection } = await model.forward(ids, { inspect: true });
+    const ms = performance.now() - t0;
+    const otherLogits = other ? (await other.forward(ids)).logits : null;
+    if (model !== this.model) return;
+    const V = model.config.vocab_size;
+    const T = ids.length;
+    const lastRow = (l) => l.slice((T - 1) * V, T * V);
+    const last = lastRow(logits);
+    const pieces = await tokenizer.tokenPieces(ids);
+    const tokens = pieces.map(piecesLabel);
+    const candidates = await this.candidates(last);
+    const compare = other ? await this.candidates(lastRow(otherLogits)) : null;
+    const cropped = all.slice(0, all.length - ids.length);
+    this.result = { ids, tokens, pieces, inspection, candidates, compare, placement, V };
+    this.renderChips(pieces, cropped.length ? await tokenizer.tokenPieces(cropped) : []);
+    this.status(`${T} tokens through ${model.config.n_layers} blocks in ${Math.round(ms)} ms (wasm ${this.flavour}, in a worker).`);
+    const strip = (cs) => cs?.map(({ pieces: _, ...c }) => c) ?? null;
+    this.emit('forward', {
+      ids, tokens, config: model.config, placement, weights: this.models.key, candidates: strip(candidates), lastLogits: last,
+      compare: compare && { weights: this.models.otherKey, candidates: strip(compare) },
+      normStats: inspection.layers.map((l) => ({ norm1: l.norm1, norm2: l.norm2 })), finalNorm: inspection.finalNorm,
+    });
+  }
+
+  /** The top candidates of one row of logits, ranked by the core with their softmax probabilities. */
+  async candidates(logits) {
+    const k = Math.max(1, Math.min(50, Math.round(this.numAttr('candidates'))));
+    const rt = await this.runtime();
+    const top = await rt.topCandidates(logits, { k });
+    const pieces = await this.tokenizer.tokenPieces(top.map((c) => c.id));
+    return top.map((c, i) => ({ ...c, pieces: pieces[i], token: piecesLabel(pieces[i]) }));
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  width() {
+    return Math.max(260, Math.min(760, this.promptSection.clientWidth || 600));
+  }
+
+  renderView() {
+    const { candidates, compare, tokens, V } = this.result;
+    const m = this.models;
+    const table = (key, cands, selected) => ({
+      key, candidates: cands, selected, title: TABLE_TITLES[key],
+      note: (key === 'trained' || key === 'untrained' ? LABELS[key].replace(/^(un)?trained:? /, '') : m.label) +
+        (selected && compare ? ' — shown in the charts below' : ''),
+    });
+    const tables = [table(m.key, candidates, true)];
+    if (compare) tables.push(table(m.otherKey, compare, false));
+    if (m.key === 'untrained') tables.reverse(); // trained | untrained, whichever is selected
+    renderCandidates(this.candidateBox, { tables, vocab: V, after: tokens.at(-1) });
+    const c = this.model.config;
+    const clamp = (name, n) => Math.min(n, Math.max(1, Math.round(this.numAttr(name)))) - 1;
+    this.view.render(this.result, { layerIndex: clamp('layer', c.n_layers), headIndex: clamp('head', c.n_heads), width: this.width() });
+  }
+
+  renderChips(pieces, cropped) {
+    const chip = (p, props) => h('li', { ...props, class: [props.class, p.every((x) => x.byte != null) && p.length ? 'bytes' : ''].filter(Boolean).join(' ') },
+      ...renderPieces(p, { visible: true }));
+    this.chips.replaceChildren(
+      ...cropped.map((p) => chip(p, { class: 'cropped', title: 'cropped: outside the context' })),
+      ...pieces.map((p, i) => chip(p, { title: `position ${i}` })));
+    this.chips.setAttribute('aria-label', `${pieces.length} prompt tokens${cropped.length ? `, ${cropped.length} cropped` : ''}`);
+  }
+}
+
+define('gpt-explorer', GPTExplorer);

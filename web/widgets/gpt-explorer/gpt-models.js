@@ -1,0 +1,186 @@
+// gpt-models.js — the models behind <gpt-explorer>, held in the runtime's worker: the shipped GPT trained on the
+// Brown corpus with its untrained twin (the same config, seeded random weights), or one model that replaces them (a
+// checkpoint from a URL or files, or a seeded random model of custom size). Builds only what changed, frees what it
+// replaces, and falls back to an untrained model when the trained one cannot be loaded. No DOM.
+import { openTokenizer } from '../kit/tokens.js';
+
+/** The trained model shipped with Blockscope, next to the widget bundle (web/dist/ or web/widgets/ -> web/models/). */
+export const SHIPPED_MODEL_URL = new URL('../models/brown/', import.meta.url).href;
+
+export const LABELS = {
+  trained: 'trained on the Brown corpus (the book\'s chapter 5)',
+  untrained: 'untrained: seeded random weights, same architecture (chapter 4)',
+};
+
+/** Loads a checkpoint ({url} or {files}) and opens the tokenizer its vocabulary needs. */
+async function loadCheckpoint(rt, source, onProgress) {
+  const model = await rt.loadModel(source, { onProgress });
+  const vocab = model.config.vocab_size;
+  let tokenizer = null;
+  try {
+    tokenizer = await openTokenizer(rt, vocab >= 50257 ? 'gpt2' : 'byte');
+    if (tokenizer.vocabSize > vocab) {
+      throw new Error(`no tokenizer fits its vocabulary of ${vocab} tokens (UTF-8 bytes need 256, GPT-2's BPE 50,257)`);
+    }
+    return { model, tokenizer };
+  } catch (err) {
+    await Promise.all([model.dispose(), tokenizer?.dispose()]);
+    throw err;
+  }
+}
+
+/** A seeded random GPT; rejects with the core's message on a bad config (freeing the tokenizer opened for it). */
+async function randomGPT(rt, config, seed, tokenizer) {
+  try {
+    return await rt.createGPT(config, { seed });
+  } catch (err) {
+    tokenizer.dispose().catch(() => {});
+    throw err;
+  }
+}
+
+/** Thrown (and ignored by the widget) when the models were released while they were being built. */
+export class Released extends Error {}
+
+export class GPTModels {
+  constructor() {
+    this.pair = null; // {url, trained, untrained, seed, tokenizer}: the shipped model and its twin
+    this.single = null; // {kind: 'loaded'|'random'|'fallback', key, model, tokenizer, label, seed}
+    this.failed = null; // {url, message}: the shipped model could not be loaded
+    this.generation = 0;
+    this.select('trained');
+  }
+
+  /** Every model held. */
+  all() {
+    return [this.pair?.trained, this.pair?.untrained, this.single?.model].filter(Boolean);
+  }
+
+  /** Every worker-side object held: the models and their tokenizers (to free). */
+  held() {
+    return [...this.all(), this.pair?.tokenizer, this.single?.tokenizer].filter(Boolean);
+  }
+
+  /** Frees everything; builds in progress drop their results. */
+  release() {
+    this.generation++;
+    const held = this.held();
+    this.pair = null;
+    this.single = null;
+    this.failed = null;
+    this.select(this.weights);
+    for (const m of held) m.dispose().catch(() => {});
+    return held.length > 0;
+  }
+
+  /** Throws Released if release() ran since `generation`, freeing `fresh` models made meanwhile. */
+  check(generation, ...fresh) {
+    if (generation === this.generation) return;
+    for (const m of fresh) m?.dispose().catch(() => {});
+    throw new Released('released');
+  }
+
+  /**
+   * Builds what `spec` needs, reusing what is already there:
+   *   {kind: 'shipped', url, seed, fallbackConfig(vocab), retry}  the trained model + its twin (or the fallback)
+   *   {kind: 'random', key, seed, tokenizer, config(vocab)}      a seeded random model
+   *   {kind: 'loaded', key, source, label}                        a checkpoint; throws (keeping the old models) on failure
+   * ui: {progress({loaded, total}, label), status(text)}.
+   */
+  async build(rt, spec, ui) {
+    const gen = this.generation;
+    if (spec.kind === 'loaded') {
+      if (this.single?.key === spec.key) return;
+      ui.status(`Loading ${spec.label}…`);
+      ui.progress({ loaded: 0, total: 0 }, spec.label);
+      const { model, tokenizer } = await loadCheckpoint(rt, spec.source, (p) => ui.progress(p, spec.label));
+      this.check(gen, model, tokenizer);
+      this.replace({ single: { kind: 'loaded', key: spec.key, model, tokenizer, label: spec.label } });
+      return;
+    }
+    if (spec.kind === 'random') {
+      if (this.single?.key === spec.key) return;
+      ui.status('Building the model…');
+      const tokenizer = await openTokenizer(rt, spec.tokenizer);
+      const model = await randomGPT(rt, spec.config(tokenizer.vocabSize), spec.seed, tokenizer);
+      this.check(gen, model, tokenizer);
+      this.replace({ single: { kind: 'random', key: spec.key, model, tokenizer,
+        label: `seeded random weights (seed ${spec.seed}), untrained as in the book's chapter 4` } });
+      return;
+    }
+    await this.buildShipped(rt, spec, ui, gen);
+  }
+
+  async buildShipped(rt, { url, seed, fallbackConfig, retry }, ui, gen) {
+    if (retry && this.failed?.url === url) this.failed = null;
+    if (!(this.pair?.url === url) && !(this.failed?.url === url)) {
+      const label = 'the trained model (Brown corpus)';
+      ui.status(`Loading ${label}…`);
+      ui.progress({ loaded: 0, total: 0 }, label); // indeterminate until the download starts
+      try {
+        const { model, tokenizer } = await loadCheckpoint(rt, { url }, (p) => ui.progress(p, label));
+        this.check(gen, model, tokenizer);
+        this.replace({ pair: { url, trained: model, untrained: null, seed: null, tokenizer } });
+      } catch (err) {
+        if (err instanceof Released) throw err;
+        this.failed = { url, message: err.message };
+      }
+    }
+    if (this.pair?.url === url) {
+      if (this.pair.seed === seed) return;
+      // The untrained twin: exactly the trained model's config, seeded random weights. Should the core refuse
+      // it, the trained model is shown alone (with the reason) rather than nothing.
+      let twin = null;
+      let twinError = null;
+      try {
+        twin = await rt.createGPT(this.pair.trained.config, { seed });
+      } catch (err) {
+        twinError = err.message;
+      }
+      this.check(gen, twin);
+      this.pair.untrained?.dispose().catch(() => {});
+      Object.assign(this.pair, { untrained: twin, seed, twinError });
+      this.select(this.weights);
+      return;
+    }
+    const key = `fallback:${seed}`;
+    if (this.single?.key === key) return;
+    const tokenizer = await openTokenizer(rt, 'byte');
+    const model = await randomGPT(rt, fallbackConfig(tokenizer.vocabSize), seed, tokenizer);
+    this.check(gen, model, tokenizer);
+    this.replace({ single: { kind: 'fallback', key, model, tokenizer, seed,
+      label: `untrained: seeded random weights (seed ${seed}), chapter 4 — the trained model could not be loaded` } });
+  }
+
+  /** Installs a new pair or a single model (which replaces the pair), freeing every model no longer held. */
+  replace({ pair = null, single = null }) {
+    const old = this.held();
+    this.pair = pair;
+    this.single = single;
+    const kept = new Set(this.held());
+    for (const m of old) if (!kept.has(m)) m.dispose().catch(() => {});
+    this.select(this.weights);
+  }
+
+  /**
+   * Chooses the model the charts and Generate use: 'trained' or 'untrained' within the shipped pair (the other one
+   * is `other`, for the side-by-side table); a single model is always selected.
+   */
+  select(weights) {
+    this.weights = weights === 'untrained' ? 'untrained' : 'trained';
+    if (this.single) {
+      Object.assign(this, { model: this.single.model, other: null, key: this.single.kind, otherKey: null,
+        tokenizer: this.single.tokenizer, label: this.single.label });
+    } else if (this.pair && !this.pair.untrained) {
+      Object.assign(this, { model: this.pair.trained, other: null, key: 'trained', otherKey: null,
+        tokenizer: this.pair.tokenizer, label: LABELS.trained });
+    } else if (this.pair) {
+      const w = this.weights;
+      const o = w === 'trained' ? 'untrained' : 'trained';
+      Object.assign(this, { model: this.pair[w], other: this.pair[o], key: w, otherKey: o,
+        tokenizer: this.pair.tokenizer, label: LABELS[w] });
+    } else {
+      Object.assign(this, { model: null, other: null, key: null, otherKey: null, tokenizer: null, label: '' });
+    }
+  }
+}

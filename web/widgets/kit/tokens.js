@@ -1,0 +1,198 @@
+// tokens.js — the tokenizer the widgets use: the core's (GPT-2 BPE or bytes) through the runtime client, with a
+// note for the UI saying which is in use, and the one place that decides how bytes and token text are displayed:
+// UTF-8 is decoded here, and a byte that is not a character on its own becomes a <0xNN> piece (never U+FFFD).
+// Not a custom element: a helper shared by <block-explorer> and <gpt-explorer>. The pure functions run in Node.
+
+/** The runtime tokenizer's notation for a byte that is not displayable text: <0xNN> (as web/runtime/models.js writes it). */
+export function hexByte(b) {
+  return `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`;
+}
+
+/** A token text from the runtime's tokenTexts() that stands for raw bytes: one or more <0xNN>. */
+const HEX_TOKEN = /^(?:<0x[0-9A-F]{2}>)+$/;
+
+/** Makes whitespace in a token's text visible (for axis labels and token chips). */
+export function visibleToken(text) {
+  return String(text).replace(/ /g, '␣').replace(/\n/g, '↵').replace(/\t/g, '⇥') || '∅';
+}
+
+/** Is code point `c` a control character shown as a byte (newline and tab stay text)? */
+function isControl(c) {
+  return (c <= 0x1f && c !== 0x0a && c !== 0x09) || c === 0x7f;
+}
+
+/**
+ * Why byte `b` is shown as <0xNN> rather than as a character; `control` for a control character.
+ * Used as the tooltip of byte pieces.
+ */
+export function byteTitle(b, control = false) {
+  const hex = `0x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  if (control) return `byte ${hex}: a control character, which has no visible form`;
+  if (b >= 0x80 && b <= 0xbf) return `byte ${hex}: a continuation byte, part of a multi-byte UTF-8 character — not a character on its own`;
+  if (b >= 0xc2 && b <= 0xf4) return `byte ${hex}: the first byte of a multi-byte UTF-8 character — not a character on its own`;
+  return `byte ${hex}: never valid in UTF-8 text`;
+}
+
+/**
+ * The length of the valid UTF-8 sequence starting at bytes[i], or 0 if it is not one (the WHATWG decoder's
+ * rules: no overlong forms, no surrogates, nothing above U+10FFFF).
+ */
+function sequenceLength(bytes, i) {
+  const b = bytes[i];
+  if (b < 0x80) return 1;
+  let n;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (b >= 0xc2 && b <= 0xdf) n = 2;
+  else if (b >= 0xe0 && b <= 0xef) {
+    n = 3;
+    if (b === 0xe0) lo = 0xa0;
+    if (b === 0xed) hi = 0x9f;
+  } else if (b >= 0xf0 && b <= 0xf4) {
+    n = 4;
+    if (b === 0xf0) lo = 0x90;
+    if (b === 0xf4) hi = 0x8f;
+  } else return 0;
+  if (i + n > bytes.length) return 0;
+  for (let k = 1; k < n; k++) {
+    const c = bytes[i + k];
+    if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return 0;
+  }
+  return n;
+}
+
+/**
+ * Splits bytes into displayable pieces: {text} for runs of valid UTF-8 (multi-byte characters decoded) and
+ * {byte, control?} for each byte that is not a character on its own (a stray or incomplete part of a multi-byte
+ * character, a byte never valid in UTF-8, or a control character other than newline and tab).
+ */
+export function utf8Pieces(bytes) {
+  const out = [];
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let start = 0; // start of the pending run of valid text
+  const flush = (end) => {
+    if (end > start) {
+      const text = decoder.decode(bytes.subarray(start, end));
+      const last = out.at(-1);
+      if (last && last.text != null) last.text += text;
+      else out.push({ text });
+    }
+  };
+  for (let i = 0; i < bytes.length;) {
+    const n = sequenceLength(bytes, i);
+    if (n > 0 && !(n === 1 && isControl(bytes[i]))) {
+      i += n;
+      continue;
+    }
+    flush(i);
+    out.push(n === 1 ? { byte: bytes[i], control: true } : { byte: bytes[i] });
+    start = ++i;
+  }
+  flush(bytes.length);
+  return out;
+}
+
+/** The UTF-8 bytes of a string. */
+export function utf8Bytes(text) {
+  return new TextEncoder().encode(String(text));
+}
+
+/** The pieces of one token from its runtime display text (<0xNN>… for bytes that are not text on their own). */
+export function tokenPieces(text) {
+  if (HEX_TOKEN.test(text)) {
+    return text.match(/<0x[0-9A-F]{2}>/g).map((hex) => ({ byte: parseInt(hex.slice(3, 5), 16) }));
+  }
+  return utf8Pieces(utf8Bytes(text));
+}
+
+/** A plain-text label for pieces (axis labels, events): whitespace made visible, bytes as <0xNN>. */
+export function piecesLabel(pieces) {
+  const s = pieces.map((p) => (p.text != null ? visibleToken(p.text) : hexByte(p.byte))).join('');
+  return s || '∅';
+}
+
+/** Does the label contain a byte written as <0xNN>? (to style axis labels) */
+export function hasByte(pieces) {
+  return pieces.some((p) => p.byte != null);
+}
+
+/**
+ * DOM nodes for pieces: text (whitespace made visible when `visible`) and <span class="byte"> chips with a
+ * tooltip saying why the byte is not shown as a character. Style them with BYTE_CSS.
+ */
+export function renderPieces(pieces, { visible = false } = {}) {
+  const nodes = pieces.map((p) => {
+    if (p.text != null) return document.createTextNode(visible ? visibleToken(p.text) : p.text);
+    const chip = document.createElement('span');
+    chip.className = p.control ? 'byte control' : 'byte';
+    chip.title = byteTitle(p.byte, p.control);
+    chip.textContent = hexByte(p.byte);
+    return chip;
+  });
+  if (visible && nodes.length === 0) nodes.push(document.createTextNode('∅'));
+  return nodes;
+}
+
+/** Styles for renderPieces() chips: outlined, monospace, in the muted accent so they read as "not a letter". */
+export const BYTE_CSS = `
+.byte { display: inline-block; font: 0.78em/1.3 ui-monospace, Menlo, Consolas, monospace; padding: 0 0.2em; margin: 0 1px;
+  border: 1px dashed var(--bs-c4); border-radius: 3px; color: var(--bs-c4); background: color-mix(in srgb, var(--bs-c4) 10%, transparent);
+  white-space: nowrap; vertical-align: baseline; cursor: help; }
+.byte.control { border-style: dotted; }
+svg text.byte-label { fill: var(--bs-c4); font-style: italic; }
+`;
+
+/** Wraps the runtime's RemoteTokenizer so callers can await every method alike. */
+class RuntimeTokenizer {
+  #t;
+  constructor(remote, note) {
+    this.#t = remote;
+    this.kind = remote.kind;
+    this.vocabSize = remote.vocabSize;
+    this.eotId = remote.eotId ?? null;
+    this.note = note;
+  }
+  async encode(text) {
+    return Int32Array.from(await this.#t.encode(text));
+  }
+  /** Text of ids (invalid UTF-8 becomes U+FFFD: for events and prompts, not for display — see decodePieces). */
+  async decode(ids) {
+    return this.#t.decode(Array.from(ids));
+  }
+  /** Displayable pieces of the text the ids stand for, decoded across token boundaries. */
+  async decodePieces(ids) {
+    return utf8Pieces(await this.#t.decodeBytes(Array.from(ids)));
+  }
+  /** Each token's displayable pieces (a token that is not valid UTF-8 on its own is all bytes). */
+  async tokenPieces(ids) {
+    return (await this.#t.tokenTexts(Array.from(ids))).map(tokenPieces);
+  }
+  /** Each token as a plain-text label (whitespace visible, bytes as <0xNN>). */
+  async tokenTexts(ids) {
+    return (await this.tokenPieces(ids)).map(piecesLabel);
+  }
+  /** Frees the tokenizer in the worker. */
+  dispose() {
+    return this.#t.dispose();
+  }
+}
+
+const NOTES = {
+  byte: 'Tokens are UTF-8 bytes (vocabulary 256), from the core\'s byte tokenizer. A byte that is only part of a ' +
+    'character is shown as <0xNN>.',
+  gpt2: 'Tokens come from the GPT-2 BPE tokenizer in the core (vocabulary 50,257).',
+};
+
+/**
+ * Opens the core's tokenizer of `kind` ('byte' or 'gpt2') on `client`. If GPT-2's files cannot be loaded, falls
+ * back to the core's byte tokenizer, with a note for the UI saying so.
+ */
+export async function openTokenizer(client, kind = 'byte') {
+  const open = async (k, note) => new RuntimeTokenizer(await client.createTokenizer({ kind: k === 'byte' ? 'bytes' : k }), note);
+  try {
+    return await open(kind, NOTES[kind] ?? `Tokens come from the core's ${kind} tokenizer.`);
+  } catch (err) {
+    if (kind === 'byte') throw err;
+    return open('byte', `The ${kind} tokenizer could not be opened (${err.message}); tokens are UTF-8 bytes (vocabulary 256) from the core.`);
+  }
+}
