@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { evalWindows } from '../models/brown/evaluate.mjs';
 import { prepare } from '../models/brown/prepare-corpus.mjs';
 import { loadBlockscope } from '../web/runtime/blockscope.js';
+import { median, report } from './report.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -23,7 +24,6 @@ const flavour = opt('--flavour', 'simd');
 const quick = args.includes('--quick');
 const root = fileURLToPath(new URL('../', import.meta.url));
 const log = (s) => process.stderr.write(`${s}\n`);
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const MiB = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`;
 const FORMATS = ['f32', 'int8'];
 
@@ -127,29 +127,33 @@ if (!quick) {
   results.push(await measure('GPT-2-124M shape (random)', dir, { prompt, valIds: null, steps: 32 }));
 }
 
-const grown = (m) => m.after.heapBytes - m.before.heapBytes;
-console.log(`## Int8 weights vs float32, wasm ${flavour}, Node ${process.versions.node}, single thread\n`);
-console.log(`${rounds} interleaved rounds, medians. Int8: token embedding and every Linear matrix as int8 codes with one float32 ` +
-  'scale per 32 values (Q8_0); decoding quantizes the activations per 32 too and sums int8 products exactly.\n');
-console.log('| model | format | decode tok/s (min–max) | speed-up | forward T=64 | parameter bytes | wasm memory grown by load | malloc\'d after load | load |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of results) {
-  const f32Bytes = 4 * r.mem.f32.parameters;
-  for (const w of FORMATS) {
-    const m = r.mem[w];
-    const t = median(r.tps[w]);
-    console.log(`| ${r.name} | ${w} | ${t.toFixed(1)} (${Math.min(...r.tps[w]).toFixed(1)}–${Math.max(...r.tps[w]).toFixed(1)}) | ` +
-      `${(t / median(r.tps.f32)).toFixed(2)}x | ${median(r.prefill[w]).toFixed(1)} ms | ${MiB(m.parameterBytes)} | ` +
-      `${MiB(grown(m))} (${(grown(m) / f32Bytes).toFixed(2)}x f32 weights; ${MiB(m.after.heapBytes)} in all) | ` +
-      `${MiB(m.after.allocatedBytes)} (${(m.after.allocatedBytes / f32Bytes).toFixed(2)}x) | ${m.ms.toFixed(0)} ms |`);
+const out = report('int8', 'npm run bench:int8');
+await out.capture(() => {
+  const grown = (m) => m.after.heapBytes - m.before.heapBytes;
+  console.log(`## Int8 weights vs float32, wasm ${flavour}, Node ${process.versions.node}, single thread\n`);
+  console.log(`${rounds} interleaved rounds, medians. Int8: token embedding and every Linear matrix as int8 codes with one float32 ` +
+    'scale per 32 values (Q8_0); decoding quantizes the activations per 32 too and sums int8 products exactly.\n');
+  console.log('| model | format | decode tok/s (min–max) | speed-up | forward T=64 | parameter bytes | wasm memory grown by load | malloc\'d after load | load |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    const f32Bytes = 4 * r.mem.f32.parameters;
+    for (const w of FORMATS) {
+      const m = r.mem[w];
+      const t = median(r.tps[w]);
+      console.log(`| ${r.name} | ${w} | ${t.toFixed(1)} (${Math.min(...r.tps[w]).toFixed(1)}–${Math.max(...r.tps[w]).toFixed(1)}) | ` +
+        `${(t / median(r.tps.f32)).toFixed(2)}x | ${median(r.prefill[w]).toFixed(1)} ms | ${MiB(m.parameterBytes)} | ` +
+        `${MiB(grown(m))} (${(grown(m) / f32Bytes).toFixed(2)}x f32 weights; ${MiB(m.after.heapBytes)} in all) | ` +
+        `${MiB(m.after.allocatedBytes)} (${(m.after.allocatedBytes / f32Bytes).toFixed(2)}x) | ${m.ms.toFixed(0)} ms |`);
+    }
   }
-}
-console.log('\n| model | max \\|Δ logits\\| (64-token prompt) | of max \\|logit\\| | max \\|Δ\\| decoding (T=1) | greedy tokens equal (of 256) | first difference | validation loss f32 → int8 |');
-console.log('|---|---:|---:|---:|---:|---:|---|');
-for (const r of results) {
-  const v = r.val ? `${r.val.f32.loss.toFixed(4)} → ${r.val.int8.loss.toFixed(4)} nats (${(r.val.int8.loss - r.val.f32.loss >= 0 ? '+' : '')}${(r.val.int8.loss - r.val.f32.loss).toFixed(4)}) over ${r.val.f32.tokens} tokens` : '—';
-  console.log(`| ${r.name} | ${maxAbsDiff(r.lq, r.lf).toExponential(2)} | ${maxAbs(r.lf).toFixed(2)} | ${r.step1.toExponential(2)} | ${r.equal} | ` +
-    `${r.first < 0 ? 'none' : `token ${r.first}`} | ${v} |`);
-}
-console.log('\n(memory: a fresh runtime per row, loadModel from a file URL; "grown" is wasm memory after minus before the load (the runtime starts with 16 MiB); the float32 weights are 4 bytes per parameter. ' +
-  'Greedy: 8-token prompt, 256 new tokens, overflow crop. The 124M model has random weights, so its greedy agreement says little about a trained model.)');
+  console.log('\n| model | max \\|Δ logits\\| (64-token prompt) | of max \\|logit\\| | max \\|Δ\\| decoding (T=1) | greedy tokens equal (of 256) | first difference | validation loss f32 → int8 |');
+  console.log('|---|---:|---:|---:|---:|---:|---|');
+  for (const r of results) {
+    const v = r.val ? `${r.val.f32.loss.toFixed(4)} → ${r.val.int8.loss.toFixed(4)} nats (${(r.val.int8.loss - r.val.f32.loss >= 0 ? '+' : '')}${(r.val.int8.loss - r.val.f32.loss).toFixed(4)}) over ${r.val.f32.tokens} tokens` : '—';
+    console.log(`| ${r.name} | ${maxAbsDiff(r.lq, r.lf).toExponential(2)} | ${maxAbs(r.lf).toFixed(2)} | ${r.step1.toExponential(2)} | ${r.equal} | ` +
+      `${r.first < 0 ? 'none' : `token ${r.first}`} | ${v} |`);
+  }
+  console.log('\n(memory: a fresh runtime per row, loadModel from a file URL; "grown" is wasm memory after minus before the load (the runtime starts with 16 MiB); the float32 weights are 4 bytes per parameter. ' +
+    'Greedy: 8-token prompt, 256 new tokens, overflow crop. The 124M model has random weights, so its greedy agreement says little about a trained model.)');
+});
+out.publish();

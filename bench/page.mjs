@@ -19,6 +19,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 
 import { serve } from '../scripts/serve.mjs';
 import { launchBrowser, openPage, startServer } from '../tests/browser/support.mjs';
+import { median, report } from './report.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const runs = Number(arg('--runs', 5));
@@ -117,40 +118,43 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
 const root = arg('--root', null);
 const { server, url } = await (root ? serve({ root: resolve(root), port: 0 }) : startServer());
 const browser = await launchBrowser();
+const out = report('page', 'npm run bench:page');
 try {
-  for (const p of PAGES) {
-    const results = [];
-    for (let i = 0; i < runs; i++) results.push(await measure(browser, url, p));
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const { files } = results.at(-1);
-    const total = [...files.values()].reduce((s, f) => ({ raw: s.raw + f.raw, sent: s.sent + f.sent, gzip: s.gzip + f.gzip }),
-      { raw: 0, sent: 0, gzip: 0 });
-    const n = (x) => x.toLocaleString('en');
-    console.log(`\n## ${p.label}\n`);
-    console.log('| file | bytes | transferred (npm start) | gzip -9 |\n|---|---:|---:|---:|');
-    for (const [name, f] of [...files.entries()].sort((a, b) => b[1].raw - a[1].raw)) {
-      console.log(`| ${name} | ${n(f.raw)} | ${n(f.sent)}${f.encoding ? ` (${f.encoding})` : ''} | ${n(f.gzip)} |`);
+  await out.capture(async () => {
+    for (const p of PAGES) {
+      const results = [];
+      for (let i = 0; i < runs; i++) results.push(await measure(browser, url, p));
+      const { files } = results.at(-1);
+      const total = [...files.values()].reduce((s, f) => ({ raw: s.raw + f.raw, sent: s.sent + f.sent, gzip: s.gzip + f.gzip }),
+        { raw: 0, sent: 0, gzip: 0 });
+      const n = (x) => x.toLocaleString('en');
+      console.log(`\n## ${p.label}\n`);
+      console.log('| file | bytes | transferred (npm start) | gzip -9 |\n|---|---:|---:|---:|');
+      for (const [name, f] of [...files.entries()].sort((a, b) => b[1].raw - a[1].raw)) {
+        console.log(`| ${name} | ${n(f.raw)} | ${n(f.sent)}${f.encoding ? ` (${f.encoding})` : ''} | ${n(f.gzip)} |`);
+      }
+      console.log(`| **total (${files.size} requests)** | **${n(total.raw)}** | **${n(total.sent)}** | **${n(total.gzip)}** |`);
+      const eager = [...files.entries()].filter(([name]) => !name.startsWith('/models/')).reduce((sum, [, f]) => sum + f.sent, 0);
+      console.log(`\ntransferred before any model is requested: ${n(eager)} bytes\n`);
+      console.log(`navigation → first interactive widget (${results[0].first.tag}): median ${median(results.map((r) => r.first.ms)).toFixed(0)} ms; ` +
+        `→ all ${p.widgets} widget(s) loaded at start: median ${median(results.map((r) => r.all)).toFixed(0)} ms (${runs} runs, localhost, cold cache per run, ` +
+        `${settleMs > 0 ? `new window settled ${settleMs} ms first` : 'new window not settled'})`);
+      console.log(`\nstart-up breakdown (ms since navigation; median of ${runs} cold runs, min–max):\n`);
+      console.log('| phase | median | min | max |\n|---|---:|---:|---:|');
+      for (const [label, read] of PHASES) {
+        const xs = results.map((r) => read(r.timings)).filter((x) => typeof x === 'number');
+        if (xs.length === 0) continue;
+        console.log(`| ${label} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`);
+      }
+      if (p.lazyGPT) {
+        const gpt = results.map((r) => r.gpt);
+        console.log(`<gpt-explorer> scrolled into view → first next-token table from the trained model (download + load + ` +
+          `untrained twin + both forward passes + drawing): median ${median(gpt).toFixed(0)} ms, ` +
+          `min ${Math.min(...gpt).toFixed(0)} ms, max ${Math.max(...gpt).toFixed(0)} ms (${runs} runs; target < 1000 ms)`);
+      }
     }
-    console.log(`| **total (${files.size} requests)** | **${n(total.raw)}** | **${n(total.sent)}** | **${n(total.gzip)}** |`);
-    const eager = [...files.entries()].filter(([name]) => !name.startsWith('/models/')).reduce((sum, [, f]) => sum + f.sent, 0);
-    console.log(`\ntransferred before any model is requested: ${n(eager)} bytes\n`);
-    console.log(`navigation → first interactive widget (${results[0].first.tag}): median ${median(results.map((r) => r.first.ms)).toFixed(0)} ms; ` +
-      `→ all ${p.widgets} widget(s) loaded at start: median ${median(results.map((r) => r.all)).toFixed(0)} ms (${runs} runs, localhost, cold cache per run, ` +
-      `${settleMs > 0 ? `new window settled ${settleMs} ms first` : 'new window not settled'})`);
-    console.log(`\nstart-up breakdown (ms since navigation; median of ${runs} cold runs, min–max):\n`);
-    console.log('| phase | median | min | max |\n|---|---:|---:|---:|');
-    for (const [label, read] of PHASES) {
-      const xs = results.map((r) => read(r.timings)).filter((x) => typeof x === 'number');
-      if (xs.length === 0) continue;
-      console.log(`| ${label} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`);
-    }
-    if (p.lazyGPT) {
-      const gpt = results.map((r) => r.gpt);
-      console.log(`<gpt-explorer> scrolled into view → first next-token table from the trained model (download + load + ` +
-        `untrained twin + both forward passes + drawing): median ${median(gpt).toFixed(0)} ms, ` +
-        `min ${Math.min(...gpt).toFixed(0)} ms, max ${Math.max(...gpt).toFixed(0)} ms (${runs} runs; target < 1000 ms)`);
-    }
-  }
+  });
+  if (!root) out.publish(); // an older tree (--root) is measured for comparison only: its figures are not this tree's
 } finally {
   await browser.close();
   server.close();

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 import { loadBlockscope } from '../web/runtime/blockscope.js';
+import { median, report } from './report.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -38,7 +39,6 @@ function sizes() {
   return { rows, gzipTotal };
 }
 
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 const benchIds = (T) => Array.from({ length: T }, (_, t) => (t * 7919) % 50257);
 // Process CPU milliseconds: the machine may be shared, and wall time would count the moments this process is
@@ -102,34 +102,38 @@ function nativeRun(preset) {
   return r;
 }
 
-const s = sizes();
-console.log('## Download size\n');
-console.log('| file | bytes | gzip -9 |\n|---|---:|---:|');
-for (const r of s.rows) console.log(`| ${r.file} | ${r.raw.toLocaleString('en')} | ${r.gzip.toLocaleString('en')} |`);
-console.log(`| **both flavours together** | | **${s.gzipTotal.toLocaleString('en')}** (budget 307,200) |\n`);
+const out = report('forward', 'npm run bench:forward');
+await out.capture(async () => {
+  const s = sizes();
+  console.log('## Download size\n');
+  console.log('| file | bytes | gzip -9 |\n|---|---:|---:|');
+  for (const r of s.rows) console.log(`| ${r.file} | ${r.raw.toLocaleString('en')} | ${r.gzip.toLocaleString('en')} |`);
+  console.log(`| **both flavours together** | | **${s.gzipTotal.toLocaleString('en')}** (budget 307,200) |\n`);
 
-const runs = [...(native ? [nativeRun('release'), nativeRun('portable')] : [])];
-for (const flavour of flavours) runs.push(await wasmRun(flavour));
-const present = runs.filter(Boolean);
-const ref = present[0];
-const tok = (t) => `T=${t}`;
-console.log(`## Forward pass, GPT_CONFIG_124M shape (${(ref.parameters / 1e6).toFixed(1)}M parameters), CPU ms, median of ${repeat}\n`);
-console.log('first: the first pass at that length (the model\'s first pass for the first length); after change: a pass');
-console.log('right after a pass of another length; steady: passes at one length; ×ref: steady time relative to the first row.\n');
-const cols = tokens.flatMap((t) => [`${tok(t)} first`, `${tok(t)} after change`, `${tok(t)} steady`, '×ref']);
-console.log(`| runtime | init ms | ${cols.join(' | ')} |`);
-console.log(`|---|---:|${cols.map(() => '---:').join('|')}|`);
-for (const r of present) {
-  const cells = tokens.flatMap((t) => [r.first_ms[t], r.after_change_ms[t], r.forward_ms[t]].map((v) => v.toFixed(1))
-    .concat((r.forward_ms[t] / ref.forward_ms[t]).toFixed(2)));
-  console.log(`| ${r.runtime} | ${r.init_ms.toFixed(0)} | ${cells.join(' | ')} |`);
-}
-console.log(`\n## KV-cache decoding, tokens/s (32 tokens after a prompt of ${contexts.join(' or ')} tokens; prefill not counted)\n`);
-console.log(`| runtime | ${contexts.map((c) => `context ${c}`).join(' | ')} |`);
-console.log(`|---|${contexts.map(() => '---:').join('|')}|`);
-for (const r of present) console.log(`| ${r.runtime} | ${contexts.map((c) => r.decode_tokens_per_s[c].toFixed(1)).join(' | ')} |`);
-// Matrix-product FLOPs per token: 2 per weight of every Linear (the untied out_head included); the two
-// embedding tables are lookups. Attention's T x T products are small at these lengths and left out.
-const { vocab_size: V, context_length: L, emb_dim: C } = GPT_CONFIG_124M;
-const flops = (T) => 2 * T * (ref.parameters - V * C - L * C);
-console.log(`\n(${tokens.map((t) => `${t} token${t > 1 ? 's' : ''} ≈ ${(flops(t) / 1e9).toFixed(2)} GFLOP`).join(', ')} in matrix products.)`);
+  const runs = [...(native ? [nativeRun('release'), nativeRun('portable')] : [])];
+  for (const flavour of flavours) runs.push(await wasmRun(flavour));
+  const present = runs.filter(Boolean);
+  const ref = present[0];
+  const tok = (t) => `T=${t}`;
+  console.log(`## Forward pass, GPT_CONFIG_124M shape (${(ref.parameters / 1e6).toFixed(1)}M parameters), CPU ms, median of ${repeat}\n`);
+  console.log('first: the first pass at that length (the model\'s first pass for the first length); after change: a pass');
+  console.log('right after a pass of another length; steady: passes at one length; ×ref: steady time relative to the first row.\n');
+  const cols = tokens.flatMap((t) => [`${tok(t)} first`, `${tok(t)} after change`, `${tok(t)} steady`, '×ref']);
+  console.log(`| runtime | init ms | ${cols.join(' | ')} |`);
+  console.log(`|---|---:|${cols.map(() => '---:').join('|')}|`);
+  for (const r of present) {
+    const cells = tokens.flatMap((t) => [r.first_ms[t], r.after_change_ms[t], r.forward_ms[t]].map((v) => v.toFixed(1))
+      .concat((r.forward_ms[t] / ref.forward_ms[t]).toFixed(2)));
+    console.log(`| ${r.runtime} | ${r.init_ms.toFixed(0)} | ${cells.join(' | ')} |`);
+  }
+  console.log(`\n## KV-cache decoding, tokens/s (32 tokens after a prompt of ${contexts.join(' or ')} tokens; prefill not counted)\n`);
+  console.log(`| runtime | ${contexts.map((c) => `context ${c}`).join(' | ')} |`);
+  console.log(`|---|${contexts.map(() => '---:').join('|')}|`);
+  for (const r of present) console.log(`| ${r.runtime} | ${contexts.map((c) => r.decode_tokens_per_s[c].toFixed(1)).join(' | ')} |`);
+  // Matrix-product FLOPs per token: 2 per weight of every Linear (the untied out_head included); the two
+  // embedding tables are lookups. Attention's T x T products are small at these lengths and left out.
+  const { vocab_size: V, context_length: L, emb_dim: C } = GPT_CONFIG_124M;
+  const flops = (T) => 2 * T * (ref.parameters - V * C - L * C);
+  console.log(`\n(${tokens.map((t) => `${t} token${t > 1 ? 's' : ''} ≈ ${(flops(t) / 1e9).toFixed(2)} GFLOP`).join(', ')} in matrix products.)`);
+});
+out.publish();

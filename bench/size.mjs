@@ -1,11 +1,12 @@
 // Download-size benchmark (not a test): gzip -9 and brotli bytes of each wasm flavour and of the JS glue both
 // share, as built in web/dist/, everything a package or CDN ships (both flavours, the glue once) against the 300 KB
-// gzip budget, and the wasm sections by size. A page downloads the glue and one flavour.
-// Run after `scripts/build.sh wasm`:  node bench/size.mjs
-import { readFileSync } from 'node:fs';
+// gzip budget, the widget and worker bundles, and the wasm sections by size. A page downloads the glue and one flavour.
+// Run after `scripts/build.sh wasm`:  npm run bench:size  (writes docs/performance.md's download section)
+import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 import { lebReader, wasmSections } from '../scripts/wasm-sections.mjs';
+import { report } from './report.mjs';
 
 const DIST = new URL('../web/dist/', import.meta.url);
 const BUDGET = 300 * 1024;
@@ -28,18 +29,30 @@ function sections(bytes) {
   });
 }
 
-const glue = readFileSync(new URL('blockscope-glue.js', DIST));
-let combined = gz(glue);
-console.log('| file | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
-console.log(`| blockscope-glue.js (both flavours) | ${kb(glue.length)} | ${kb(gz(glue))} | ${kb(br(glue))} |`);
-const perFlavour = {};
-for (const flavour of ['simd', 'baseline']) {
-  const wasm = readFileSync(new URL(`blockscope-${flavour}.wasm`, DIST));
-  combined += gz(wasm);
-  perFlavour[flavour] = wasm;
-  console.log(`| blockscope-${flavour}.wasm | ${kb(wasm.length)} | ${kb(gz(wasm))} | ${kb(br(wasm))} |`);
-}
-console.log(`\nboth flavours and the glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
-  `(${combined <= BUDGET ? `${kb(BUDGET - combined)} under` : `${kb(combined - BUDGET)} OVER`})`);
-console.log('\n| simd wasm section | bytes | gzip alone |\n|---|---:|---:|');
-for (const s of sections(perFlavour.simd).sort((a, b) => b.size - a.size)) console.log(`| ${s.name} | ${s.size} | ${s.gzip} |`);
+const out = report('download', 'npm run bench:size');
+await out.capture(() => {
+  const glue = readFileSync(new URL('blockscope-glue.js', DIST));
+  let combined = gz(glue);
+  console.log('| file | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
+  console.log(`| blockscope-glue.js (both flavours) | ${kb(glue.length)} | ${kb(gz(glue))} | ${kb(br(glue))} |`);
+  const perFlavour = {};
+  for (const flavour of ['simd', 'baseline']) {
+    const wasm = readFileSync(new URL(`blockscope-${flavour}.wasm`, DIST));
+    combined += gz(wasm);
+    perFlavour[flavour] = wasm;
+    console.log(`| blockscope-${flavour}.wasm | ${kb(wasm.length)} | ${kb(gz(wasm))} | ${kb(br(wasm))} |`);
+  }
+  console.log(`\nboth flavours and the glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
+    `(${combined <= BUDGET ? `${kb(BUDGET - combined)} under` : `${kb(combined - BUDGET)} OVER`})`);
+  // The widget and worker bundles (scripts/build-web.sh), which every page with widgets loads next to the wasm.
+  console.log('\n| bundle | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
+  for (const name of ['blockscope-widgets.js', 'blockscope-worker.js']) {
+    const file = new URL(name, DIST);
+    if (!existsSync(file)) throw new Error(`web/dist/${name} is missing: run \`bash scripts/build-web.sh\` first`);
+    const js = readFileSync(file);
+    console.log(`| ${name} | ${kb(js.length)} | ${kb(gz(js))} | ${kb(br(js))} |`);
+  }
+  console.log('\n| simd wasm section | bytes | gzip alone |\n|---|---:|---:|');
+  for (const s of sections(perFlavour.simd).sort((a, b) => b.size - a.size)) console.log(`| ${s.name} | ${s.size} | ${s.gzip} |`);
+});
+out.publish();

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadBlockscope } from '../web/runtime/blockscope.js';
+import { median, report } from './report.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -40,7 +41,6 @@ const CONFIG = {
 };
 const TARGETS = { 'wasm simd': 1.0, native: 2.0 }; // × PyTorch single-thread, from the issue
 
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const log = (s) => process.stderr.write(`${s}\n`);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -247,72 +247,76 @@ const detectedIndex = runners.findIndex((x) => x.key === 'pytorch (detected)');
 const detectedMs = detectedIndex >= 0 ? median(times[detectedIndex]) : null;
 const detectedCoreName = detectedIndex >= 0 ? runners[detectedIndex].name.match(/OpenBLAS (\S+),/)?.[1] : null;
 
-console.log(`## Training step: GPT ${CONFIG.n_layers} layers, emb ${CONFIG.emb_dim}, ${CONFIG.n_heads} heads, vocab ${CONFIG.vocab_size}, B = ${B}, T = ${T}`);
-console.log(`(${rounds} interleaved rounds x ${steps} steps after ${warmup} warm-up steps; median over all ${rounds * steps} steps)\n`);
-const mainCoreName = torchRunnerIndex >= 0 ? runners[torchRunnerIndex].name.match(/OpenBLAS (\S+),/)?.[1] : null;
-const extra = detectedMs ? ` × PyTorch, OpenBLAS ${detectedCoreName} |` : '';
-console.log(`| runtime | ms/step (median) | min–max | tokens/s | × PyTorch${mainCoreName ? `, OpenBLAS ${mainCoreName}` : ''} |` +
-  `${extra} issue target (vs the first PyTorch column) |`);
-console.log(`|---|---:|---:|---:|---:|${detectedMs ? '---:|' : ''}---|`);
-runners.forEach((x, i) => {
-  const ms = median(times[i]);
-  const ratio = torchMs ? torchMs / ms : null;
-  const target = Object.entries(TARGETS).find(([k]) => x.key === k)?.[1];
-  const verdict = target && ratio != null ? `≥ ${target.toFixed(1)}× ${ratio >= target ? 'met' : 'NOT met'}` : '';
-  console.log(`| ${x.name} | ${fmt(ms)} | ${fmt(Math.min(...times[i]), 0)}–${fmt(Math.max(...times[i]), 0)} | ` +
-    `${fmt((B * T) / (ms / 1000), 0)} | ${ratio != null ? `${ratio.toFixed(2)}×` : '–'} |` +
-    `${detectedMs ? ` ${(detectedMs / ms).toFixed(2)}× |` : ''} ${verdict} |`);
-});
-if (torchNote) console.log(`\n${torchNote}`);
-const pt = runners[torchRunnerIndex]?.results[0];
-for (const x of runners.filter((r) => r.key.startsWith('pytorch'))) {
-  const b = x.results[0].blas;
-  console.log(`${x === runners[torchRunnerIndex] ? '\n' : ''}${x.key} BLAS: ${b.kind}` +
-    `${b.config ? ` — ${b.config}, ${b.threads} thread(s)` : ''} (${b.libraries.join(', ') || 'no BLAS library mapped'})`);
-}
-if (pt) console.log('(× PyTorch: PyTorch ms/step ÷ this runtime\'s; above 1 is faster than PyTorch.)');
-const lossLine = runners.map((x) => {
-  const l = x.losses ?? x.results.flatMap((r) => [r.first_loss, r.last_loss]);
-  return `${x.key} ${l[0].toFixed(2)} → ${l[l.length - 1].toFixed(2)}`;
-});
-console.log(`Loss, first → last step of a process (sanity: every runtime is training): ${lossLine.join('; ')}`);
-
-console.log('\n## Training memory\n');
-console.log('| runtime | parameters | parameter bytes | training memory | × parameter bytes |');
-console.log('|---|---:|---:|---:|---:|');
-for (const x of runners) {
-  const r = x.results[0];
-  console.log(`| ${x.name} | ${r.parameters.toLocaleString('en')} | ${MB(r.param_bytes)} | ${MB(r.memory_bytes)} | ${fmt(r.memory_bytes / r.param_bytes)} |`);
-}
-console.log('\n(Blockscope: Trainer::memory_bytes() = activations kept for backward + gradients + AdamW m and v.');
-if (pt) console.log(` PyTorch estimate: tensors autograd saved in one forward (${MB(pt.activation_bytes)}) + gradients + AdamW state.)`);
-else console.log(')');
-
-// Phases: the median over rounds of each process's median.
-const phased = runners.filter((x) => x.results[0]?.phases_ms);
-if (phased.length) {
-  const keys = [...new Set(phased.flatMap((x) => Object.keys(x.results[0].phases_ms)))];
-  console.log('\n## Phases of a step (ms, median over rounds)\n');
-  console.log(`| phase | ${phased.map((x) => x.name).join(' | ')} |`);
-  console.log(`|---|${phased.map(() => '---:').join('|')}|`);
-  for (const k of keys) {
-    const cells = phased.map((x) => {
-      const v = x.results.map((r) => r.phases_ms[k]).filter((v) => v != null);
-      return v.length ? fmt(median(v), 2) : '–';
-    });
-    console.log(`| ${k} | ${cells.join(' | ')} |`);
+const out = report('train', 'npm run bench:train');
+await out.capture(() => {
+  console.log(`## Training step: GPT ${CONFIG.n_layers} layers, emb ${CONFIG.emb_dim}, ${CONFIG.n_heads} heads, vocab ${CONFIG.vocab_size}, B = ${B}, T = ${T}`);
+  console.log(`(${rounds} interleaved rounds x ${steps} steps after ${warmup} warm-up steps; median over all ${rounds * steps} steps)\n`);
+  const mainCoreName = torchRunnerIndex >= 0 ? runners[torchRunnerIndex].name.match(/OpenBLAS (\S+),/)?.[1] : null;
+  const extra = detectedMs ? ` × PyTorch, OpenBLAS ${detectedCoreName} |` : '';
+  console.log(`| runtime | ms/step (median) | min–max | tokens/s | × PyTorch${mainCoreName ? `, OpenBLAS ${mainCoreName}` : ''} |` +
+    `${extra} issue target (vs the first PyTorch column) |`);
+  console.log(`|---|---:|---:|---:|---:|${detectedMs ? '---:|' : ''}---|`);
+  runners.forEach((x, i) => {
+    const ms = median(times[i]);
+    const ratio = torchMs ? torchMs / ms : null;
+    const target = Object.entries(TARGETS).find(([k]) => x.key === k)?.[1];
+    const verdict = target && ratio != null ? `≥ ${target.toFixed(1)}× ${ratio >= target ? 'met' : 'NOT met'}` : '';
+    console.log(`| ${x.name} | ${fmt(ms)} | ${fmt(Math.min(...times[i]), 0)}–${fmt(Math.max(...times[i]), 0)} | ` +
+      `${fmt((B * T) / (ms / 1000), 0)} | ${ratio != null ? `${ratio.toFixed(2)}×` : '–'} |` +
+      `${detectedMs ? ` ${(detectedMs / ms).toFixed(2)}× |` : ''} ${verdict} |`);
+  });
+  if (torchNote) console.log(`\n${torchNote}`);
+  const pt = runners[torchRunnerIndex]?.results[0];
+  for (const x of runners.filter((r) => r.key.startsWith('pytorch'))) {
+    const b = x.results[0].blas;
+    console.log(`${x === runners[torchRunnerIndex] ? '\n' : ''}${x.key} BLAS: ${b.kind}` +
+      `${b.config ? ` — ${b.config}, ${b.threads} thread(s)` : ''} (${b.libraries.join(', ') || 'no BLAS library mapped'})`);
   }
-  console.log('\n(native: GPTModel::forward_loss / backward / grouped_norms (the per-layer norms the widgets plot) +' +
-    ' clip_grad_norm / AdamW::step, driven directly;' +
-    ' PyTorch: model + F.cross_entropy / loss.backward() / clip_grad_norm_ / AdamW.step().)');
-}
+  if (pt) console.log('(× PyTorch: PyTorch ms/step ÷ this runtime\'s; above 1 is faster than PyTorch.)');
+  const lossLine = runners.map((x) => {
+    const l = x.losses ?? x.results.flatMap((r) => [r.first_loss, r.last_loss]);
+    return `${x.key} ${l[0].toFixed(2)} → ${l[l.length - 1].toFixed(2)}`;
+  });
+  console.log(`Loss, first → last step of a process (sanity: every runtime is training): ${lossLine.join('; ')}`);
 
-if (withOps) {
-  for (const x of runners.filter((r) => r.results[0]?.ops_ms)) {
-    const ops = x.results[0].ops_ms;
-    const total = ops.reduce((s, o) => s + o.ms, 0);
-    console.log(`\n## Ops of one step, ${x.name} (${x.key.startsWith('pytorch') ? 'torch.autograd.profiler self CPU time, top 25' : 'each op timed alone at the step\'s shapes × calls per step'})\n`);
-    console.log('| phase | op | calls | ms/step | share |\n|---|---|---:|---:|---:|');
-    for (const o of ops) console.log(`| ${o.phase ?? ''} | ${o.op} | ${o.calls} | ${fmt(o.ms, 2)} | ${fmt((100 * o.ms) / total)} % |`);
+  console.log('\n## Training memory\n');
+  console.log('| runtime | parameters | parameter bytes | training memory | × parameter bytes |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const x of runners) {
+    const r = x.results[0];
+    console.log(`| ${x.name} | ${r.parameters.toLocaleString('en')} | ${MB(r.param_bytes)} | ${MB(r.memory_bytes)} | ${fmt(r.memory_bytes / r.param_bytes)} |`);
   }
-}
+  console.log('\n(Blockscope: Trainer::memory_bytes() = activations kept for backward + gradients + AdamW m and v.');
+  if (pt) console.log(` PyTorch estimate: tensors autograd saved in one forward (${MB(pt.activation_bytes)}) + gradients + AdamW state.)`);
+  else console.log(')');
+
+  // Phases: the median over rounds of each process's median.
+  const phased = runners.filter((x) => x.results[0]?.phases_ms);
+  if (phased.length) {
+    const keys = [...new Set(phased.flatMap((x) => Object.keys(x.results[0].phases_ms)))];
+    console.log('\n## Phases of a step (ms, median over rounds)\n');
+    console.log(`| phase | ${phased.map((x) => x.name).join(' | ')} |`);
+    console.log(`|---|${phased.map(() => '---:').join('|')}|`);
+    for (const k of keys) {
+      const cells = phased.map((x) => {
+        const v = x.results.map((r) => r.phases_ms[k]).filter((v) => v != null);
+        return v.length ? fmt(median(v), 2) : '–';
+      });
+      console.log(`| ${k} | ${cells.join(' | ')} |`);
+    }
+    console.log('\n(native: GPTModel::forward_loss / backward / grouped_norms (the per-layer norms the widgets plot) +' +
+      ' clip_grad_norm / AdamW::step, driven directly;' +
+      ' PyTorch: model + F.cross_entropy / loss.backward() / clip_grad_norm_ / AdamW.step().)');
+  }
+
+  if (withOps) {
+    for (const x of runners.filter((r) => r.results[0]?.ops_ms)) {
+      const ops = x.results[0].ops_ms;
+      const total = ops.reduce((s, o) => s + o.ms, 0);
+      console.log(`\n## Ops of one step, ${x.name} (${x.key.startsWith('pytorch') ? 'torch.autograd.profiler self CPU time, top 25' : 'each op timed alone at the step\'s shapes × calls per step'})\n`);
+      console.log('| phase | op | calls | ms/step | share |\n|---|---|---:|---:|---:|');
+      for (const o of ops) console.log(`| ${o.phase ?? ''} | ${o.op} | ${o.calls} | ${fmt(o.ms, 2)} | ${fmt((100 * o.ms) / total)} % |`);
+    }
+  }
+});
+out.publish();

@@ -2,7 +2,8 @@
 // details (load, first passes, correctness, decode bandwidth), ratios against the reference runtime
 // (onnxruntime-web) and bench/train.mjs's training speed.
 
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+import { median } from '../report.mjs';
+
 const fmt = (n, d = 1) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
 const MiB = (b) => `${fmt(b / 2 ** 20, 0)} MiB`;
 
@@ -61,7 +62,7 @@ function printSteadiness(timed) {
     'than one thread would show CPU above wall.)');
 }
 
-export function printReport({ rows, rounds, config, ref, training, tolerance, steadyT1 }) {
+export function printReport({ rows, rounds, config, ref, tolerance, steadyT1 }) {
   const C = config.n_embd, L = config.n_layer, V = config.vocab_size;
   const nParams = L * (12 * C * C + 13 * C) + V * C + config.n_positions * C + 2 * C;
   console.log(`## Peer benchmark: GPT-2-shaped model, ${L} layers, emb ${C}, ${config.n_head} heads, vocab ${V}, ` +
@@ -124,6 +125,10 @@ export function printReport({ rows, rounds, config, ref, training, tolerance, st
   console.log('\n### Runtimes\n');
   for (const row of rows.filter((r) => r.runtime)) console.log(`- ${row.label}: ${row.runtime}${row.status ? ` — ${row.status}` : ''}`);
 
+}
+
+/** bench/train.mjs's table, read back from its run (bench/train.mjs publishes it in docs itself). */
+export function printTraining(training) {
   console.log(`\n## Training speed (bench/train.mjs: ${training.title ?? 'skipped'})\n`);
   if (training.skipped) {
     console.log(`skipped: ${training.skipped}`);

@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { printReport } from './report.mjs';
+import { median, report } from '../report.mjs';
+import { printReport, printTraining } from './report.mjs';
 import { ROOT, ensureModel, ensurePeerPackages, openblasEnv } from './setup.mjs';
 import { F32_CHECK, RUNTIMES, Worker } from './workers.mjs';
 
@@ -21,7 +22,6 @@ const only = opt('--only', null)?.split(',');
 const layers = opt('--layers', null); // a smaller model for smoke tests of the harness itself
 const STEADY_T1 = 3; // steady T=1 forwards per round (their median is the round's value)
 const log = (s) => process.stderr.write(`${s}\n`);
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 // ---------------------------------------------------------------------------------------------------------
 // Inputs: the exported model and the peer packages
@@ -178,4 +178,7 @@ function parseTraining(text) {
 }
 
 const training = await trainingRows();
-printReport({ rows, rounds, config, ref, training, tolerance: F32_CHECK.tolerance, steadyT1: STEADY_T1 });
+const out = report('peers', 'npm run bench:peers');
+await out.capture(() => printReport({ rows, rounds, config, ref, tolerance: F32_CHECK.tolerance, steadyT1: STEADY_T1 }));
+if (!only && !layers) out.publish(); // a partial or smaller run is a smoke test of the harness, not the figures
+printTraining(training);
