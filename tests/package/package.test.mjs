@@ -22,7 +22,8 @@ const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
 const REQUIRED = [
   'package.json', 'README.md',
   'web/runtime/blockscope.js', 'web/runtime/client.js', 'web/runtime/handles.js', 'web/runtime/models.js', 'web/runtime/training.js', 'web/runtime/in-thread.js',
-  'web/runtime/worker.js', 'web/runtime/runtime-host.js',
+  'web/runtime/worker.js', 'web/runtime/runtime-host.js', 'web/runtime/api.js', 'web/runtime/transport.js',
+  'web/runtime/locations.js',
   'web/dist/blockscope-glue.js', 'web/dist/blockscope-simd.wasm', 'web/dist/blockscope-baseline.wasm',
   'web/dist/blockscope-widgets.js', 'web/dist/blockscope-worker.js',
   'web/dist/tokenizers/gpt2/encoder.json', 'web/dist/tokenizers/gpt2/vocab.bpe',
@@ -31,7 +32,7 @@ const REQUIRED = [
   'web/presets/encoder-block-lesson82.json', 'web/presets/ffn-d2-lesson-example.json',
   'web/presets/residual-flow-lesson82.json',
   'web/sw.js', 'web/docs/embedding.html',
-  'types/runtime.d.ts', 'types/client.d.ts', 'types/widgets.d.ts',
+  'types/runtime.d.ts', 'types/client.d.ts', 'types/widgets.d.ts', 'types/shapes.d.ts',
 ];
 /** Never shipped: build trees, tests, sources of the core, large source maps, dependencies. */
 const FORBIDDEN = /^(build|tests|core|wasm|cli|bench|scripts|node_modules|artifacts|models|web\/widgets)\/|\.map$/;

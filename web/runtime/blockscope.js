@@ -209,8 +209,9 @@ export class Blockscope {
    * clip, val_fraction, eval_batches, seed).
    * @returns {Trainer}
    */
-  createTrainer(gpt, { tokens, validationTokens = null, config = {} } = {}) {
-    return Trainer._create(gpt, tokens, validationTokens, config);
+  createTrainer(gpt, options) {
+    if (!(gpt instanceof GPT)) throw new Error('createTrainer needs a GPT from this runtime');
+    return gpt.createTrainer(options);
   }
   /**
    * The lesson's residual-gradient-flow network: config {depth, dim, activation, residual, layer_norm,

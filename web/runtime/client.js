@@ -1,7 +1,9 @@
 // client.js — what widgets and pages use: an async interface to the Blockscope runtime running in a Web
 // Worker (web/runtime/worker.js), so heavy work never blocks the page. If a worker cannot be started (some embedding
 // contexts forbid it), the same interface runs the runtime on the page's thread instead.
-// Every method returns a Promise; arrays come back as typed arrays the caller owns.
+// Every method returns a Promise; arrays come back as typed arrays the caller owns. The proxies' methods come from the
+// API's one declaration (api.js): a declared call or create() is a request to the worker; what only the page can do
+// (streams with callbacks, pause/resume, URL checks) is written here, and declare() fails at load if one is missing.
 //
 // How loading works (every file is found from this module's own URL, import.meta.url, never from the page's):
 // - Worker mode: the worker script sits next to this module (./worker.js, or ./blockscope-worker.js next to the
@@ -20,9 +22,11 @@
 // - loadModel({url}) and createTokenizer({baseUrl}) accept only the page's origin and the bundle's unless
 //   connect({allowRemoteModels: true}).
 
+import { API, membersOf } from './api.js';
 import { BlockscopeError } from './wasm-module.js';
 import { importMarks, mark } from './marks.js';
 import { resolveFlavour, WORKER_URL, wasmUrl } from './locations.js';
+import { precompile, startWorker, WorkerTransport } from './transport.js';
 
 export { BlockscopeError };
 
@@ -48,105 +52,56 @@ export function connect(options = {}) {
   return instances.get(key);
 }
 
+/** Proxy class by runtime class name (api.js): what a create() returns. */
+const PROXIES = {};
+
 /**
- * Starts a module worker and resolves once it reports {ready: true}; rejects (and terminates it) if it cannot be
- * created, fails or stays silent for timeoutMs. A cross-origin script is started through a same-origin blob: URL.
+ * Completes proxy class `Proxy` of runtime class `cls` from the declaration: each declared call or create() it does not
+ * define itself becomes a request to the worker. Streams and page-side members must be defined by the class: a
+ * missing one throws as this module loads.
  */
-function startWorker(url, timeoutMs, hash = '', precompiled = null) {
-  return new Promise((resolve, reject) => {
-    let blobUrl = null;
-    let worker;
-    try {
-      if (pageOrigin() === null || new URL(url).origin === pageOrigin()) {
-        worker = new Worker(url + hash, { type: 'module' });
-      } else {
-        const boot = `import(${JSON.stringify(url)}).catch((e) => postMessage({ ready: false, error: String(e?.message ?? e) }));`;
-        blobUrl = URL.createObjectURL(new Blob([boot], { type: 'text/javascript' }));
-        worker = new Worker(blobUrl + hash, { type: 'module' }); // the worker reads its location's hash
-      }
-      mark('worker-created');
-    } catch (err) {
-      if (blobUrl) URL.revokeObjectURL(blobUrl);
-      reject(new Error(`the worker could not be created (${err?.message ?? err})`));
-      return;
+function declare(Proxy, cls) {
+  Proxy.api = cls;
+  PROXIES[cls] = Proxy;
+  for (const [name, spec] of Object.entries(API[cls].members)) {
+    if (Object.hasOwn(Proxy.prototype, name)) continue;
+    if (spec.kind === 'call') {
+      Proxy.prototype[name] = function call(...args) {
+        return this._request({ op: 'call', method: name, args });
+      };
+    } else if (spec.kind === 'create') {
+      Proxy.prototype[name] = function create(...args) {
+        return this._create(name, args, spec);
+      };
+    } else if (spec.kind === 'stream' || spec.kind === 'dispose') {
+      throw new Error(`client.js: ${Proxy.name} must implement ${cls}.${name} (a ${spec.kind})`);
     }
-    const settle = (error) => {
-      clearTimeout(timer);
-      worker.onmessage = worker.onerror = null;
-      if (blobUrl) URL.revokeObjectURL(blobUrl);
-      if (!error) return resolve(worker);
-      worker.terminate();
-      reject(new Error(error));
-    };
-    const timer = setTimeout(() => settle(`the worker did not start within ${timeoutMs} ms`), timeoutMs);
-    worker.onerror = (e) => {
-      e.preventDefault?.();
-      settle(`the worker failed to start (${e.message || `refused or not loadable: ${url}`})`);
-    };
-    worker.onmessage = ({ data }) => {
-      if (data?.ready === true) {
-        // The compiled module goes out only now: a worker started through a blob: URL import()s its real script,
-        // and a message posted before that script has set its onmessage would be dropped (the worker would then
-        // wait for the module forever). {wasmModule: null} if the page could not compile it or clone it.
-        precompiled?.then((message) => {
-          try {
-            worker.postMessage(message);
-          } catch {
-            worker.postMessage({ wasmModule: null }); // the worker loads its own
-          }
-        });
-        settle(null);
-      } else if (data?.ready === false) settle(`the worker failed to start (${data.error})`);
-    };
-  });
+    // snapshot members are set by RemoteObject's constructor; page-side fields by the class's own.
+  }
+  return Proxy;
 }
 
 /**
- * {wasmModule: {url, module}} once the page has compiled the wasm at `url` (streaming), or {wasmModule: null} if it
- * could not (network, CORS, a server without application/wasm): never rejects.
+ * Asks `owner` (the client, or an object in the worker) to create a runtime object with its method `name`; the
+ * callbacks the declaration names in the options argument stay here and hear the worker's events.
  */
-function precompile(url) {
-  return fetch(url, { credentials: 'same-origin' })
-    .then((response) => (response.ok ? WebAssembly.compileStreaming(response) : null))
-    .then((module) => ({ wasmModule: module && { url: url.href, module } }), () => ({ wasmModule: null }));
-}
-
-/** Request/response transport over a worker (or the in-thread stand-in with the same port shape). */
-class WorkerTransport {
-  #worker;
-  #pending = new Map();
-  #nextId = 1;
-  constructor(worker) {
-    this.#worker = worker;
-    worker.onmessage = ({ data }) => this.#receive(data);
-    worker.onerror = (e) => {
-      const err = new Error(`Blockscope worker failed: ${e.message ?? 'unknown error'}`);
-      for (const p of this.#pending.values()) p.reject(err);
-      this.#pending.clear();
-    };
-  }
-  #receive(msg) {
-    const p = this.#pending.get(msg.id);
-    if (!p) return;
-    if (msg.event) {
-      p.onEvent?.(msg.event, msg.data);
-      return;
+async function createRemote(owner, client, name, args, spec) {
+  let onEvent;
+  if (spec.events) {
+    const options = { ...(args[spec.options] ?? {}) };
+    const handlers = {};
+    for (const [event, key] of Object.entries(spec.events)) {
+      handlers[event] = options[key];
+      delete options[key];
     }
-    this.#pending.delete(msg.id);
-    if (p.call) mark('first-result'); // marked once: the first answer computed by the core
-    if (msg.ok) p.resolve(msg.result);
-    else p.reject(msg.name === 'BlockscopeError' ? new BlockscopeError(msg.error) : new Error(msg.error));
+    args = Object.assign([...args], { [spec.options]: options });
+    onEvent = (event, data) => handlers[event]?.(data);
   }
-  send(msg, { onEvent, transfer = [] } = {}) {
-    const id = this.#nextId++;
-    const call = msg.op !== 'init';
-    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onEvent, call }));
-    this.#worker.postMessage({ ...msg, id }, transfer);
-    return { id, promise };
-  }
+  const info = await owner._request({ op: 'create', method: name, args }, { onEvent });
+  return new PROXIES[spec.returns](client, info);
 }
 
-export class RuntimeClient {
+export const RuntimeClient = declare(class RuntimeClient {
   #t;
   #allowRemoteModels;
   /** 'worker' or 'in-thread' */
@@ -180,7 +135,7 @@ export class RuntimeClient {
       transport = new WorkerTransport(createInThreadPort());
     }
     const mode = options.inThread || reason !== null ? 'in-thread' : 'worker';
-    const client = new RuntimeClient(transport, mode, options);
+    const client = new RuntimeClient(transport, { mode, allowRemoteModels: options.allowRemoteModels });
     client.fallbackReason = reason;
     // In-thread after a failed worker start, the module compiled for the worker is used here (the in-thread port
     // passes messages by reference); a worker's 'init' carries only cloneable options.
@@ -193,71 +148,43 @@ export class RuntimeClient {
     return client;
   }
 
-  constructor(transport, mode, { allowRemoteModels = false } = {}) {
+  constructor(transport, { mode, allowRemoteModels = false } = {}) {
     this.#t = transport;
     this.mode = mode;
     this.#allowRemoteModels = allowRemoteModels;
   }
 
-  #call(method, ...args) {
-    return this.#t.send({ op: 'call', method, args }).promise;
-  }
-  /** @internal */
+  /** @internal Sends a message to the host: {id, promise}. */
   _send(msg, opts) {
     return this.#t.send(msg, opts);
   }
-
-  /** See Blockscope.layerNorm: {rows, dim, mean, variance, rstd, normalized, output}. */
-  layerNorm(x, options) { return this.#call('layerNorm', x, options); }
-  /** kind: 'gelu_tanh' | 'gelu_erf' | 'relu' */
-  activation(kind, x) { return this.#call('activation', kind, x); }
-  activationDerivative(kind, x) { return this.#call('activationDerivative', kind, x); }
-  countParameters(config) { return this.#call('countParameters', config); }
-  /** [{id, logit, probability}] for the k most likely next tokens of one row of logits. */
-  topCandidates(logits, options) { return this.#call('topCandidates', logits, options); }
-  memoryStats() { return this.#call('memoryStats'); }
-  /** {parameters, flopsPerToken, hiddenEntries} */
-  feedForwardCosts(options) { return this.#call('feedForwardCosts', options); }
-  /** {attention, feedForward, norms, total} */
-  blockParameters(config) { return this.#call('blockParameters', config); }
-
-  async #create(Kind, method, ...args) {
-    const info = await this.#t.send({ op: 'create', method, args }).promise;
-    return new Kind(this, info);
+  /** @internal A request about the runtime itself (no handle). */
+  _request(msg, opts) {
+    return this.#t.send(msg, opts).promise;
   }
-  /** @returns {Promise<RemoteGPT>} */
-  createGPT(config, options) { return this.#create(RemoteGPT, 'createGPT', config, options); }
-  /** @returns {Promise<RemoteBlock>} */
-  createBlock(config, options) { return this.#create(RemoteBlock, 'createBlock', config, options); }
-  /** @returns {Promise<RemoteObject>} with forward(x) -> {output, hiddenPre, hiddenPost} */
-  createFeedForward(options) { return this.#create(RemoteFeedForward, 'createFeedForward', options); }
-  /** The lesson's residual-gradient-flow network. @returns {Promise<RemoteResidualMLP>} */
-  createResidualMLP(config, options) { return this.#create(RemoteResidualMLP, 'createResidualMLP', config, options); }
+  /** @internal */
+  _create(name, args, spec) {
+    return createRemote(this, this, name, args, spec);
+  }
+
   /**
-   * A tokenizer: {kind: 'gpt2'} loads GPT-2's files shipped with the build (or {vocab, merges} text, or
-   * {baseUrl}); {kind: 'bytes'} is one id per byte.
-   * @returns {Promise<RemoteTokenizer>}
+   * A tokenizer: {kind: 'gpt2'} loads GPT-2's files shipped with the build (or {vocab, merges} text, or {baseUrl});
+   * {kind: 'bytes'} is one id per byte. A baseUrl must be on the page's or Blockscope's origin unless allowed.
    */
   async createTokenizer(options = {}) {
     const opts = { ...options };
     if (opts.baseUrl != null) opts.baseUrl = this.#checkModelUrl(absolute(opts.baseUrl), 'createTokenizer');
-    return this.#create(RemoteTokenizer, 'createTokenizer', opts);
+    return this._create('createTokenizer', [opts], API.Blockscope.members.createTokenizer);
   }
   /**
-   * Loads a checkpoint directory: source {url} or {files: File[]} (config.json + model.safetensors), or
-   * {config, weights}. onProgress({loaded, total}) reports the download; models whose float32 weights exceed
-   * maxParameterBytes (default 1 GiB) are refused before they are downloaded. weights: 'f32' (default) or
-   * 'int8' (quantized at load, inference-only; the runtime names any other value in its error).
-   * @returns {Promise<RemoteGPT>}
+   * Loads a checkpoint directory: source {url} or {files: File[]} (config.json + model.safetensors), or {config,
+   * weights}; options as the runtime's loadModel, onProgress({loaded, total}) hearing the download. A {url} must be on
+   * the page's or Blockscope's origin unless the client allows others.
    */
-  async loadModel(source, { onProgress, maxParameterBytes, weights } = {}) {
+  async loadModel(source, options = {}) {
     const src = source?.url != null ? { url: this.#checkModelUrl(absolute(source.url)) } : source;
-    const options = { ...(maxParameterBytes ? { maxParameterBytes } : {}), ...(weights !== undefined ? { weights } : {}) };
-    const { promise } = this.#t.send(
-      { op: 'loadModel', source: src, options },
-      { onEvent: (event, data) => event === 'progress' && onProgress?.(data) },
-    );
-    return new RemoteGPT(this, await promise);
+    const opts = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    return this._create('loadModel', [src, opts], API.Blockscope.members.loadModel);
   }
 
   /** Model and tokenizer URLs must be on the page's origin or the bundle's, unless the client allows others. */
@@ -267,162 +194,103 @@ export class RuntimeClient {
     throw new Error(`${what} refused ${url}: its origin ${origin} is neither this page's (${pageOrigin()}) nor ` +
       `Blockscope's (${BUNDLE_ORIGIN}); create the client with connect({allowRemoteModels: true}) to allow it`);
   }
-}
+}, 'Blockscope');
 
 /** Resolves a URL against the page (the worker would resolve it against its own script). */
 function absolute(url) {
   return typeof location === 'undefined' ? String(url) : new URL(String(url), location.href).href;
 }
 
-/** A wasm object living in the worker. dispose() frees it. */
-class RemoteObject {
+/** A runtime object living in the worker, with the snapshot properties it was created with. dispose() frees it. */
+const RemoteObject = declare(class RemoteObject {
   #client;
   constructor(client, info) {
     this.#client = client;
-    /** @internal */
-    this._client = client;
     this.handle = info.handle;
-    this.config = info.config;
-    this.numParameters = info.numParameters;
-    this.parameters = info.parameters;
+    for (const [name, spec] of Object.entries(membersOf(this.constructor.api))) {
+      if (spec.kind === 'snapshot') this[name] = info[name];
+    }
   }
-  /** @protected */
-  call(method, ...args) {
-    if (this.handle == null) return Promise.reject(new Error(`this ${this.constructor.name} has been disposed`));
-    return this.#client._send({ op: 'call', handle: this.handle, method, args }).promise;
+  /** @internal Sends a message about this object: {id, promise}. */
+  _send(msg, opts) {
+    if (this.handle == null) {
+      const promise = Promise.reject(new Error(`this ${this.constructor.name} has been disposed`));
+      return { id: null, promise };
+    }
+    return this.#client._send({ ...msg, handle: this.handle }, opts);
   }
-  /** @protected */
-  send(msg, opts) {
-    return this.#client._send({ handle: this.handle, ...msg }, opts);
+  /** @internal */
+  _request(msg, opts) {
+    return this._send(msg, opts).promise;
   }
-  setParameter(name, data) { return this.call('setParameter', name, data); }
-  getParameter(name) { return this.call('getParameter', name); }
-  loadParameters(params) { return this.call('loadParameters', params); }
+  /** @internal */
+  _create(name, args, spec) {
+    return createRemote(this, this.#client, name, args, spec);
+  }
   async dispose() {
     if (this.handle == null) return;
     const h = this.handle;
     this.handle = null;
     await this.#client._send({ op: 'dispose', handle: h }).promise;
   }
-}
+}, 'BaseHandle');
 
-export class RemoteGPT extends RemoteObject {
-  constructor(client, info) {
-    super(client, info);
-    /** 'f32' or 'int8' (loadModel(…, {weights: 'int8'})); bytes its parameters take in wasm memory. */
-    this.weightFormat = info.weightFormat;
-    this.parameterBytes = info.parameterBytes;
-  }
-  /** forward(ids, {inspect}) -> {logits, shape, inspection?} */
-  forward(ids, options) { return this.call('forward', ids, options); }
+/** A runtime object with named parameters. */
+const RemoteHandle = declare(class RemoteHandle extends RemoteObject {}, 'Handle');
+
+export const RemoteGPT = declare(class RemoteGPT extends RemoteHandle {
   setNormPlacement(placement) {
     this.config = { ...this.config, norm: placement };
-    return this.call('setNormPlacement', placement);
-  }
-  /** Mean cross-entropy (nats per token) of one batch against its targets (dropout off, no gradients). */
-  loss(ids, targets) { return this.call('loss', ids, targets); }
-  /** {loss, gradients: {name: Float32Array}} of one batch (dropout off). */
-  lossAndGradients(ids, targets) { return this.call('lossAndGradients', ids, targets); }
-  /** {config, weights, layout}: the model as a checkpoint, in the layout it was loaded from unless {layout}. */
-  save(options) { return this.call('save', options); }
-  /**
-   * A trainer for this GPT in the worker: options {tokens, validationTokens, config} as
-   * Blockscope.createTrainer. Disposing the GPT disposes it.
-   * @returns {Promise<RemoteTrainer>}
-   */
-  async createTrainer(options) {
-    if (this.handle == null) throw new Error('this RemoteGPT has been disposed');
-    const info = await this.send({ op: 'createTrainer', gpt: this.handle, options }).promise;
-    return new RemoteTrainer(this._client, info);
+    return this._request({ op: 'call', method: 'setNormPlacement', args: [placement] });
   }
   /**
-   * Generates tokens; onToken({token, index}) streams them as they come.
+   * Generates tokens in the worker; onToken({token, index}) hears each as it comes; an AbortSignal cancels.
    * @returns {Promise<{tokens: number[], stopReason: string}>}
    */
   generate(prompt, options = {}, { onToken, signal } = {}) {
-    if (this.handle == null) return Promise.reject(new Error('this RemoteGPT has been disposed'));
-    const { id, promise } = this.send(
-      { op: 'generate', prompt: Array.from(prompt), options },
+    const { id, promise } = this._send(
+      { op: 'stream', method: 'generate', args: [Array.from(prompt), options] },
       { onEvent: (event, data) => event === 'token' && onToken?.(data) },
     );
-    signal?.addEventListener('abort', () => this.send({ op: 'cancel', target: id }), { once: true });
+    signal?.addEventListener('abort', () => this._send({ op: 'cancel', target: id }), { once: true });
     return promise;
   }
-}
+}, 'GPT');
 
-export class RemoteTokenizer extends RemoteObject {
-  constructor(client, info) {
-    super(client, info);
-    /** 'gpt2' | 'bytes' | 'bytes+eot' */
-    this.kind = info.kind;
-    this.vocabSize = info.vocabSize;
-    /** id of <|endoftext|> or null */
-    this.eotId = info.eotId;
-  }
-  /** text -> Int32Array of ids */
-  encode(text) { return this.call('encode', text); }
-  /** ids -> text */
-  decode(ids) { return this.call('decode', ids); }
-  /** ids -> bytes (for streaming decode with a TextDecoder) */
-  decodeBytes(ids) { return this.call('decodeBytes', ids); }
-  /** ids -> display text of each token */
-  tokenTexts(ids) { return this.call('tokenTexts', ids); }
-}
-
-export class RemoteBlock extends RemoteObject {
-  /** forward(x, B, T) -> {output, inspection} */
-  forward(x, B, T) { return this.call('forward', x, B, T); }
-  setNormPlacement(placement) { return this.call('setNormPlacement', placement); }
-}
-
-export class RemoteFeedForward extends RemoteObject {
-  /** forward(x) -> {output, hiddenPre, hiddenPost} */
-  forward(x) { return this.call('forward', x); }
-}
-
-export class RemoteResidualMLP extends RemoteObject {
-  /** forward(x, B) -> y */
-  forward(x, B) { return this.call('forward', x, B); }
-  /** the gradient of y.sum(): per-layer weight-gradient norms, layer 1 first */
-  backwardSum() { return this.call('backwardSum'); }
-  getGradient(name) { return this.call('getGradient', name); }
-}
+export const RemoteBlock = declare(class RemoteBlock extends RemoteHandle {}, 'Block');
+export const RemoteMultiHeadAttention = declare(class RemoteMultiHeadAttention extends RemoteHandle {}, 'MultiHeadAttention');
+export const RemoteFeedForward = declare(class RemoteFeedForward extends RemoteHandle {}, 'FeedForward');
+export const RemoteTokenizer = declare(class RemoteTokenizer extends RemoteObject {}, 'Tokenizer');
+export const RemoteResidualMLP = declare(class RemoteResidualMLP extends RemoteHandle {}, 'ResidualMLP');
 
 /**
- * A Trainer living in the worker. train() runs steps there, streaming each step's result to onStep, and
- * yields between micro-batches (config.grad_accum per step) so other widgets' calls and pause() are served
- * within one micro-batch's time: split a large batch with grad_accum to keep a page responsive.
+ * A Trainer living in the worker. train() runs steps there, streaming each step's result to onStep, and yields
+ * between micro-batches (config.grad_accum per step) so other widgets' calls and pause() are served within one
+ * micro-batch's time: split a large batch with grad_accum to keep a page responsive.
  */
-export class RemoteTrainer extends RemoteObject {
+export const RemoteTrainer = declare(class RemoteTrainer extends RemoteObject {
   #run = null; // {id, promise, remaining, options} of the train() in progress
-  constructor(client, info) {
-    super(client, info);
-    this.stepsDone = info.stepsDone;
-    /** Bytes of activations, gradients and optimizer state held in the worker. */
-    this.memoryBytes = info.memoryBytes;
-  }
+  #last = null; // the last train(), for resume()
   /** One update on sampled batches, or on {ids, targets}. */
   async step(batch) {
-    const r = await this.call('step', batch);
+    const r = await this._request({ op: 'call', method: 'step', args: [batch] });
     this.stepsDone = r.step;
     return r;
   }
-  evaluate() { return this.call('evaluate'); }
-  saveOptimizerState() { return this.call('saveOptimizerState'); }
-  loadOptimizerState(bytes) { return this.call('loadOptimizerState', bytes); }
   /** True while train() runs. */
-  get running() { return this.#run != null; }
+  get running() {
+    return this.#run != null;
+  }
   /**
    * Runs `steps` updates in the worker; onStep({step, loss, gradNorm, lr, finite, layerGradNorms, valLoss?})
    * after each (valLoss every evalEvery steps). Resolves {steps, stepsDone, reason: 'steps' | 'cancelled' |
    * 'diverged'} when done, paused or diverged.
    */
   train({ steps = 1, evalEvery = 0, onStep } = {}) {
-    if (this.handle == null) return Promise.reject(new Error('this RemoteTrainer has been disposed'));
     if (this.#run) return Promise.reject(new Error('this trainer is already training'));
     const run = { remaining: steps, options: { evalEvery, onStep } };
-    const { id, promise } = this.send(
-      { op: 'train', options: { steps, evalEvery } },
+    const { id, promise } = this._send(
+      { op: 'stream', method: 'train', args: [{ steps, evalEvery }] },
       {
         onEvent: (event, data) => {
           if (event !== 'step') return;
@@ -432,6 +300,7 @@ export class RemoteTrainer extends RemoteObject {
         },
       },
     );
+    if (id == null) return promise; // disposed
     run.id = id;
     run.promise = promise.finally(() => {
       if (this.#run === run) this.#run = null;
@@ -440,12 +309,11 @@ export class RemoteTrainer extends RemoteObject {
     this.#run = run;
     return run.promise;
   }
-  #last = null;
   /** Stops train() after the step in progress; resolves once it has stopped. */
   async pause() {
     const run = this.#run;
     if (!run) return;
-    this.send({ op: 'cancel', target: run.id });
+    this._send({ op: 'cancel', target: run.id });
     await run.promise;
   }
   /** Continues the last paused train() with its remaining steps and callbacks. */
@@ -458,4 +326,7 @@ export class RemoteTrainer extends RemoteObject {
     await this.pause();
     await super.dispose();
   }
-}
+}, 'Trainer');
+
+/** @internal Every proxy class by its name, for tests/web/api.test.mjs. */
+export const _proxies = Object.fromEntries(Object.values(PROXIES).map((P) => [P.name, P]));

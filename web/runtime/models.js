@@ -2,6 +2,7 @@
 // inspection, generation, gradients, saving), one transformer block, multi-head attention, the feed-forward
 // network and tokenizers. Each wraps a wasm object that blockscope.js created; none loads the module.
 import { BaseHandle, copyBlockInspection, copyNorm, Handle, jsonText, num, toFloat32, toIds } from './handles.js';
+import { Trainer } from './training.js';
 
 /** A GPT model (the book's GPTModel): seeded random weights until parameters are loaded. */
 export class GPT extends Handle {
@@ -110,6 +111,14 @@ export class GPT extends Handle {
   save({ layout = '' } = {}) {
     const r = this.raw.save(String(layout));
     return { config: r.config, layout: r.layout, weights: r.weights.slice() };
+  }
+  /**
+   * A trainer for this GPT, which it must not outlive (disposing the GPT disposes it). tokens: the training token ids
+   * (and validationTokens, or config.val_fraction of tokens held out); config: TrainConfig's keys.
+   * @returns {Trainer}
+   */
+  createTrainer({ tokens, validationTokens = null, config = {} } = {}) {
+    return Trainer._create(this, tokens, validationTokens, config);
   }
   /** @internal */
   get _module() {

@@ -1,108 +1,119 @@
 // runtime-host.js — serves Blockscope's runtime over messages: the body of the Web Worker (web/runtime/worker.js), and
 // of the in-thread fallback when a page cannot start workers. The protocol, spoken with web/runtime/client.js:
-//   page -> worker  {id, op: 'init'|'call'|'create'|'createTrainer'|'loadModel'|'generate'|'train'|'cancel'|
-//                    'dispose', ...}
-//   worker -> page  {id, ok: true, result} | {id, ok: false, error, name} | {id, event, data}
-// Objects created here (GPT, Block, FeedForward, Trainer, ...) stay here and are addressed by handle number.
-// Long jobs (generate, train) yield to the event loop after every token, and after every micro-batch of a
-// training step, so a 'cancel', or another widget's forward pass, waits at most one micro-batch.
+//   page -> host  {id, op: 'init' | 'call' | 'create' | 'stream' | 'cancel' | 'dispose', handle?, method?, args?}
+//   host -> page  {id, ok: true, result} | {id, ok: false, error, name} | {id, event, data}
+// Objects created here (GPT, Block, Trainer, ...) stay here, in a handle table that records each one's class; the
+// page addresses them by handle. Only what the API's declaration (api.js) declares is served, by its kind: 'call'
+// runs a declared call of the object's class, 'create' a declared create() (storing the result under its declared
+// class), 'stream' one of the long jobs below; an undeclared method, or a member of another kind, is an error.
+// Long jobs yield to the event loop after every token, and after every micro-batch of a training step, so a 'cancel'
+// or another widget's call waits at most one micro-batch.
+import { API, membersOf } from './api.js';
 import { loadBlockscope } from './blockscope.js';
 import { exportMarks } from './marks.js';
+
+const KIND_NAMES = { call: 'method', create: 'constructor method', stream: 'streaming method' };
+const memberCache = new Map();
+/** The declared spec of `cls`'s member `name` if it is of `kind`; else an Error naming what the class has. */
+function declared(cls, name, kind) {
+  if (!memberCache.has(cls)) memberCache.set(cls, membersOf(cls));
+  const members = memberCache.get(cls);
+  const spec = Object.hasOwn(members, name) ? members[name] : null;
+  if (spec?.kind === kind) return spec;
+  const have = Object.entries(members).filter(([, s]) => s.kind === kind).map(([n]) => n).join(', ');
+  throw new Error(`${cls} has no ${KIND_NAMES[kind]} '${String(name)}' (it has: ${have || 'none'})`);
+}
+
+const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Every typed array's buffer in a result, to transfer rather than copy. */
+function transferables(value, list = []) {
+  if (ArrayBuffer.isView(value)) list.push(value.buffer);
+  else if (Array.isArray(value)) value.forEach((v) => transferables(v, list));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => transferables(v, list));
+  return [...new Set(list)];
+}
 
 /**
  * Returns the message handler of one runtime host; `post(message, transfer)` sends replies and events.
  */
 export function createHost(post) {
-  const handles = new Map(); // handle -> wasm-backed object
-  const cancelled = new Set(); // ids of generate requests the page cancelled
+  const handles = new Map(); // handle -> {obj, cls}
+  const cancelled = new Set(); // ids of stream requests the page cancelled
   let runtime = null;
   let nextHandle = 1;
 
-  function transferables(value, list = []) {
-    if (ArrayBuffer.isView(value)) list.push(value.buffer);
-    else if (Array.isArray(value)) value.forEach((v) => transferables(v, list));
-    else if (value && typeof value === 'object') Object.values(value).forEach((v) => transferables(v, list));
-    return [...new Set(list)];
-  }
-
-  function reply(id, result) {
-    post({ id, ok: true, result }, transferables(result));
-  }
-
-  function describe(handle, obj) {
+  /** Stores `obj` as an object of class `cls`: {handle, ...its declared snapshot properties}. */
+  function store(obj, cls) {
+    const handle = nextHandle++;
+    handles.set(handle, { obj, cls });
     const info = { handle };
-    if (typeof obj.parameters === 'function') {
-      info.numParameters = obj.numParameters;
-      info.parameters = obj.parameters();
+    for (const [name, spec] of Object.entries(membersOf(cls))) {
+      if (spec.kind === 'snapshot') info[name] = typeof obj[name] === 'function' ? obj[name]() : obj[name];
     }
-    if ('config' in obj) info.config = obj.config;
-    if ('weightFormat' in obj) Object.assign(info, { weightFormat: obj.weightFormat, parameterBytes: obj.parameterBytes });
-    if ('stepsDone' in obj) Object.assign(info, { stepsDone: obj.stepsDone, memoryBytes: obj.memoryBytes });
-    if ('vocabSize' in obj) Object.assign(info, { kind: obj.kind, vocabSize: obj.vocabSize, eotId: obj.eotId });
     return info;
   }
 
-  function store(obj) {
-    const handle = nextHandle++;
-    handles.set(handle, obj);
-    return describe(handle, obj);
-  }
-
   function target(handle) {
-    if (handle == null) return runtime;
-    const obj = handles.get(handle);
-    if (!obj) throw new Error(`handle ${handle} does not exist (disposed?)`);
-    return obj;
+    if (handle == null) return { obj: runtime, cls: 'Blockscope' };
+    const entry = handles.get(handle);
+    if (!entry) throw new Error(`handle ${handle} does not exist (disposed?)`);
+    return entry;
   }
 
-  const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
+  // The long jobs, by class and method.
+  const streams = {
+    async 'GPT.generate'(gpt, msg) {
+      const [prompt, options] = msg.args ?? [];
+      const tokens = [];
+      let stopReason = 'cancelled';
+      const it = gpt.generate(prompt, options);
+      for (;;) {
+        if (cancelled.delete(msg.id)) {
+          it.return();
+          break;
+        }
+        const step = it.next();
+        if (step.done) {
+          stopReason = step.value.stopReason;
+          break;
+        }
+        tokens.push(step.value.token);
+        post({ id: msg.id, event: 'token', data: step.value });
+        await yieldToEvents(); // lets a 'cancel' message arrive
+      }
+      return { tokens, stopReason };
+    },
+    async 'Trainer.train'(trainer, msg) {
+      const { steps = 1, evalEvery = 0 } = msg.args?.[0] ?? {};
+      let done = 0;
+      let reason = 'steps';
+      while (done < steps) {
+        if (cancelled.delete(msg.id)) {
+          reason = 'cancelled';
+          break;
+        }
+        // A step in micro-batch pieces (config.grad_accum of them), yielding between them too.
+        trainer.beginStep();
+        while (trainer.accumulate()) await yieldToEvents();
+        const r = trainer.finishStep();
+        done++;
+        if (evalEvery > 0 && r.step % evalEvery === 0) r.valLoss = trainer.evaluate();
+        post({ id: msg.id, event: 'step', data: r });
+        if (!r.finite) {
+          reason = 'diverged';
+          break;
+        }
+        await yieldToEvents(); // serves a 'cancel' or another object's call between steps
+      }
+      return { steps: done, stepsDone: trainer.stepsDone, reason };
+    },
+  };
 
-  async function generate(msg) {
-    const gpt = target(msg.handle);
-    const tokens = [];
-    let stopReason = 'cancelled';
-    const it = gpt.generate(msg.prompt, msg.options);
-    for (;;) {
-      if (cancelled.delete(msg.id)) {
-        it.return();
-        break;
-      }
-      const step = it.next();
-      if (step.done) {
-        stopReason = step.value.stopReason;
-        break;
-      }
-      tokens.push(step.value.token);
-      post({ id: msg.id, event: 'token', data: step.value });
-      await yieldToEvents(); // lets a 'cancel' message arrive
+  for (const [cls, entry] of Object.entries(API)) {
+    for (const [name, spec] of Object.entries(entry.members)) {
+      if (spec.kind === 'stream' && !streams[`${cls}.${name}`]) throw new Error(`runtime-host.js cannot run ${cls}.${name}`);
     }
-    return { tokens, stopReason };
-  }
-
-  async function train(msg) {
-    const trainer = target(msg.handle);
-    const { steps = 1, evalEvery = 0 } = msg.options ?? {};
-    let done = 0;
-    let reason = 'steps';
-    while (done < steps) {
-      if (cancelled.delete(msg.id)) {
-        reason = 'cancelled';
-        break;
-      }
-      // A step in micro-batch pieces (config.grad_accum of them), yielding between them too.
-      trainer.beginStep();
-      while (trainer.accumulate()) await yieldToEvents();
-      const r = trainer.finishStep();
-      done++;
-      if (evalEvery > 0 && r.step % evalEvery === 0) r.valLoss = trainer.evaluate();
-      post({ id: msg.id, event: 'step', data: r });
-      if (!r.finite) {
-        reason = 'diverged';
-        break;
-      }
-      await yieldToEvents(); // serves a 'cancel' or another object's call between steps
-    }
-    return { steps: done, stepsDone: trainer.stepsDone, reason };
   }
 
   const ops = {
@@ -111,26 +122,32 @@ export function createHost(post) {
       return { flavour: runtime.flavour, build: runtime.buildInfo(), marks: exportMarks() };
     },
     call(msg) {
-      return target(msg.handle)[msg.method](...(msg.args ?? []));
+      const { obj, cls } = target(msg.handle);
+      declared(cls, msg.method, 'call');
+      return obj[msg.method](...(msg.args ?? []));
     },
     async create(msg) {
-      return store(await runtime[msg.method](...(msg.args ?? [])));
+      const { obj, cls } = target(msg.handle);
+      const spec = declared(cls, msg.method, 'create');
+      const args = [...(msg.args ?? [])];
+      if (spec.events) { // the page's callbacks become events it hears
+        const options = { ...(args[spec.options] ?? {}) };
+        for (const [event, key] of Object.entries(spec.events)) options[key] = (data) => post({ id: msg.id, event, data });
+        args[spec.options] = options;
+      }
+      return store(await obj[msg.method](...args), spec.returns);
     },
-    createTrainer(msg) {
-      return store(runtime.createTrainer(target(msg.gpt), msg.options ?? {}));
+    stream(msg) {
+      const { obj, cls } = target(msg.handle);
+      declared(cls, msg.method, 'stream');
+      return streams[`${cls}.${msg.method}`](obj, msg);
     },
-    async loadModel(msg) {
-      const onProgress = (p) => post({ id: msg.id, event: 'progress', data: p });
-      return store(await runtime.loadModel(msg.source, { ...msg.options, onProgress }));
-    },
-    generate,
-    train,
     cancel(msg) {
       cancelled.add(msg.target);
       return true;
     },
     dispose(msg) {
-      handles.get(msg.handle)?.dispose();
+      handles.get(msg.handle)?.obj.dispose();
       handles.delete(msg.handle);
       return true;
     },
@@ -138,10 +155,11 @@ export function createHost(post) {
 
   return async (msg) => {
     try {
-      const op = ops[msg.op];
-      if (!op) throw new Error(`unknown operation '${msg.op}'`);
+      const op = Object.hasOwn(ops, msg?.op) ? ops[msg.op] : null;
+      if (!op) throw new Error(`unknown operation '${msg?.op}'`);
       if (msg.op !== 'init' && !runtime) throw new Error('the runtime is not initialized');
-      reply(msg.id, await op(msg));
+      const result = await op(msg);
+      post({ id: msg.id, ok: true, result }, transferables(result));
     } catch (err) {
       post({ id: msg.id, ok: false, error: err?.message ?? String(err), name: err?.name ?? 'Error' });
     }

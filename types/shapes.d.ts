@@ -1,0 +1,186 @@
+// The data Blockscope's JavaScript API takes and returns: configs, options and results, shared by the calling-thread
+// runtime (runtime.d.ts) and the page client (client.d.ts). The classes and their methods are generated from
+// web/runtime/api.js by scripts/gen-api-types.mjs; these shapes are written by hand.
+
+export type Flavour = 'simd' | 'baseline';
+export type FloatArray = Float32Array | ArrayLike<number>;
+/** One sequence of token ids, or a batch of equal-length sequences. */
+export type TokenIds = Int32Array | ArrayLike<number> | ArrayLike<number>[];
+export type NormPlacement = 'pre' | 'post';
+export type ActivationKind = 'gelu_tanh' | 'gelu_erf' | 'relu' | 'tanh';
+export type WeightFormat = 'f32' | 'int8';
+export type TokenizerKind = 'gpt2' | 'bytes' | 'bytes+eot';
+export type CheckpointLayout = 'book' | 'huggingface';
+
+/**
+ * An error the Blockscope core reported (a config it refuses, a token id outside the vocabulary, a model that
+ * does not fit its budget...). The runtime stays usable after any number of them.
+ */
+export class BlockscopeError extends Error {
+  name: 'BlockscopeError';
+}
+
+export interface ConnectOptions {
+  /** The worker script (default: the bundled or source worker next to the client). */
+  workerUrl?: string | URL;
+  flavour?: 'auto' | Flavour;
+  /** Run the runtime on the page's thread instead of a Web Worker. */
+  inThread?: boolean;
+  /** How long (ms) a worker may take to start before the in-thread fallback (default 10000). */
+  workerTimeout?: number;
+  /** Let loadModel and createTokenizer fetch from origins other than the page's and Blockscope's. */
+  allowRemoteModels?: boolean;
+}
+
+export interface LoadOptions {
+  /** 'auto' (default) picks 'simd' when the engine supports SIMD128. */
+  flavour?: 'auto' | Flavour;
+  /** The directory holding blockscope-glue.js and blockscope-<flavour>.wasm (default: ../dist/ next to the runtime). */
+  baseUrl?: string | URL;
+}
+
+/** A GPT config with the book's keys (GPT_CONFIG_124M) plus Blockscope's. */
+export interface GPTConfig {
+  vocab_size: number;
+  context_length: number;
+  emb_dim: number;
+  n_heads: number;
+  n_layers: number;
+  drop_rate?: number;
+  qkv_bias?: boolean;
+  tie_weights?: boolean;
+  norm?: NormPlacement;
+  ffn_hidden?: number;
+  activation?: ActivationKind;
+  [key: string]: unknown;
+}
+
+/** TrainConfig's keys (defaults filled in by the core). */
+export interface TrainConfig {
+  steps?: number; batch_size?: number; seq_len?: number; grad_accum?: number;
+  lr?: number; min_lr?: number; warmup?: number; weight_decay?: number; decay_all?: boolean;
+  beta1?: number; beta2?: number; eps?: number; clip?: number;
+  val_fraction?: number; eval_batches?: number; seed?: number;
+  [key: string]: unknown;
+}
+/** The token ids a trainer learns from: `validationTokens`, or config.val_fraction of `tokens` held out. */
+export interface TrainerOptions {
+  tokens: ArrayLike<number>;
+  validationTokens?: ArrayLike<number> | null;
+  config?: TrainConfig;
+}
+export interface StepResult {
+  step: number; loss: number; gradNorm: number; lr: number; finite: boolean;
+  layerGradNorms: { name: string; norm: number }[];
+  /** Validation loss, on evaluation steps of train(). */
+  valLoss?: number;
+}
+export interface TrainOptions {
+  steps?: number;
+  /** Evaluate every this many steps (0: never). */
+  evalEvery?: number;
+  /** After each step; returning false stops the run (calling-thread runtime). */
+  onStep?: (r: StepResult) => boolean | void;
+}
+export interface TrainOutcome { steps: number; stepsDone: number; reason: 'steps' | 'cancelled' | 'diverged' }
+
+export interface LayerNormOptions { gamma?: FloatArray; beta?: FloatArray; eps?: number; dim?: number }
+export interface LayerNormResult {
+  rows: number; dim: number;
+  mean: Float32Array; variance: Float32Array; rstd: Float32Array;
+  normalized: Float32Array; output: Float32Array;
+}
+export interface Candidate { id: number; logit: number; probability: number }
+export interface FeedForwardOptions { embDim: number; hiddenDim?: number; expansion?: number; activation?: ActivationKind; seed?: number }
+export interface FeedForwardCostOptions { embDim: number; hiddenDim?: number; expansion?: number; batch?: number; tokens?: number }
+export interface FeedForwardCosts { parameters: number; flopsPerToken: number; hiddenEntries: number }
+export interface BlockParameters { attention: number; feedForward: number; norms: number; total: number }
+/** malloc'd bytes in use, the wasm memory size, and the wasm stack pointer (constant unless the stack leaks). */
+export interface MemoryStats { allocatedBytes: number; heapBytes: number; stackPointer: number }
+export interface ParameterInfo {
+  name: string;
+  shape: number[];
+  /** 'int8' for a matrix stored as int8 (loadModel(…, {weights: 'int8'})): getParameter refuses it. */
+  format?: 'int8';
+}
+
+/** Statistics of one tensor over its channels, per token: mean and biased variance (B, T). */
+export interface RowStats { mean: Float32Array; var: Float32Array }
+/** A LayerNorm's input and output statistics. */
+export interface NormInspection { in: RowStats; out: RowStats }
+/** One operation of a block's forward pass and the statistics of its output, per token. */
+export interface StepInspection { op: string; mean: Float32Array; var: Float32Array; norm: Float32Array }
+/** What one block recorded during a forward pass. */
+export interface BlockInspection {
+  steps: StepInspection[];
+  norm1: NormInspection;
+  norm2: NormInspection;
+  /** (B, T) L2 norm of the block's output (the residual stream). */
+  residualNorm: Float32Array;
+  /** (B, T, H) after the first Linear / after the activation (left out with inspect: {ffnHidden: false}). */
+  ffnHiddenPre?: Float32Array;
+  ffnHiddenPost?: Float32Array;
+  /** (B, NH, T, T) softmax weights (left out with inspect: {attention: false}). */
+  attnWeights?: Float32Array;
+}
+export interface ForwardInspection {
+  B: number; T: number; C: number; H: number; NH: number;
+  layers: BlockInspection[];
+  finalNorm: NormInspection;
+}
+export interface ForwardOptions {
+  /** Also return the inspection recorded in the same pass (an object leaves out FFN hidden values / attention). */
+  inspect?: boolean | { ffnHidden?: boolean; attention?: boolean };
+  /** Only each sequence's last-position logits: shape (B, 1, vocab_size). */
+  lastOnly?: boolean;
+}
+export interface ForwardResult {
+  /** (B, T, vocab_size), row-major. */
+  logits: Float32Array;
+  shape: [number, number, number];
+  inspection?: ForwardInspection;
+}
+export interface GenerateOptions {
+  maxNewTokens?: number;
+  /** 0 is greedy. */
+  temperature?: number;
+  topK?: number;
+  topP?: number;
+  seed?: number;
+  stopToken?: number | null;
+  /** Reject (default) or crop a prompt longer than the context, and stop or slide when it fills. */
+  overflow?: 'error' | 'crop';
+}
+export interface GeneratedToken { token: number; index: number }
+export type StopReason = 'max_new_tokens' | 'stop_token' | 'context_full' | 'cancelled';
+/** A checkpoint: config.json text, model.safetensors bytes and their layout. */
+export interface Checkpoint { config: string; weights: Uint8Array; layout: CheckpointLayout }
+export interface LoadProgress { loaded: number; total: number }
+export interface LoadModelOptions {
+  onProgress?: (progress: LoadProgress) => void;
+  /** Models whose float32 weights exceed this are refused before they are downloaded (default: the core's budget). */
+  maxParameterBytes?: number;
+  /**
+   * 'f32' (default) or 'int8': the token embedding and every Linear matrix quantized at load (one float32 scale
+   * per 32 int8 values, like llama.cpp's Q8_0) — under a third of the memory, faster decoding, logits within a few
+   * hundredths; such a model is inference-only. Any other value is an Error naming it.
+   */
+  weights?: WeightFormat;
+}
+/** A checkpoint directory URL, dropped files (config.json + model.safetensors), or contents. */
+export type ModelSource =
+  | { url: string | URL }
+  | { files: File[] | FileList }
+  | { config: string | object; weights: Uint8Array | ArrayBuffer };
+export interface TokenizerOptions {
+  kind?: TokenizerKind;
+  /** encoder.json / vocab.json text */
+  vocab?: string;
+  /** vocab.bpe / merges.txt text */
+  merges?: string;
+  /** Where encoder.json + vocab.bpe are fetched from (default: tokenizers/gpt2/ next to the wasm). */
+  baseUrl?: string | URL;
+}
+export interface ResidualMLPConfig {
+  depth?: number; dim?: number; activation?: string; residual?: boolean; layer_norm?: boolean; init_std?: number;
+}

@@ -1,0 +1,267 @@
+// api.js — the one declaration of Blockscope's JavaScript API: every class the runtime hands out, the properties a
+// page's proxy receives with it, and each method's kind. Derived from it: what the worker host dispatches
+// (runtime-host.js: declared methods only, by kind), the page client's Remote* proxies (client.js), and the
+// TypeScript declarations types/runtime.d.ts and types/client.d.ts (scripts/gen-api-types.mjs writes them from this
+// file's doc comments: the first lines are the doc, `@ts` the runtime signature, `@remote` the client's when it is
+// not the runtime's made async). tests/web/api.test.mjs fails when the runtime classes, the proxies or the
+// committed .d.ts files drift from it. Doc comments vanish from the minified bundles, so they cost no bytes.
+//
+// Kinds:
+//   CALL     request and response; the page's proxy returns a Promise of the same result
+//   create() returns a new runtime object of the named class, which stays in the worker (addressed by handle);
+//            `events` name the callbacks in argument number `options` (an options object) that hear the worker's
+//            events of that name (functions cannot cross to the worker: the page keeps them)
+//   stream() a long job that reports as it goes (events) and can be cancelled; the host runs it in steps so
+//            that other calls are served in between
+//   RUNTIME  exists in the calling-thread runtime only (not served to pages)
+//   CLIENT   exists on the page's proxy only (it never reaches the worker)
+//   SNAPSHOT a property (or, on Handle, the parameters() list) read once when the object is created and sent with
+//            its handle; on the page's proxy it is a plain property
+//   DISPOSE  frees the object: in the worker through the host's handle table, never as a call
+//   FUNCTION a function a module exports (MODULES)
+
+export const CALL = Object.freeze({ kind: 'call' });
+export const RUNTIME = Object.freeze({ kind: 'runtime' });
+export const CLIENT = Object.freeze({ kind: 'client' });
+export const SNAPSHOT = Object.freeze({ kind: 'snapshot' });
+export const DISPOSE = Object.freeze({ kind: 'dispose' });
+export const FUNCTION = Object.freeze({ kind: 'function' });
+export const create = (returns, { async = false, options = null, events = null } = {}) =>
+  Object.freeze({ kind: 'create', returns, async, options, events });
+export const stream = (event) => Object.freeze({ kind: 'stream', event });
+
+export const API = {
+  BaseHandle: {
+    members: {
+      /** True once dispose() has freed the wasm-side object. @ts boolean */
+      disposed: RUNTIME,
+      /** Frees the wasm-side object (and, first, the objects that depend on it). Safe to call twice. @ts (): void
+       * @remote (): Promise<void> */
+      dispose: DISPOSE,
+      /** The object's number in the worker's handle table (null once disposed). @ts number | null */
+      handle: CLIENT,
+    },
+  },
+  Handle: {
+    extends: 'BaseHandle',
+    members: {
+      /** [{name, shape}] in state_dict order. @ts (): ParameterInfo[] */
+      parameters: SNAPSHOT,
+      /** Parameters in all (int8 ones included). @ts number */
+      numParameters: SNAPSHOT,
+      /** Replaces parameter `name` with `data` (its length must match the shape). @ts (name: string, data: FloatArray): void */
+      setParameter: CALL,
+      /** A copy of parameter `name`. @ts (name: string): Float32Array */
+      getParameter: CALL,
+      /** Sets every parameter present in `params`. @ts (params: Record<string, FloatArray>): void */
+      loadParameters: CALL,
+    },
+  },
+  GPT: {
+    extends: 'Handle',
+    wasm: 'GPT',
+    members: {
+      /** The config with the book's keys plus tie_weights and norm. @ts GPTConfig */
+      config: SNAPSHOT,
+      /** 'f32', or 'int8' when loaded with {weights: 'int8'} (inference-only). @ts WeightFormat */
+      weightFormat: SNAPSHOT,
+      /** Bytes the parameters occupy (4 per float32 value, ~1.125 per int8 matrix value). @ts number */
+      parameterBytes: SNAPSHOT,
+      /** Forward pass of one sequence or a batch: logits (B, T, vocab_size), and the inspection recorded in the same
+       * pass with {inspect}. @ts (ids: TokenIds, options?: ForwardOptions): ForwardResult */
+      forward: CALL,
+      /** Switches every block to pre- or post-norm wiring, keeping the weights. @ts (placement: NormPlacement): void */
+      setNormPlacement: CALL,
+      /** Generates with a KV cache, one token per iteration (a synchronous generator; the page's proxy streams the
+       * tokens to onToken and can be cancelled with an AbortSignal).
+       * @ts (prompt: ArrayLike<number>, options?: GenerateOptions): Generator<GeneratedToken, { stopReason: StopReason }, undefined>
+       * @remote (prompt: ArrayLike<number>, options?: GenerateOptions, callbacks?: { onToken?: (t: GeneratedToken) => void; signal?: AbortSignal }): Promise<{ tokens: number[]; stopReason: StopReason }> */
+      generate: stream('token'),
+      /** Mean cross-entropy (nats per token) of ids against targets, dropout off. @ts (ids: TokenIds, targets: TokenIds): number */
+      loss: CALL,
+      /** The loss and the gradient of every parameter (dropout off).
+       * @ts (ids: TokenIds, targets: TokenIds): { loss: number; gradients: Record<string, Float32Array> } */
+      lossAndGradients: CALL,
+      /** The model as a checkpoint, in the layout it was loaded from unless `layout` says otherwise.
+       * @ts (options?: { layout?: '' | CheckpointLayout }): Checkpoint */
+      save: CALL,
+      /** A trainer for this GPT (disposing the GPT disposes it). @ts (options: TrainerOptions): Trainer */
+      createTrainer: create('Trainer'),
+    },
+  },
+  Block: {
+    extends: 'Handle',
+    wasm: 'Block',
+    members: {
+      /** The block's config (the book's keys plus Blockscope's). @ts Record<string, unknown> */
+      config: SNAPSHOT,
+      /** x: (B, T, emb_dim) flat. @ts (x: FloatArray, B: number, T: number): { output: Float32Array; inspection: BlockInspection } */
+      forward: CALL,
+      /** Pre- or post-norm wiring, same weights. @ts (placement: NormPlacement): void */
+      setNormPlacement: CALL,
+    },
+  },
+  MultiHeadAttention: {
+    extends: 'Handle',
+    wasm: 'MultiHeadAttention',
+    members: {
+      /** x: (B, T, d_in) flat -> output (B, T, d_out), weights (B, NH, T, T).
+       * @ts (x: FloatArray, B: number, T: number): { output: Float32Array; weights: Float32Array } */
+      forward: CALL,
+    },
+  },
+  FeedForward: {
+    extends: 'Handle',
+    wasm: 'FeedForward',
+    members: {
+      /** x: (rows, emb_dim) flat. @ts (x: FloatArray): { output: Float32Array; hiddenPre: Float32Array; hiddenPost: Float32Array } */
+      forward: CALL,
+    },
+  },
+  Tokenizer: {
+    extends: 'BaseHandle',
+    wasm: 'Tokenizer',
+    members: {
+      /** 'gpt2' | 'bytes' | 'bytes+eot' @ts TokenizerKind */
+      kind: SNAPSHOT,
+      /** @ts number */
+      vocabSize: SNAPSHOT,
+      /** The id of <|endoftext|>, or null. @ts number | null */
+      eotId: SNAPSHOT,
+      /** Token ids of `text` ("<|endoftext|>" is the one eot id). @ts (text: string): Int32Array */
+      encode: CALL,
+      /** The bytes the ids stand for. @ts (ids: ArrayLike<number>): Uint8Array */
+      decodeBytes: CALL,
+      /** The text the ids stand for (invalid UTF-8 becomes U+FFFD). @ts (ids: ArrayLike<number>): string */
+      decode: CALL,
+      /** Each token's own text, for display (bytes that are not text on their own as <0xNN>). @ts (ids: ArrayLike<number>): string[] */
+      tokenTexts: CALL,
+    },
+  },
+  Trainer: {
+    extends: 'BaseHandle',
+    wasm: 'Trainer',
+    members: {
+      /** The full training config (defaults filled in). @ts TrainConfig */
+      config: SNAPSHOT,
+      /** Updates done so far. @ts number */
+      stepsDone: SNAPSHOT,
+      /** Bytes held for training: activations, gradients and AdamW's two moments. @ts number */
+      memoryBytes: SNAPSHOT,
+      /** One update on sampled batches, or on the caller's {ids, targets}. @ts (batch?: { ids: TokenIds; targets: TokenIds }): StepResult */
+      step: CALL,
+      /** The same sampled update in pieces: beginStep(), accumulate() while it returns true, finishStep(). @ts (): void */
+      beginStep: RUNTIME,
+      /** The forward and backward pass of the step's next micro-batch; true while more remain. @ts (): boolean */
+      accumulate: RUNTIME,
+      /** Clipping and the update: the step() result. @ts (): StepResult */
+      finishStep: RUNTIME,
+      /** Runs updates (synchronously in the runtime; in the worker on the page's proxy, streaming each step to onStep
+       * and yielding between micro-batches so other calls are served).
+       * @ts (options?: TrainOptions): { results: StepResult[]; stopped: boolean }
+       * @remote (options?: TrainOptions): Promise<TrainOutcome> */
+      train: stream('step'),
+      /** Mean validation loss over config.eval_batches fixed batches (dropout off). @ts (): number */
+      evaluate: CALL,
+      /** AdamW's m, v and step count as safetensors bytes. @ts (): Uint8Array */
+      saveOptimizerState: CALL,
+      /** Restores saveOptimizerState()'s bytes. @ts (bytes: Uint8Array | ArrayBuffer): void */
+      loadOptimizerState: CALL,
+      /** The GPT this trainer updates. @ts GPT */
+      gpt: RUNTIME,
+      /** True while train() runs. @ts boolean */
+      running: CLIENT,
+      /** Stops train() after the step in progress; resolves once it has stopped. @ts (): Promise<void> */
+      pause: CLIENT,
+      /** Continues the last paused train() with its remaining steps and callbacks. @ts (): Promise<TrainOutcome> */
+      resume: CLIENT,
+    },
+  },
+  ResidualMLP: {
+    extends: 'Handle',
+    wasm: 'ResidualMLP',
+    members: {
+      /** @ts ResidualMLPConfig */
+      config: SNAPSHOT,
+      /** x: (B, dim) flat -> y (B, dim). @ts (x: FloatArray, B: number): Float32Array */
+      forward: CALL,
+      /** Backpropagates y.sum(): each layer's weight-gradient norm, layer 1 first. @ts (): Float32Array */
+      backwardSum: CALL,
+      /** The gradient of parameter `name` after backwardSum(). @ts (name: string): Float32Array */
+      getGradient: CALL,
+    },
+  },
+  Blockscope: {
+    members: {
+      /** 'simd' or 'baseline': the wasm flavour this runtime runs. @ts Flavour */
+      flavour: SNAPSHOT,
+      /** 'worker', or 'in-thread' when the runtime runs on the page's thread. @ts 'worker' | 'in-thread' */
+      mode: CLIENT,
+      /** Why the client runs in-thread although a worker was wanted (null otherwise). @ts string | null */
+      fallbackReason: CLIENT,
+      /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics.
+       * @ts (x: FloatArray, options?: LayerNormOptions): LayerNormResult */
+      layerNorm: CALL,
+      /** An activation applied elementwise. @ts (kind: ActivationKind, x: FloatArray): Float32Array */
+      activation: CALL,
+      /** d activation / dx at x. @ts (kind: ActivationKind, x: FloatArray): Float32Array */
+      activationDerivative: CALL,
+      /** GELU with F.gelu's naming: 'tanh' (default) or 'none' (exact erf). @ts (x: FloatArray, options?: { approximate?: 'tanh' | 'none' }): Float32Array */
+      gelu: RUNTIME,
+      /** The k most likely next tokens of one row of logits, ranked as the sampler ranks them.
+       * @ts (logits: FloatArray, options?: { k?: number; temperature?: number }): Candidate[] */
+      topCandidates: CALL,
+      /** Parameter count of a GPT config without building it. @ts (config: GPTConfig): number */
+      countParameters: CALL,
+      /** A GPT with seeded random weights. @ts (config: GPTConfig, options?: { seed?: number }): GPT */
+      createGPT: create('GPT'),
+      /** A trainer for `gpt` (which it must not outlive). @ts (gpt: GPT, options: TrainerOptions): Trainer */
+      createTrainer: RUNTIME,
+      /** The lesson's residual-gradient-flow network. @ts (config?: ResidualMLPConfig, options?: { seed?: number }): ResidualMLP */
+      createResidualMLP: create('ResidualMLP'),
+      /** One transformer block (or the lesson's encoder block, by its config keys). @ts (config: Record<string, unknown>, options?: { seed?: number }): Block */
+      createBlock: create('Block'),
+      /** The book's MultiHeadAttention on its own. @ts (config: Record<string, unknown>, options?: { seed?: number }): MultiHeadAttention */
+      createAttention: create('MultiHeadAttention'),
+      /** Linear -> activation -> Linear; hiddenDim defaults to expansion (4) x embDim. @ts (options: FeedForwardOptions): FeedForward */
+      createFeedForward: create('FeedForward'),
+      /** FFN sizes from the core for a (batch, tokens) input. @ts (options: FeedForwardCostOptions): FeedForwardCosts */
+      feedForwardCosts: CALL,
+      /** Parameters of one block by part. @ts (config: Record<string, unknown>): BlockParameters */
+      blockParameters: CALL,
+      /** A tokenizer: GPT-2's (its files shipped with the build, or given), or one id per byte. @ts (options?: TokenizerOptions): Promise<Tokenizer> */
+      createTokenizer: create('Tokenizer', { async: true }),
+      /** Loads a checkpoint directory (config.json + model.safetensors, the book's or Hugging Face GPT-2's layout),
+       * checked against the memory budget before anything large is allocated or downloaded.
+       * @ts (source: ModelSource, options?: LoadModelOptions): Promise<GPT> */
+      loadModel: create('GPT', { async: true, options: 1, events: { progress: 'onProgress' } }),
+      /** malloc'd bytes in use, the wasm memory size and the stack pointer. @ts (): MemoryStats */
+      memoryStats: CALL,
+      /** The build's flavour and version. @ts (): Record<string, unknown> */
+      buildInfo: CALL,
+    },
+  },
+};
+
+/** What each package entry exports besides its classes. */
+export const MODULES = {
+  runtime: {
+    /** Loads (once per flavour and base URL) and returns the runtime in the calling thread.
+     * @ts (options?: LoadOptions): Promise<Blockscope> */
+    loadBlockscope: FUNCTION,
+    /** True if this engine supports WebAssembly SIMD128. @ts (): boolean */
+    simdSupported: FUNCTION,
+  },
+  client: {
+    /** Connects to the runtime in a Web Worker (once per page and set of options), or on the page's thread where a
+     * worker cannot start. @ts (options?: ConnectOptions): Promise<Blockscope> @remote (options?: ConnectOptions): Promise<RuntimeClient> */
+    connect: FUNCTION,
+  },
+};
+
+/** The declared members of class `name`, its base classes' included: {member: spec}. */
+export function membersOf(name) {
+  const entry = API[name];
+  if (!entry) throw new Error(`no runtime class '${name}'`);
+  return { ...(entry.extends ? membersOf(entry.extends) : {}), ...entry.members };
+}

@@ -1,0 +1,106 @@
+// transport.js — how the page client (client.js) reaches the runtime host: a module Web Worker started from any
+// origin (cross-origin scripts through a same-origin blob: URL), the page's compile of the wasm handed to it, and
+// request/response messages with streamed events over the worker (or over the in-thread stand-in, which has the same
+// port shape).
+import { BlockscopeError } from './wasm-module.js';
+import { mark } from './marks.js';
+
+const pageOrigin = () => (typeof location === 'undefined' ? null : location.origin);
+
+/**
+ * Starts a module worker and resolves once it reports {ready: true}; rejects (and terminates it) if it cannot be
+ * created, fails or stays silent for timeoutMs. A cross-origin script is started through a same-origin blob: URL.
+ */
+export function startWorker(url, timeoutMs, hash = '', precompiled = null) {
+  return new Promise((resolve, reject) => {
+    let blobUrl = null;
+    let worker;
+    try {
+      if (pageOrigin() === null || new URL(url).origin === pageOrigin()) {
+        worker = new Worker(url + hash, { type: 'module' });
+      } else {
+        const boot = `import(${JSON.stringify(url)}).catch((e) => postMessage({ ready: false, error: String(e?.message ?? e) }));`;
+        blobUrl = URL.createObjectURL(new Blob([boot], { type: 'text/javascript' }));
+        worker = new Worker(blobUrl + hash, { type: 'module' }); // the worker reads its location's hash
+      }
+      mark('worker-created');
+    } catch (err) {
+      if (blobUrl) URL.revokeObjectURL(blobUrl);
+      reject(new Error(`the worker could not be created (${err?.message ?? err})`));
+      return;
+    }
+    const settle = (error) => {
+      clearTimeout(timer);
+      worker.onmessage = worker.onerror = null;
+      if (blobUrl) URL.revokeObjectURL(blobUrl);
+      if (!error) return resolve(worker);
+      worker.terminate();
+      reject(new Error(error));
+    };
+    const timer = setTimeout(() => settle(`the worker did not start within ${timeoutMs} ms`), timeoutMs);
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      settle(`the worker failed to start (${e.message || `refused or not loadable: ${url}`})`);
+    };
+    worker.onmessage = ({ data }) => {
+      if (data?.ready === true) {
+        // The compiled module goes out only now: a worker started through a blob: URL import()s its real script,
+        // and a message posted before that script has set its onmessage would be dropped (the worker would then
+        // wait for the module forever). {wasmModule: null} if the page could not compile it or clone it.
+        precompiled?.then((message) => {
+          try {
+            worker.postMessage(message);
+          } catch {
+            worker.postMessage({ wasmModule: null }); // the worker loads its own
+          }
+        });
+        settle(null);
+      } else if (data?.ready === false) settle(`the worker failed to start (${data.error})`);
+    };
+  });
+}
+
+/**
+ * {wasmModule: {url, module}} once the page has compiled the wasm at `url` (streaming), or {wasmModule: null} if it
+ * could not (network, CORS, a server without application/wasm): never rejects.
+ */
+export function precompile(url) {
+  return fetch(url, { credentials: 'same-origin' })
+    .then((response) => (response.ok ? WebAssembly.compileStreaming(response) : null))
+    .then((module) => ({ wasmModule: module && { url: url.href, module } }), () => ({ wasmModule: null }));
+}
+
+/** Request/response transport over a worker (or the in-thread stand-in with the same port shape). */
+export class WorkerTransport {
+  #worker;
+  #pending = new Map();
+  #nextId = 1;
+  constructor(worker) {
+    this.#worker = worker;
+    worker.onmessage = ({ data }) => this.#receive(data);
+    worker.onerror = (e) => {
+      const err = new Error(`Blockscope worker failed: ${e.message ?? 'unknown error'}`);
+      for (const p of this.#pending.values()) p.reject(err);
+      this.#pending.clear();
+    };
+  }
+  #receive(msg) {
+    const p = this.#pending.get(msg.id);
+    if (!p) return;
+    if (msg.event) {
+      p.onEvent?.(msg.event, msg.data);
+      return;
+    }
+    this.#pending.delete(msg.id);
+    if (p.call) mark('first-result'); // marked once: the first answer computed by the core
+    if (msg.ok) p.resolve(msg.result);
+    else p.reject(msg.name === 'BlockscopeError' ? new BlockscopeError(msg.error) : new Error(msg.error));
+  }
+  send(msg, { onEvent, transfer = [] } = {}) {
+    const id = this.#nextId++;
+    const call = msg.op !== 'init';
+    const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onEvent, call }));
+    this.#worker.postMessage({ ...msg, id }, transfer);
+    return { id, promise };
+  }
+}
