@@ -170,10 +170,11 @@ std::unique_ptr<Tokenizer> open_tokenizer(const std::string& option, const std::
   if (!option.empty()) return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(option));
   if (!model_dir.empty() && has_tokenizer_files(model_dir))
     return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(model_dir));
-  if (vocab_size == 256 || vocab_size == 257) return std::make_unique<ByteTokenizer>(vocab_size == 257);
-  throw Error(detail::concat("the model has ", vocab_size,
-                             " token ids and its directory has no tokenizer files: pass --tokenizer DIR (a directory "
-                             "with vocab.json + merges.txt or encoder.json + vocab.bpe)"));
+  const char* kind = default_tokenizer_kind(vocab_size);
+  if (kind && std::string_view(kind) != "gpt2") return open_tokenizer(kind, "", vocab_size);
+  throw Error(detail::concat("the model has ", vocab_size, " token ids",
+                             kind ? " (GPT-2's BPE)" : "", " and its directory has no tokenizer files: pass --tokenizer DIR "
+                             "(a directory with vocab.json + merges.txt or encoder.json + vocab.bpe)"));
 }
 
 TokenFile read_token_file(const std::string& path, const std::string& tokenizer, const std::string& model_dir,
@@ -196,12 +197,6 @@ TokenFile read_token_file(const std::string& path, const std::string& tokenizer,
   }
   require(!tf.ids.empty(), path, " holds no tokens (", tf.kind == "text" ? "the text is empty" : "no ids", ")");
   return tf;
-}
-
-std::string megabytes(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
-  return buf;
 }
 
 std::string with_commas(int64_t n) {

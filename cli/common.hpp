@@ -42,7 +42,8 @@ void write_file_atomic(const std::string& path, std::string_view text);
 // True if `dir` holds GPT-2 tokenizer files (vocab.json + merges.txt, or encoder.json + vocab.bpe).
 bool has_tokenizer_files(const std::string& dir);
 // --tokenizer DIR (GPT-2 files) or "bytes" / "bytes+eot"; if empty: the model directory's tokenizer files,
-// else bytes for byte-level vocabularies (256 or 257 ids), else an Error asking for --tokenizer.
+// else the core's default_tokenizer_kind for the vocabulary (bytes, bytes+eot), else an Error asking for
+// --tokenizer.
 std::unique_ptr<Tokenizer> open_tokenizer(const std::string& option, const std::string& model_dir,
                                           int64_t vocab_size);
 
@@ -58,7 +59,6 @@ struct TokenFile {
 TokenFile read_token_file(const std::string& path, const std::string& tokenizer, const std::string& model_dir,
                           int64_t vocab_size);
 
-std::string megabytes(double bytes);         // "12.3 MB"
 std::string with_commas(int64_t n);          // 1234567 -> "1,234,567"
 std::string clock_time(double seconds);      // 42 -> "0:42", 3723 -> "1:02:03"
 

@@ -13,6 +13,7 @@
 
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
+#include "blockscope/evaluation.hpp"
 #include "blockscope/gpt_model.hpp"
 #include "blockscope/safetensors.hpp"
 #include "commands.hpp"
@@ -77,52 +78,29 @@ int cmd_eval(const EvalArgs& a) {
   const std::vector<int32_t>& ids = tf.ids;
   const auto n = static_cast<int64_t>(ids.size());
   require(n >= 2, a.text, " has ", n, " token; eval needs at least 2 (a token and the next one to predict)");
-  for (int64_t i = 0; i < n; ++i)
-    require(ids[i] >= 0 && ids[i] < cfg.vocab_size, "token id ", ids[i], " at position ", i, " of ", a.text,
-            " is outside the vocabulary [0, ", cfg.vocab_size, ")");
-
-  // Input windows [s, s + ctx) for s = 0, ctx, 2 ctx, ... each predict the token after each position, so
-  // every token but the first is predicted exactly once; the last window is shorter. Full windows are
-  // batched; the loss is summed per token in double.
-  const int64_t ctx = cfg.context_length, predicted = n - 1;
-  const int64_t full = predicted / ctx, tail = predicted % ctx;
-  double sum = 0.0;
-  std::vector<int32_t> in, out;
-  for (int64_t w = 0; w < full; w += a.batch_size) {
-    const int64_t B = std::min(a.batch_size, full - w);
-    in.clear();
-    out.clear();
-    for (int64_t b = 0; b < B; ++b) {
-      const auto s = ids.begin() + (w + b) * ctx;
-      in.insert(in.end(), s, s + ctx);
-      out.insert(out.end(), s + 1, s + ctx + 1);
-    }
-    sum += model.loss(in, out, B, ctx) * static_cast<double>(B * ctx);
+  HeldOutLoss held;
+  try {
+    held = evaluate_tokens(model, ids, {.seq_len = 0, .batch = a.batch_size});
+  } catch (const Error& e) {  // name the file: "token id 300 at position 7 is outside the vocabulary ..."
+    throw Error(detail::concat(a.text, ": ", e.what()));
   }
-  if (tail > 0) {
-    const auto s = ids.begin() + full * ctx;
-    in.assign(s, s + tail);
-    out.assign(s + 1, s + tail + 1);
-    sum += model.loss(in, out, 1, tail) * static_cast<double>(tail);
-  }
-  const double loss = sum / static_cast<double>(predicted);
-  const int64_t windows = full + (tail > 0 ? 1 : 0);
+  const int64_t ctx = cfg.context_length;
 
   // Bits per byte of the predicted tokens' bytes (text only: ids files carry no bytes).
   double bits_per_byte = -1.0;
   if (tf.tokenizer) {
     int64_t bytes = 0;
     for (int64_t i = 1; i < n; ++i) bytes += static_cast<int64_t>(tf.tokenizer->token_text(ids[i]).size());
-    if (bytes > 0) bits_per_byte = sum / std::numbers::ln2 / static_cast<double>(bytes);
+    if (bytes > 0) bits_per_byte = held.nats / std::numbers::ln2 / static_cast<double>(bytes);
   }
   if (a.json) {
-    json j = {{"loss", loss}, {"tokens", predicted}, {"windows", windows}, {"context_length", ctx}};
+    json j = {{"loss", held.loss}, {"tokens", held.tokens}, {"windows", held.windows}, {"context_length", ctx}};
     if (bits_per_byte >= 0) j["bits_per_byte"] = bits_per_byte;
     std::printf("%s\n", j.dump().c_str());
     return 0;
   }
   std::printf("loss %.6f nats/token (perplexity %.3f) over %s predicted tokens in %lld windows of up to %lld\n",
-              loss, std::exp(loss), with_commas(predicted).c_str(), static_cast<long long>(windows),
+              held.loss, std::exp(held.loss), with_commas(held.tokens).c_str(), static_cast<long long>(held.windows),
               static_cast<long long>(ctx));
   if (bits_per_byte >= 0)
     std::printf("bits per byte %.6f (tokenizer %s)\n", bits_per_byte, tf.tokenizer->name().c_str());

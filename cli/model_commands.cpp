@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/generation.hpp"
@@ -35,8 +36,8 @@ constexpr const char* kWeightsHelp =
 int cmd_info(const std::string& dir, bool as_json) {
   const NamedModel md = load_model_dir_named(dir);
   const GPTConfig& cfg = md.model.config();
-  const double weight_bytes = 4.0 * static_cast<double>(md.model.num_parameters());
-  const double kv_bytes = 2.0 * 4.0 * static_cast<double>(cfg.n_layers * cfg.context_length * cfg.emb_dim);
+  const auto weight_bytes = static_cast<double>(GPTModel::parameter_bytes(cfg));
+  const auto kv_bytes = static_cast<double>(KVCache::bytes(cfg));
   const json j = {{"config", cfg.to_json()},         {"layout", layout_name(md.naming.layout)},
                   {"parameters", md.model.num_parameters()}, {"weight_bytes", weight_bytes},
                   {"kv_cache_bytes", kv_bytes}};
@@ -48,8 +49,8 @@ int cmd_info(const std::string& dir, bool as_json) {
   const json cj = cfg.to_json();  // named: items() would dangle on a temporary
   for (const auto& [k, v] : cj.items()) std::printf("  %-20s %s\n", k.c_str(), v.dump().c_str());
   std::printf("parameters %lld\n", static_cast<long long>(md.model.num_parameters()));
-  std::printf("weights    %s (float32)\n", megabytes(weight_bytes).c_str());
-  std::printf("KV cache   %s for a full context of %lld tokens\n", megabytes(kv_bytes).c_str(),
+  std::printf("weights    %s (float32)\n", bytes_str(weight_bytes).c_str());
+  std::printf("KV cache   %s for a full context of %lld tokens\n", bytes_str(kv_bytes).c_str(),
               static_cast<long long>(cfg.context_length));
   return 0;
 }
@@ -178,11 +179,11 @@ GPTConfig init_config(const InitArgs& a) {
 }
 
 int cmd_init(const InitArgs& a) {
-  require(a.layout == "hf" || a.layout == "book", "--layout must be hf or book, got '", a.layout, "'");
+  const CheckpointLayout layout = parse_layout(a.layout, "--layout");
   const GPTConfig cfg = init_config(a);
   check_parameter_budget(cfg, LoadOptions{});  // validates the config too, naming the field
   const GPTModel model(cfg, a.seed);
-  save_model_dir(model, a.out, a.layout == "hf" ? CheckpointLayout::HuggingFace : CheckpointLayout::Book);
+  save_model_dir(model, a.out, layout);
   std::fprintf(stderr, "wrote %s (%lld parameters, %s layout, seed %llu)\n", a.out.c_str(),
                static_cast<long long>(model.num_parameters()), a.layout.c_str(),
                static_cast<unsigned long long>(a.seed));
@@ -244,7 +245,7 @@ void add_init(CLI::App& app, Action& action) {
   c->add_option("--config", a->config, "config JSON (the book's keys or Hugging Face GPT-2's)");
   c->add_option("--seed", a->seed, "initialisation seed, an integer in [0, 2^53) (default 123)")->check(seed_value());
   c->add_option("--out", a->out, "output directory")->required();
-  c->add_option("--layout", a->layout, "hf or book (default book)");
+  c->add_option("--layout", a->layout, "book (default) or huggingface (also: hf)");
   a->o_vocab = c->add_option("--vocab-size", a->vocab_size, "vocabulary size")->check(integer_value());
   a->o_context = c->add_option("--context-length", a->context_length, "context length (positions)")
       ->check(integer_value());

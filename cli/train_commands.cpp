@@ -1,4 +1,4 @@
-// `blockscope train`: trains a model directory on a data file with the core's Trainer, reporting progress
+// `blockscope train`: trains a model directory on a data file with the core's TrainingRun, reporting progress
 // (a terminal line on stderr, JSON lines on stdout) and saving weights and AdamW state in the input's layout.
 #include <CLI/CLI.hpp>
 
@@ -22,6 +22,7 @@
 #include "blockscope/error.hpp"
 #include "blockscope/safetensors.hpp"
 #include "blockscope/trainer.hpp"
+#include "blockscope/training_run.hpp"
 #include "commands.hpp"
 #include "common.hpp"
 
@@ -130,28 +131,6 @@ void copy_tokenizer_files(const std::string& from, const std::string& to) {
   }
 }
 
-// The weights before each of the last two updates. When step k's loss is not finite, the weights after
-// step k-1 produced it (the Trainer skipped update k); the last weights that gave a finite loss are those
-// after step k-2. Costs two copies of the parameters.
-class Rollback {
- public:
-  void before_step(const ParamArena& params) {
-    std::swap(older_, newer_);
-    newer_.assign(params.data(), params.data() + params.capacity());
-    ++taken_;
-  }
-  // Puts back the weights from before the previous step; false if this run has no such step.
-  bool restore_previous(ParamArena& params) const {
-    if (taken_ < 2) return false;
-    std::copy(older_.begin(), older_.end(), params.data());
-    return true;
-  }
-
- private:
-  std::vector<float> older_, newer_;
-  int64_t taken_ = 0;
-};
-
 void save_checkpoint(Trainer& trainer, const CheckpointNaming& naming, const TrainArgs& a, bool with_optimizer) {
   save_model_dir(trainer.model(), a.out, naming);
   const std::string optimizer = (fs::path(a.out) / kOptimizerFile).string();
@@ -183,7 +162,7 @@ Run make_run(const TrainArgs& a, GPTModel& model) {
   if (a.resume) optimizer_bytes = read_file_bytes(optimizer_path, optimizer_bound, "this model's optimizer state");
   TokenFile tf = read_token_file(a.data, a.tokenizer, a.model, cfg.vocab_size);
   const size_t n_tokens = tf.ids.size();
-  const int64_t T = tc.seq_len > 0 ? tc.seq_len : cfg.context_length;
+  const int64_t T = cfg.sequence_length(tc.seq_len);
   std::optional<TokenData> data;
   if (!a.val_data.empty()) {  // a separate held-out file (e.g. whole documents), nothing cut from --data
     TokenFile vf = read_token_file(a.val_data, a.tokenizer, a.model, cfg.vocab_size);
@@ -223,19 +202,25 @@ struct Outcome {
   double train_seconds = 0.0;
 };
 
-Outcome train_loop(const TrainArgs& a, Run& run, Rollback& rollback) {
-  Trainer& trainer = *run.trainer;
+// The core's TrainingRun decides when to evaluate (every --eval-every steps and after the last), when to stop
+// and which weights a diverged run keeps; this loop times the steps (evaluations left out of tokens/s), prints
+// them and turns Ctrl-C into a cancel.
+Outcome train_loop(const TrainArgs& a, Run& run, TrainingRun& training) {
   const TrainConfig& tc = a.tc;
-  const bool has_val = tc.val_fraction > 0.0 || !a.val_data.empty();
   const auto per_step = static_cast<double>(run.tokens_per_step);
   Progress progress(tc.steps, a.json);
   Outcome o;
   const auto t0 = Clock::now();
-  while (trainer.steps_done() < tc.steps) {
-    rollback.before_step(trainer.model().params());
+  double dt = 0.0;  // the step under way, its evaluation left out
+  training.begin({.steps = tc.steps - run.start, .eval_every = a.eval_every, .stop_above = {}});
+  while (!training.finished()) {
+    const bool evaluation = training.evaluating_next();
     const auto s0 = Clock::now();
-    const StepResult r = o.last = trainer.step();
-    const double dt = std::chrono::duration<double>(Clock::now() - s0).count();
+    const RunStep* s = training.advance();
+    const double piece = std::chrono::duration<double>(Clock::now() - s0).count();
+    if (!evaluation) dt += piece;
+    if (!s) continue;
+    const StepResult& r = o.last = s->result;
     o.train_seconds += dt;
     if (!r.finite) {
       if (a.json) print_json(step_json(r, per_step / dt, std::nan("")));
@@ -243,14 +228,15 @@ Outcome train_loop(const TrainArgs& a, Run& run, Rollback& rollback) {
       break;
     }
     o.loss = r.loss;
-    const bool evaluate = has_val && ((a.eval_every > 0 && r.step % a.eval_every == 0) || r.step == tc.steps);
-    if (evaluate) o.val = trainer.evaluate();
-    if (a.json) print_json(step_json(r, per_step / dt, evaluate ? o.val : std::nan("")));
+    if (s->evaluated()) o.val = s->val_loss;
+    if (a.json) print_json(step_json(r, per_step / dt, s->val_loss));
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
     const auto done = static_cast<double>(r.step - run.start);
     progress.update(r.step, r.loss, o.val, per_step * done / o.train_seconds,
-                    elapsed / done * static_cast<double>(tc.steps - r.step), evaluate);
+                    elapsed / done * static_cast<double>(tc.steps - r.step), s->evaluated());
+    dt = 0.0;
     if (g_interrupted) {
+      training.cancel();
       o.stop = "interrupted";
       break;
     }
@@ -269,20 +255,16 @@ int cmd_train(const TrainArgs& a) {
   Run run = make_run(a, md.model);
   Trainer& trainer = *run.trainer;
   install_sigint_handler();
-  Rollback rollback;
+  TrainingRun training(trainer);
   const auto t0 = Clock::now();
-  const Outcome o = train_loop(a, run, rollback);
+  const Outcome o = train_loop(a, run, training);
 
-  // A diverged run keeps the last weights that gave a finite loss, without optimizer state (its moments
-  // already hold the diverging update): those after step k-1 if only step k's gradient overflowed, else
-  // those after step k-2; if the starting weights already give a non-finite loss, nothing is saved.
+  // A diverged run has put back the last weights that gave a finite loss (TrainingRun) and is saved without
+  // optimizer state (its moments already hold the diverging update); if the starting weights already give a
+  // non-finite loss, nothing is saved.
   const bool diverged = o.stop == "diverged";
-  int64_t weights_step = trainer.steps_done();
-  bool saved = true;
-  if (diverged && !std::isfinite(o.last.loss)) {
-    saved = rollback.restore_previous(trainer.model().params());
-    weights_step = saved ? o.last.step - 2 : run.start;
-  }
+  const int64_t weights_step = training.outcome().weights_step;
+  const bool saved = training.outcome().weights_finite;
   if (saved) save_checkpoint(trainer, md.naming, a, !diverged);
 
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();

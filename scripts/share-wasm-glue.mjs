@@ -5,7 +5,8 @@
 // module's exports, which follow the order wasm-ld happens to emit them in (in the baseline build `free` comes
 // earlier), as does the order of the glue's wrapper functions for them. This writes the baseline module with its exports renamed to the SIMD build's names to <output .wasm>,
 // after checking that the two glues are then identical; any other difference (an import or export only one flavour
-// has) is an error.
+// has) is an error. The same for the imports the glue provides (asmLibraryArg), whose one-letter names can also come
+// in another order.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 import { leb, lebReader, wasmSections } from './wasm-sections.mjs';
@@ -32,14 +33,65 @@ for (const [use, name] of baselineUses) {
   rename.set(name, simdUses.get(use));
 }
 
-// The export section (id 7) is a vector of (name, kind byte, index); names are LEB128-length-prefixed UTF-8.
+// The same holds for the imports: the glue hands the module its JS functions as `asmLibraryArg={"p":__embind_...}`,
+// one-letter names that follow the order the linker first meets each import in (which inlining can change between
+// the flavours). Map each baseline letter to the SIMD build's letter for the same function.
+const IMPORTS = /var asmLibraryArg=\{([^}]*)\}/;
+function importLetters(glue) {
+  const body = glue.match(IMPORTS)?.[1];
+  if (body === undefined) throw new Error('no asmLibraryArg in the glue');
+  return new Map([...body.matchAll(/"([\w$]+)":([\w$]+)/g)].map(([, letter, fn]) => [fn, letter]));
+}
+const simdImports = importLetters(simdGlue);
+const importRename = new Map(); // baseline import name -> SIMD import name
+for (const [fn, letter] of importLetters(baselineGlue)) {
+  if (!simdImports.has(fn)) throw new Error(`only the baseline build imports ${fn}`);
+  importRename.set(letter, simdImports.get(fn));
+}
+
 const wasm = readFileSync(baselineWasmPath);
+const name = (r) => {
+  const length = r.next();
+  const text = wasm.subarray(r.at, r.at + length).toString('utf8');
+  r.at += length;
+  return text;
+};
+const named = (text) => {
+  const bytes = Buffer.from(text, 'utf8');
+  return [...leb(bytes.length), ...bytes];
+};
 const parts = [wasm.subarray(0, 8)];
 for (const { id, start, body: at, end } of wasmSections(wasm)) {
+  if (id === 2) {
+    // The import section: a vector of (module, field, kind byte, description). The glue's functions are the
+    // function imports (kind 0) of module "a"; only their field names change.
+    const r = lebReader(wasm, at);
+    const count = r.next();
+    const body = [...leb(count)];
+    for (let i = 0; i < count; i++) {
+      const module = name(r);
+      const field = name(r);
+      const kindStart = r.at;
+      const kind = wasm[r.at++];
+      if (kind === 0) r.next(); // type index
+      else if (kind === 1 || kind === 2) {
+        if (kind === 1) r.at++; // reference type
+        const flags = wasm[r.at++];
+        r.next();
+        if (flags & 1) r.next();
+      } else if (kind === 3) r.at += 2; // value type, mutability
+      else throw new Error(`unknown import kind ${kind}`);
+      const renamed = module === 'a' && kind === 0 ? importRename.get(field) ?? field : field;
+      body.push(...named(module), ...named(renamed), ...wasm.subarray(kindStart, r.at));
+    }
+    parts.push(Buffer.from([2, ...leb(body.length), ...body]));
+    continue;
+  }
   if (id !== 7) {
     parts.push(wasm.subarray(start, end));
     continue;
   }
+  // The export section (id 7) is a vector of (name, kind byte, index); names are LEB128-length-prefixed UTF-8.
   const r = lebReader(wasm, at);
   const count = r.next();
   const body = [...leb(count)];
@@ -69,6 +121,8 @@ const statements = (glue) => {
 const a = statements(simdGlue);
 const b = statements(baselineGlue
   .replace(/Module\["asm"\]\["([\w$]+)"\]/g, (_, name) => `Module["asm"]["${rename.get(name) ?? name}"]`)
+  .replace(IMPORTS, (_, body) => `var asmLibraryArg={${body.replace(/"([\w$]+)":/g,
+    (__, letter) => `"${importRename.get(letter) ?? letter}":`)}}`)
   .replaceAll('blockscope-baseline.wasm', 'blockscope-simd.wasm'));
 if (a.join(';') !== b.join(';')) {
   const i = a.findIndex((s, k) => s !== b[k]);

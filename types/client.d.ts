@@ -4,11 +4,12 @@
 // (or on the page's thread). What pages and widgets use. Each Remote* object lives in the worker until disposed.
 import type {
   Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainOutcome,
-  LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts,
-  BlockParameters, MemoryStats, ParameterInfo, RowStats, NormInspection, StepInspection, BlockInspection,
-  ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason, Checkpoint,
-  LoadProgress, LoadModelOptions, ModelSource, TokenizerOptions, ResidualMLPConfig
+  ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason,
+  RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate,
+  FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, MemoryStats, ParameterInfo,
+  RowStats, NormInspection, StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions,
+  ForwardResult, GenerateOptions, GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions,
+  ModelSource, TokenizerOptions, ResidualMLPConfig
 } from './shapes.js';
 export * from './shapes.js';
 
@@ -61,8 +62,16 @@ export class RemoteGPT extends RemoteHandle {
   loss(ids: TokenIds, targets: TokenIds): Promise<number>;
   /** The loss and the gradient of every parameter (dropout off). */
   lossAndGradients(ids: TokenIds, targets: TokenIds): Promise<{ loss: number; gradients: Record<string, Float32Array> }>;
-  /** The model as a checkpoint, in the layout it was loaded from unless `layout` says otherwise. */
-  save(options?: { layout?: '' | CheckpointLayout }): Promise<Checkpoint>;
+  /**
+   * The held-out loss of a token stream as `blockscope eval` computes it: non-overlapping windows of seqLen tokens (0,
+   * the default: the context length), each position predicting the next token.
+   */
+  evaluateTokens(ids: ArrayLike<number>, options?: { seqLen?: number; batch?: number }): Promise<HeldOutLoss>;
+  /**
+   * The model as a checkpoint, in the layout it was loaded from unless `layout` ('book', 'huggingface' or its alias
+   * 'hf') says otherwise.
+   */
+  save(options?: { layout?: '' | CheckpointLayout | 'hf' }): Promise<Checkpoint>;
   /** A trainer for this GPT (disposing the GPT disposes it). */
   createTrainer(options: TrainerOptions): Promise<RemoteTrainer>;
 }
@@ -112,10 +121,10 @@ export class RemoteTrainer extends RemoteObject {
   /** One update on sampled batches, or on the caller's {ids, targets}. */
   step(batch?: { ids: TokenIds; targets: TokenIds }): Promise<StepResult>;
   /**
-   * Runs updates (synchronously in the runtime; in the worker on the page's proxy, streaming each step to onStep and
-   * yielding between micro-batches so other calls are served).
+   * Runs the core's training loop: synchronously in the runtime (onStep returning false stops it); in the worker on the
+   * page's proxy, streaming each update to onStep and yielding between micro-batches so other calls are served.
    */
-  train(options?: TrainOptions): Promise<TrainOutcome>;
+  train(options?: TrainOptions & { onStep?: (r: StepResult) => void }): Promise<TrainOutcome>;
   /** Mean validation loss over config.eval_batches fixed batches (dropout off). */
   evaluate(): Promise<number>;
   /** AdamW's m, v and step count as safetensors bytes. */
@@ -157,6 +166,11 @@ export class RuntimeClient {
   topCandidates(logits: FloatArray, options?: { k?: number; temperature?: number }): Promise<Candidate[]>;
   /** Parameter count of a GPT config without building it. */
   countParameters(config: GPTConfig): Promise<number>;
+  /**
+   * The tokenizer a vocabulary of that size gets by default (the core's rule, as the CLI): 'gpt2' (50,257 ids or more),
+   * 'bytes+eot' (257), 'bytes' (256 or more), or null when none fits.
+   */
+  defaultTokenizerKind(vocabSize: number): Promise<TokenizerKind | null>;
   /** A GPT with seeded random weights. */
   createGPT(config: GPTConfig, options?: { seed?: number }): Promise<RemoteGPT>;
   /** The lesson's residual-gradient-flow network. */
@@ -180,7 +194,7 @@ export class RuntimeClient {
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<RemoteGPT>;
   /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
   memoryStats(): Promise<MemoryStats>;
-  /** The build's flavour and version. */
-  buildInfo(): Promise<Record<string, unknown>>;
+  /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
+  buildInfo(): Promise<{ flavour: Flavour; isa: 'simd128' | 'generic'; version: string }>;
 }
 export type { RemoteObject, RemoteHandle };

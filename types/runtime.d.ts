@@ -4,11 +4,12 @@
 // Web Workers, Node, bundlers). Arrays it returns are copies the caller owns.
 import type {
   Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainOutcome,
-  LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts,
-  BlockParameters, MemoryStats, ParameterInfo, RowStats, NormInspection, StepInspection, BlockInspection,
-  ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason, Checkpoint,
-  LoadProgress, LoadModelOptions, ModelSource, TokenizerOptions, ResidualMLPConfig
+  ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason,
+  RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate,
+  FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, MemoryStats, ParameterInfo,
+  RowStats, NormInspection, StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions,
+  ForwardResult, GenerateOptions, GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions,
+  ModelSource, TokenizerOptions, ResidualMLPConfig
 } from './shapes.js';
 export * from './shapes.js';
 
@@ -61,8 +62,16 @@ export class GPT extends Handle {
   loss(ids: TokenIds, targets: TokenIds): number;
   /** The loss and the gradient of every parameter (dropout off). */
   lossAndGradients(ids: TokenIds, targets: TokenIds): { loss: number; gradients: Record<string, Float32Array> };
-  /** The model as a checkpoint, in the layout it was loaded from unless `layout` says otherwise. */
-  save(options?: { layout?: '' | CheckpointLayout }): Checkpoint;
+  /**
+   * The held-out loss of a token stream as `blockscope eval` computes it: non-overlapping windows of seqLen tokens (0,
+   * the default: the context length), each position predicting the next token.
+   */
+  evaluateTokens(ids: ArrayLike<number>, options?: { seqLen?: number; batch?: number }): HeldOutLoss;
+  /**
+   * The model as a checkpoint, in the layout it was loaded from unless `layout` ('book', 'huggingface' or its alias
+   * 'hf') says otherwise.
+   */
+  save(options?: { layout?: '' | CheckpointLayout | 'hf' }): Checkpoint;
   /** A trainer for this GPT (disposing the GPT disposes it). */
   createTrainer(options: TrainerOptions): Trainer;
 }
@@ -118,10 +127,18 @@ export class Trainer extends BaseHandle {
   /** Clipping and the update: the step() result. */
   finishStep(): StepResult;
   /**
-   * Runs updates (synchronously in the runtime; in the worker on the page's proxy, streaming each step to onStep and
-   * yielding between micro-batches so other calls are served).
+   * The core's training loop (the CLI's) in pieces: yields null per micro-batch or evaluation and a result per finished
+   * update; stops on a non-finite loss or gradient (putting back the last weights that gave a finite loss), on
+   * stopAbove, or after cancel().
    */
-  train(options?: TrainOptions): { results: StepResult[]; stopped: boolean };
+  run(options?: TrainOptions): Generator<StepResult | null, RunOutcome, undefined>;
+  /** Ends the run() under way once its current update (and that update's evaluation) is done. */
+  cancel(): void;
+  /**
+   * Runs the core's training loop: synchronously in the runtime (onStep returning false stops it); in the worker on the
+   * page's proxy, streaming each update to onStep and yielding between micro-batches so other calls are served.
+   */
+  train(options?: TrainOptions & { onStep?: (r: StepResult) => boolean | void }): { results: StepResult[]; stopped: boolean } & RunOutcome;
   /** Mean validation loss over config.eval_batches fixed batches (dropout off). */
   evaluate(): number;
   /** AdamW's m, v and step count as safetensors bytes. */
@@ -157,6 +174,11 @@ export class Blockscope {
   topCandidates(logits: FloatArray, options?: { k?: number; temperature?: number }): Candidate[];
   /** Parameter count of a GPT config without building it. */
   countParameters(config: GPTConfig): number;
+  /**
+   * The tokenizer a vocabulary of that size gets by default (the core's rule, as the CLI): 'gpt2' (50,257 ids or more),
+   * 'bytes+eot' (257), 'bytes' (256 or more), or null when none fits.
+   */
+  defaultTokenizerKind(vocabSize: number): TokenizerKind | null;
   /** A GPT with seeded random weights. */
   createGPT(config: GPTConfig, options?: { seed?: number }): GPT;
   /** A trainer for `gpt` (which it must not outlive). */
@@ -182,6 +204,6 @@ export class Blockscope {
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<GPT>;
   /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
   memoryStats(): MemoryStats;
-  /** The build's flavour and version. */
-  buildInfo(): Record<string, unknown>;
+  /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
+  buildInfo(): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string };
 }

@@ -72,17 +72,32 @@ export interface TrainerOptions {
 export interface StepResult {
   step: number; loss: number; gradNorm: number; lr: number; finite: boolean;
   layerGradNorms: { name: string; norm: number }[];
-  /** Validation loss, on evaluation steps of train(). */
+  /** Validation loss, on evaluation steps of train() / run(). */
   valLoss?: number;
+  /** On the update a stop rule ended a run with: why, and the run's divergence (see RunDivergence). */
+  stop?: 'diverged' | 'loss_above';
+  divergedAt?: number; rolledBack?: boolean; weightsStep?: number;
 }
+/** The core's training loop (Trainer.run / train()): how many updates, when to evaluate, an optional stop rule. */
 export interface TrainOptions {
   steps?: number;
-  /** Evaluate every this many steps (0: never). */
+  /** Validation loss every evalEvery steps (and after the schedule's last step, config.steps); 0: never. */
   evalEvery?: number;
-  /** After each step; returning false stops the run (calling-thread runtime). */
-  onStep?: (r: StepResult) => boolean | void;
+  /** Stop once the loss stays above `loss` for `steps` updates in a row, not counting updates 1..after. */
+  stopAbove?: { loss: number; steps: number; after?: number };
 }
-export interface TrainOutcome { steps: number; stepsDone: number; reason: 'steps' | 'cancelled' | 'diverged' }
+export type TrainStopReason = 'steps' | 'cancelled' | 'diverged' | 'loss_above';
+/**
+ * How a run that a rule stopped ended: divergedAt is the non-finite update ('diverged') or the first of the
+ * stretch above the ceiling ('loss_above'); a non-finite loss puts the weights back to those after update
+ * divergedAt - 2 (rolledBack); weightsStep is the update whose weights the model now holds.
+ */
+export interface RunDivergence { divergedAt: number; rolledBack: boolean; weightsStep: number }
+export type RunOutcome = { reason: TrainStopReason; steps: number } & Partial<RunDivergence>;
+/** A run in the worker: the run's outcome and the trainer's updates so far. */
+export type TrainOutcome = RunOutcome & { stepsDone: number };
+/** A token stream's held-out loss: mean nats per predicted token, their sum, the predicted tokens and windows. */
+export interface HeldOutLoss { loss: number; nats: number; tokens: number; windows: number }
 
 export interface LayerNormOptions { gamma?: FloatArray; beta?: FloatArray; eps?: number; dim?: number }
 export interface LayerNormResult {
@@ -108,8 +123,10 @@ export interface ParameterInfo {
 export interface RowStats { mean: Float32Array; var: Float32Array }
 /** A LayerNorm's input and output statistics. */
 export interface NormInspection { in: RowStats; out: RowStats }
-/** One operation of a block's forward pass and the statistics of its output, per token. */
-export interface StepInspection { op: string; mean: Float32Array; var: Float32Array; norm: Float32Array }
+/** A step of a block's forward pass, stable across placements and versions (the order depends on the placement). */
+export type StepId = 'input' | 'norm1' | 'att' | 'drop1' | 'add1' | 'norm2' | 'ff' | 'drop2' | 'add2';
+/** One operation of a block's forward pass (`op`: the book's wording) and the statistics of its output, per token. */
+export interface StepInspection { id: StepId; op: string; mean: Float32Array; var: Float32Array; norm: Float32Array }
 /** What one block recorded during a forward pass. */
 export interface BlockInspection {
   steps: StepInspection[];
@@ -133,12 +150,16 @@ export interface ForwardOptions {
   inspect?: boolean | { ffnHidden?: boolean; attention?: boolean };
   /** Only each sequence's last-position logits: shape (B, 1, vocab_size). */
   lastOnly?: boolean;
+  /** A sequence longer than the context: rejected ('error', default) or read from its last context_length tokens. */
+  overflow?: 'error' | 'crop';
 }
 export interface ForwardResult {
   /** (B, T, vocab_size), row-major. */
   logits: Float32Array;
   shape: [number, number, number];
   inspection?: ForwardInspection;
+  /** How many leading tokens of each sequence the pass did not read (overflow 'crop'); 0 when they fit. */
+  cropped: number;
 }
 export interface GenerateOptions {
   maxNewTokens?: number;
@@ -158,7 +179,10 @@ export interface Checkpoint { config: string; weights: Uint8Array; layout: Check
 export interface LoadProgress { loaded: number; total: number }
 export interface LoadModelOptions {
   onProgress?: (progress: LoadProgress) => void;
-  /** Models whose float32 weights exceed this are refused before they are downloaded (default: the core's budget). */
+  /**
+   * Models whose float32 weights exceed this (default: the core's, 2 GiB, as the CLI) are refused before they are
+   * downloaded; 0 refuses every model.
+   */
   maxParameterBytes?: number;
   /**
    * 'f32' (default) or 'int8': the token embedding and every Linear matrix quantized at load (one float32 scale

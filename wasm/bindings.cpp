@@ -194,11 +194,9 @@ val memoryStats() {
 
 val buildInfo() {
   val o = val::object();
-#ifdef __wasm_simd128__
-  o.set("flavour", std::string("simd"));
-#else
-  o.set("flavour", std::string("baseline"));
-#endif
+  const std::string isa = kernel_isa();
+  o.set("flavour", std::string(isa == "simd128" ? "simd" : "baseline"));  // the .wasm file's name
+  o.set("isa", isa);
   o.set("version", std::string(BLOCKSCOPE_VERSION));  // package.json's, via CMake
   return o;
 }
@@ -209,27 +207,26 @@ val buildInfo() {
 EMSCRIPTEN_BINDINGS(blockscope) {
   using namespace emscripten;
   using namespace blockscope::wasm;
-  auto block = class_<BlockHandle>("Block")
+  auto block = bind_class<BlockHandle>("Block")
                    .constructor(&make_handle<BlockHandle, std::string, double>, allow_raw_pointers())
                    .function("forward", &BlockHandle::forward)
                    .function("config", &BlockHandle::config)
                    .function("setNormPlacement", &BlockHandle::setNormPlacement);
   with_parameters(block);
-  auto att = class_<AttentionHandle>("MultiHeadAttention")
+  auto att = bind_class<AttentionHandle>("MultiHeadAttention")
                  .constructor(&make_handle<AttentionHandle, std::string, double>, allow_raw_pointers())
                  .function("forward", &AttentionHandle::forward);
   with_parameters(att);
-  auto ff = class_<FeedForwardHandle>("FeedForward")
+  auto ff = bind_class<FeedForwardHandle>("FeedForward")
                 .constructor(&make_handle<FeedForwardHandle, double, double, std::string, double>,
                              allow_raw_pointers())
                 .function("forward", &FeedForwardHandle::forward);
   with_parameters(ff);
-  function("layerNorm", &layerNorm);
-  function("activation", &activation);
-  function("activationDerivative", &activationDerivative);
-  function("memoryStats", &memoryStats);
-  function("feedForwardCosts", &feedForwardCosts);
-  function("blockParameters", &blockParameters);
-  function("buildInfo", &buildInfo);
-  function("takeError", &take_error);
+  bind_function("layerNorm", &layerNorm);
+  bind_function("activation", &activation);
+  bind_function("activationDerivative", &activationDerivative);
+  bind_function("memoryStats", &memoryStats);
+  bind_function("feedForwardCosts", &feedForwardCosts);
+  bind_function("blockParameters", &blockParameters);
+  bind_function("buildInfo", &buildInfo);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "blockscope/checkpoint.hpp"
+#include "blockscope/generation.hpp"
 #include "blockscope/gpt_model.hpp"
 #include "marshal.hpp"
 
@@ -34,12 +35,10 @@ class ByteBuffer {
 // n). The file is never whole in wasm memory; the model is built by `new GPT(loader)` once every byte is in.
 class ModelLoaderHandle {
  public:
-  ModelLoaderHandle(const std::string& config_json, double file_size, double max_parameter_bytes,
-                    const std::string& weights = "f32")
+  // options: loadModel's {maxParameterBytes, weights} as JSON (LoadOptions::from_json).
+  ModelLoaderHandle(const std::string& config_json, double file_size, const std::string& options)
       : loader_([&] {
-          LoadOptions opts;
-          opts.weights = parse_weight_format(weights);
-          opts.max_parameter_bytes = integer_of(max_parameter_bytes, "maxParameterBytes", 0, INT64_C(1) << 53);
+          const LoadOptions opts = LoadOptions::from_json(json_from(options, "load options"));
           const GPTConfig cfg = read_config(config_json);  // the loader checks it against the parameter budget
           return ModelStreamLoader(cfg, static_cast<uint64_t>(integer_of(file_size, "file size", 0, INT64_C(1) << 53)),
                                    opts);
@@ -67,6 +66,15 @@ class GPTHandle {
       const std::vector<int32_t> v = ids_from(ids);
       logits_ = model_.forward(v, integer_of(B, "B", 0, INT32_MAX), integer_of(T, "T", 0, INT32_MAX), inspect);
       return view(logits_.data);
+    });
+  }
+
+  // How many leading tokens of an n-token prompt this model does not read (the core's context_start: 0 when it
+  // fits, the excess with overflow "crop", an error with "error").
+  double contextStart(double n, const std::string& overflow) const {
+    return guarded([&] {
+      return static_cast<double>(context_start(integer_of(n, "token count", 0, INT32_MAX),
+                                               model_.config().context_length, parse_context_overflow(overflow)));
     });
   }
 

@@ -39,6 +39,27 @@ val take_error() {
   return message;
 }
 
+namespace {
+std::vector<std::string>& registered(bool is_class) {
+  static std::vector<std::string> functions, classes;
+  return is_class ? classes : functions;
+}
+}  // namespace
+
+void note_binding(bool is_class, const char* name) { registered(is_class).emplace_back(name); }
+
+val binding_names() {
+  const auto list = [](const std::vector<std::string>& names) {
+    val a = val::array();
+    for (const std::string& n : names) a.call<void>("push", n);
+    return a;
+  };
+  val o = val::object();
+  o.set("functions", list(registered(false)));
+  o.set("classes", list(registered(true)));
+  return o;
+}
+
 int64_t integer_of(double v, const char* what, int64_t lo, int64_t hi) {
   require(v == std::floor(v) && v >= static_cast<double>(lo) && v <= static_cast<double>(hi), what,
           " must be an integer in [", lo, ", ", hi, "], got ", v);
@@ -96,6 +117,7 @@ val block_inspection(const BlockInspection& b) {
   val steps = val::array();
   for (const auto& st : b.steps) {
     val step = val::object();
+    step.set("id", st.id);
     step.set("op", st.op);
     step.set("mean", view(st.mean));
     step.set("var", view(st.var));
@@ -142,3 +164,10 @@ val get_param(ParamArena& arena, const std::string& name) {
 }
 
 }  // namespace blockscope::wasm
+
+// The error channel and the binding list themselves: not wrapped by wasm-module.js's check, so registered here
+// rather than through bind_function.
+EMSCRIPTEN_BINDINGS(blockscope_marshal) {
+  emscripten::function("takeError", &blockscope::wasm::take_error);
+  emscripten::function("bindingNames", &blockscope::wasm::binding_names);
+}

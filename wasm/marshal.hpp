@@ -56,6 +56,25 @@ auto guarded(F&& f) noexcept -> decltype(f()) {
 // The recorded error message (clearing it), or null if the last call succeeded.
 val take_error();
 
+// Every binding is registered through bind_function / bind_class, which also record its name: bindingNames()
+// returns {functions, classes} and web/runtime/wasm-module.js wraps exactly those in its error check, so a new
+// binding needs no second list in JavaScript. tests/wasm/bindings.test.mjs fails if a bindings file calls
+// emscripten::function or class_ directly.
+void note_binding(bool is_class, const char* name);
+val binding_names();
+
+template <typename F, typename... Policies>
+void bind_function(const char* name, F f, Policies... policies) {
+  note_binding(false, name);
+  emscripten::function(name, f, policies...);
+}
+
+template <typename H>
+emscripten::class_<H> bind_class(const char* name) {
+  note_binding(true, name);
+  return emscripten::class_<H>(name);
+}
+
 // The factory embind registers as every handle's constructor: `new H(args...)` inside guarded(), so a failing
 // C++ constructor frees what it allocated and the JS side receives null plus the recorded error.
 // Register with .constructor(&make_handle<H, Args...>, emscripten::allow_raw_pointers()).

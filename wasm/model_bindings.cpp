@@ -30,10 +30,7 @@ val GPTHandle::inspection() const {
 val GPTHandle::save(const std::string& layout) {
   return guarded([&] {
     CheckpointNaming naming = naming_;
-    if (!layout.empty()) {
-      require(layout == "book" || layout == "huggingface", "layout must be 'book' or 'huggingface', got '", layout, "'");
-      naming = {layout == "book" ? CheckpointLayout::Book : CheckpointLayout::HuggingFace, true, false};
-    }
+    if (!layout.empty()) naming = {parse_layout(layout, "layout"), true, false};
     const std::string config = config_json(model_, naming.layout);
     saved_ = save_safetensors(model_.config(), model_.params(), naming);
     val o = val::object();
@@ -114,14 +111,12 @@ double countParameters(const std::string& config) {
   });
 }
 
-// Reads a config.json (book or Hugging Face keys) and checks its float32 weights against the byte limit
-// before anything is allocated: {config (book keys), parameters, weightBytes}.
-val checkModelConfig(const std::string& config_json, double max_parameter_bytes) {
+// Reads a config.json (book or Hugging Face keys) and checks its float32 weights against the load options'
+// limit (loadOptions' JSON) before anything is allocated: {config (book keys), parameters, weightBytes}.
+val checkModelConfig(const std::string& config_json, const std::string& options) {
   return guarded([&] {
     const GPTConfig cfg = read_config(config_json);
-    LoadOptions opts;
-    opts.max_parameter_bytes = integer_of(max_parameter_bytes, "maxParameterBytes", 0, INT64_C(1) << 53);
-    check_parameter_budget(cfg, opts);
+    check_parameter_budget(cfg, LoadOptions::from_json(json_from(options, "load options")));
     const auto n = GPTModel::count_parameters(cfg);
     val o = val::object();
     o.set("config", json_to_js(cfg.to_json()));
@@ -131,9 +126,17 @@ val checkModelConfig(const std::string& config_json, double max_parameter_bytes)
   });
 }
 
-// The canonical name of a weight format ("f32" / "int8"); an unknown name is an error naming it.
-std::string checkWeightFormat(const std::string& name) {
-  return guarded([&] { return std::string(weight_format_name(parse_weight_format(name))); });
+// loadModel's options {maxParameterBytes, weights} checked, with the core's defaults filled in, as JSON text.
+std::string loadOptions(const std::string& options) {
+  return guarded([&] { return LoadOptions::from_json(json_from(options, "load options")).to_json().dump(); });
+}
+
+// The tokenizer kind a vocabulary gets by default ("gpt2", "bytes", "bytes+eot"), or null if none fits.
+val defaultTokenizerKind(double vocab_size) {
+  return guarded([&] {
+    const char* kind = default_tokenizer_kind(integer_of(vocab_size, "vocab_size", 0, INT64_C(1) << 53));
+    return kind ? val(std::string(kind)) : val::null();
+  });
 }
 
 // The k most likely next tokens of one row of logits: {ids, logits, probabilities} (softmax at `temperature`).
@@ -162,16 +165,15 @@ val topCandidates(val logits, double k, double temperature) {
 EMSCRIPTEN_BINDINGS(blockscope_models) {
   using namespace emscripten;
   using namespace blockscope::wasm;
-  class_<ByteBuffer>("ByteBuffer")
+  bind_class<ByteBuffer>("ByteBuffer")
       .constructor(&make_handle<ByteBuffer, double>, allow_raw_pointers())
       .function("view", &ByteBuffer::view)
       .function("size", &ByteBuffer::size);
-  class_<ModelLoaderHandle>("ModelLoader")
-      .constructor(&make_handle<ModelLoaderHandle, std::string, double, double>, allow_raw_pointers())
-      .constructor(&make_handle<ModelLoaderHandle, std::string, double, double, std::string>, allow_raw_pointers())
+  bind_class<ModelLoaderHandle>("ModelLoader")
+      .constructor(&make_handle<ModelLoaderHandle, std::string, double, std::string>, allow_raw_pointers())
       .function("write", &ModelLoaderHandle::write)
       .function("received", &ModelLoaderHandle::received);
-  class_<TokenizerHandle>("Tokenizer")
+  bind_class<TokenizerHandle>("Tokenizer")
       .constructor(&make_handle<TokenizerHandle, std::string, std::string, std::string>, allow_raw_pointers())
       .function("encode", &TokenizerHandle::encode)
       .function("decodeBytes", &TokenizerHandle::decodeBytes)
@@ -179,10 +181,11 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .function("vocabSize", &TokenizerHandle::vocabSize)
       .function("eotId", &TokenizerHandle::eotId)
       .function("name", &TokenizerHandle::name);
-  auto gpt = class_<GPTHandle>("GPT")
+  auto gpt = bind_class<GPTHandle>("GPT")
                  .constructor(&make_handle<GPTHandle, std::string, double>, allow_raw_pointers())
                  .constructor(&make_handle<GPTHandle, ModelLoaderHandle&>, allow_raw_pointers())
                  .function("forward", &GPTHandle::forward)
+                 .function("contextStart", &GPTHandle::contextStart)
                  .function("inspection", &GPTHandle::inspection)
                  .function("config", &GPTHandle::config)
                  .function("setNormPlacement", &GPTHandle::setNormPlacement)
@@ -190,13 +193,14 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
                  .function("weightFormat", &GPTHandle::weightFormat)
                  .function("parameterBytes", &GPTHandle::parameterBytes);
   with_parameters(gpt);
-  class_<GeneratorHandle>("Generator")
+  bind_class<GeneratorHandle>("Generator")
       .constructor(&make_handle<GeneratorHandle, GPTHandle&, val, std::string>, allow_raw_pointers())
       .function("next", &GeneratorHandle::next)
       .function("stopReason", &GeneratorHandle::stopReason)
       .function("lastLogits", &GeneratorHandle::lastLogits);
-  function("countParameters", &countParameters);
-  function("checkModelConfig", &checkModelConfig);
-  function("checkWeightFormat", &checkWeightFormat);
-  function("topCandidates", &topCandidates);
+  bind_function("countParameters", &countParameters);
+  bind_function("checkModelConfig", &checkModelConfig);
+  bind_function("loadOptions", &loadOptions);
+  bind_function("defaultTokenizerKind", &defaultTokenizerKind);
+  bind_function("topCandidates", &topCandidates);
 }

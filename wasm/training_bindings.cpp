@@ -1,7 +1,10 @@
-// embind bindings of training: a Trainer over a GPT (steps, evaluation, optimizer state), one GPT's loss and
-// every parameter's gradient, and the lesson's residual-gradient-flow network. Marshalling only.
+// embind bindings of training: a Trainer over a GPT (steps, the core's training run, evaluation, optimizer
+// state), one GPT's loss, its held-out evaluation and every parameter's gradient, and the lesson's
+// residual-gradient-flow network. Marshalling only.
+#include "blockscope/evaluation.hpp"
 #include "blockscope/residual_mlp.hpp"
 #include "blockscope/trainer.hpp"
+#include "blockscope/training_run.hpp"
 #include "handles.hpp"
 
 namespace blockscope::wasm {
@@ -27,6 +30,14 @@ val step_result(const StepResult& r) {
   return o;
 }
 
+// A run's ending when a rule stopped it (diverged, loss_above): {divergedAt, rolledBack, weightsStep}, set on `o`.
+void set_divergence(val& o, const RunOutcome& out) {
+  if (out.reason != StopReason::Diverged && out.reason != StopReason::LossAbove) return;
+  o.set("divergedAt", static_cast<double>(out.diverged_at));
+  o.set("rolledBack", out.rolled_back);
+  o.set("weightsStep", static_cast<double>(out.weights_step));
+}
+
 // Trains a GPT on token ids; must be deleted before its GPT (web/runtime/blockscope.js enforces it).
 class TrainerHandle {
  public:
@@ -36,13 +47,14 @@ class TrainerHandle {
       : trainer_([&] {
           const TrainConfig cfg = TrainConfig::from_json(json_from(config, "training config"));
           const GPTConfig& mc = gpt.model().config();
-          const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : mc.context_length;
+          const int64_t T = mc.sequence_length(cfg.seq_len);
           std::vector<int32_t> tokens = ids_from(train);
           TokenData data = validation.isNull() || validation.isUndefined()
                                ? TokenData(std::move(tokens), cfg.val_fraction, T, mc.vocab_size)
                                : TokenData(std::move(tokens), ids_from(validation), T, mc.vocab_size);
           return std::make_unique<Trainer>(gpt.model(), cfg, std::move(data));
-        }()) {}
+        }()),
+        run_(*trainer_) {}
 
   val step() { return guarded([&] { return step_result(trainer_->step()); }); }
   // The same step in pieces: beginStep(), accumulate() while it returns true, finishStep().
@@ -54,6 +66,38 @@ class TrainerHandle {
     return guarded([&] { return step_result(trainer_->step(ids_from(ids), ids_from(targets))); });
   }
   double evaluate() { return guarded([&] { return trainer_->evaluate(); }); }
+  // The core's training loop (TrainingRun), one piece per advance(): options {steps, evalEvery, stopAbove}.
+  void beginRun(const std::string& options) {
+    guarded([&] { run_.begin(RunOptions::from_json(json_from(options, "training run options"))); });
+  }
+  // The update's report once complete ({...step, valLoss?, stop?, divergedAt?, rolledBack?, weightsStep?}: the
+  // last four when a rule ended the run with it), else null.
+  val advance() {
+    return guarded([&] {
+      const RunStep* s = run_.advance();
+      if (!s) return val::null();
+      val o = step_result(s->result);
+      if (s->evaluated()) o.set("valLoss", s->val_loss);
+      if (run_.finished() && run_.outcome().reason != StopReason::Steps &&
+          run_.outcome().reason != StopReason::Cancelled) {
+        o.set("stop", std::string(stop_reason_name(run_.outcome().reason)));
+        set_divergence(o, run_.outcome());
+      }
+      return o;
+    });
+  }
+  void cancelRun() { guarded([&] { run_.cancel(); }); }
+  bool runFinished() const { return run_.finished(); }
+  // {reason, steps[, divergedAt, rolledBack, weightsStep]}
+  val runOutcome() const {
+    return guarded([&] {
+      val o = val::object();
+      o.set("reason", std::string(stop_reason_name(run_.outcome().reason)));
+      o.set("steps", static_cast<double>(run_.outcome().steps));
+      set_divergence(o, run_.outcome());
+      return o;
+    });
+  }
   double stepsDone() const { return static_cast<double>(trainer_->steps_done()); }
   double memoryBytes() const { return static_cast<double>(trainer_->memory_bytes()); }
   val config() const {
@@ -72,6 +116,7 @@ class TrainerHandle {
 
  private:
   std::unique_ptr<Trainer> trainer_;
+  TrainingRun run_;
   std::vector<uint8_t> state_;
 };
 
@@ -107,6 +152,21 @@ double loss(GPTHandle& gpt, val ids_val, val targets_val, double B, double T) {
   return guarded([&] {
     const std::vector<int32_t> ids = ids_from(ids_val), targets = ids_from(targets_val);
     return gpt.model().loss(ids, targets, integer_of(B, "B", 0, INT32_MAX), integer_of(T, "T", 0, INT32_MAX));
+  });
+}
+
+// The held-out loss of a token stream in non-overlapping windows (evaluate_tokens): options {seqLen, batch};
+// {loss, nats, tokens, windows}.
+val evaluateTokens(GPTHandle& gpt, val ids_val, const std::string& options) {
+  return guarded([&] {
+    const HeldOutLoss r = evaluate_tokens(gpt.model(), ids_from(ids_val),
+                                          EvalOptions::from_json(json_from(options, "evaluation options")));
+    val o = val::object();
+    o.set("loss", r.loss);
+    o.set("nats", r.nats);
+    o.set("tokens", static_cast<double>(r.tokens));
+    o.set("windows", static_cast<double>(r.windows));
+    return o;
   });
 }
 
@@ -163,7 +223,7 @@ class ResidualMLPHandle {
 EMSCRIPTEN_BINDINGS(blockscope_training) {
   using namespace emscripten;
   using namespace blockscope::wasm;
-  class_<TrainerHandle>("Trainer")
+  bind_class<TrainerHandle>("Trainer")
       .constructor(&make_handle<TrainerHandle, GPTHandle&, std::string, val, val>, allow_raw_pointers())
       .function("step", &TrainerHandle::step)
       .function("stepBatch", &TrainerHandle::stepBatch)
@@ -171,14 +231,20 @@ EMSCRIPTEN_BINDINGS(blockscope_training) {
       .function("accumulate", &TrainerHandle::accumulate)
       .function("finishStep", &TrainerHandle::finishStep)
       .function("evaluate", &TrainerHandle::evaluate)
+      .function("beginRun", &TrainerHandle::beginRun)
+      .function("advance", &TrainerHandle::advance)
+      .function("cancelRun", &TrainerHandle::cancelRun)
+      .function("runFinished", &TrainerHandle::runFinished)
+      .function("runOutcome", &TrainerHandle::runOutcome)
       .function("stepsDone", &TrainerHandle::stepsDone)
       .function("memoryBytes", &TrainerHandle::memoryBytes)
       .function("config", &TrainerHandle::config)
       .function("saveOptimizerState", &TrainerHandle::saveOptimizerState)
       .function("loadOptimizerState", &TrainerHandle::loadOptimizerState);
-  function("lossAndGradients", &lossAndGradients);
-  function("loss", &loss);
-  with_parameters(class_<ResidualMLPHandle>("ResidualMLP")
+  bind_function("lossAndGradients", &lossAndGradients);
+  bind_function("loss", &loss);
+  bind_function("evaluateTokens", &evaluateTokens);
+  with_parameters(bind_class<ResidualMLPHandle>("ResidualMLP")
                       .constructor(&make_handle<ResidualMLPHandle, std::string, double>, allow_raw_pointers())
                       .function("forward", &ResidualMLPHandle::forward)
                       .function("backwardSum", &ResidualMLPHandle::backwardSum)

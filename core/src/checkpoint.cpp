@@ -1,12 +1,13 @@
 // Checkpoints: the table mapping either layout's tensors onto the GPTModel arena, used in both directions
-// (load and save), and the parameter budget. config.json is checkpoint_config.cpp; files on disk are
-// checkpoint_files.cpp (native only).
+// (load and save), the table of layout names, load options and the parameter budget. config.json is
+// checkpoint_config.cpp; files on disk are checkpoint_files.cpp (native only).
 #include "blockscope/checkpoint.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -14,6 +15,7 @@
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 #include "checkpoint_plan.hpp"
+#include "json_reader.hpp"
 
 namespace blockscope {
 
@@ -25,42 +27,56 @@ constexpr CheckpointLayout kBook = CheckpointLayout::Book;
 constexpr CheckpointLayout kHF = CheckpointLayout::HuggingFace;
 }  // namespace
 
-const char* layout_name(CheckpointLayout layout) { return layout == kBook ? "book" : "huggingface"; }
-
 // ---------------------------------------------------------------------------------------------------------
-// Parameter budget
+// Layout names and load options
 // ---------------------------------------------------------------------------------------------------------
 namespace {
-std::string format_bytes(double bytes) {
-  const auto rounded = [](double x) { return std::to_string(static_cast<long long>(std::llround(x))); };
-  if (bytes >= 1e6) return rounded(bytes / 1e6) + " MB";
-  if (bytes >= 1e3) return rounded(bytes / 1e3) + " KB";
-  return rounded(bytes) + " bytes";
-}
-
-// count_parameters in double: a guard against int64 overflow for absurd configs (vocab 10^12, ...).
-double approx_parameters(const GPTConfig& cfg) {
-  const double C = static_cast<double>(cfg.emb_dim), V = static_cast<double>(cfg.vocab_size);
-  const double H = cfg.ffn_hidden > 0 ? static_cast<double>(cfg.ffn_hidden) : 4.0 * C;
-  const double block = 4.0 * C * C + 2.0 * C * H + H + 12.0 * C;
-  return V * C * (cfg.tie_weights ? 1.0 : 2.0) + static_cast<double>(cfg.context_length) * C +
-         static_cast<double>(cfg.n_layers) * block + 2.0 * C;
-}
+// Every name a layout is known by, its canonical name (what save() reports) first: "hf" is the CLI's spelling.
+constexpr struct {
+  const char* name;
+  CheckpointLayout layout;
+} kLayoutNames[] = {{"book", kBook}, {"huggingface", kHF}, {"hf", kHF}};
 }  // namespace
 
+const char* layout_name(CheckpointLayout layout) {
+  for (const auto& l : kLayoutNames)
+    if (l.layout == layout) return l.name;
+  throw Error("internal: a checkpoint layout without a name");
+}
+
+CheckpointLayout parse_layout(std::string_view name, const char* what) {
+  std::string accepted;
+  constexpr size_t n = std::size(kLayoutNames);
+  for (size_t i = 0; i < n; ++i) {
+    if (name == kLayoutNames[i].name) return kLayoutNames[i].layout;
+    accepted += detail::concat(i == 0 ? "" : i + 1 == n ? " or " : ", ", kLayoutNames[i].name);
+  }
+  throw Error(detail::concat(what, " must be ", accepted, ", got '", detail::excerpt(name), "'"));
+}
+
+LoadOptions LoadOptions::from_json(const json& j) {
+  const detail::Reader r(j, "load options", {"maxParameterBytes", "weights"});
+  LoadOptions o;
+  o.max_parameter_bytes = r.integer("maxParameterBytes", o.max_parameter_bytes);
+  require(o.max_parameter_bytes >= 0, "maxParameterBytes must be >= 0, got ", o.max_parameter_bytes);
+  o.weights = parse_weight_format(r.text("weights", weight_format_name(o.weights)));
+  return o;
+}
+
+json LoadOptions::to_json() const {
+  return {{"maxParameterBytes", max_parameter_bytes}, {"weights", weight_format_name(weights)}};
+}
+
 void check_parameter_budget(const GPTConfig& cfg, const LoadOptions& opts) {
-  cfg.validate();
   require(opts.max_parameter_bytes >= 0, "LoadOptions::max_parameter_bytes must be >= 0, got ",
           opts.max_parameter_bytes);
-  const double limit = static_cast<double>(opts.max_parameter_bytes);
-  const double approx_bytes = approx_parameters(cfg) * 4.0;
-  require(approx_bytes <= 1e18, "the model needs about ", format_bytes(approx_bytes),
-          " of float32 weights, more than any loader could allocate; the limit is ", format_bytes(limit));
-  const int64_t params = GPTModel::count_parameters(cfg);  // exact and checked once the config is valid
-  require(float_bytes(params, "the model's parameter bytes") <= opts.max_parameter_bytes, "the model needs ",
-          format_bytes(params * 4.0),
-          " of float32 weights (", params, " parameters); the limit is ", format_bytes(limit),
-          " (LoadOptions::max_parameter_bytes)");
+  // Exact: a valid config's count fits int64 with room to spare (SizeLimits), and count_parameters validates.
+  const int64_t params = GPTModel::count_parameters(cfg);
+  const int64_t bytes = GPTModel::parameter_bytes(cfg);
+  require(bytes <= opts.max_parameter_bytes, "the model needs ", bytes_str(static_cast<double>(bytes)),
+          " of float32 weights (", params, " parameters); the limit is ",
+          bytes_str(static_cast<double>(opts.max_parameter_bytes)),
+          " (LoadOptions::max_parameter_bytes, maxParameterBytes in JavaScript)");
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -79,11 +79,12 @@ NamedModel load_model_dir_named(const std::string& dir, const LoadOptions& opts)
   const std::string_view text(reinterpret_cast<const char*>(config.data()), config.size());
   const GPTConfig cfg = read_config(text);
   check_parameter_budget(cfg, opts);  // before reading a possibly huge weights file
-  // Refused from its size, unread, if larger than any checkpoint of this config could be; then streamed in
-  // 4 MiB pieces, so the file is never held next to the parameters.
+  // Refused from its size, unread, if larger than any checkpoint of this config could be (by the loader, with
+  // the message a page gets for the same file); then streamed in 4 MiB pieces, so the file is never held next
+  // to the parameters.
   const fs::path weights = root / "model.safetensors";
   uint64_t size = 0;
-  const File f = open_regular_file(weights, max_safetensors_bytes(cfg), "this config's model.safetensors", size);
+  const File f = open_regular_file(weights, UINT64_MAX, "model.safetensors", size);
   ModelStreamLoader loader(cfg, size, opts);
   std::vector<uint8_t> chunk(std::min<uint64_t>(size, uint64_t{4} << 20));
   while (loader.received() < size) {

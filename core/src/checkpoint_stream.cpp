@@ -55,6 +55,13 @@ uint64_t max_safetensors_bytes(const GPTConfig& cfg) {
   return sat_add(sat_mul(values, 8), 8 + kMaxSafetensorsHeaderBytes);
 }
 
+void require_safetensors_size(const GPTConfig& cfg, uint64_t file_size) {
+  const uint64_t limit = max_safetensors_bytes(cfg);
+  require(file_size <= limit, "model.safetensors is ", bytes_str(static_cast<double>(file_size)), " (", file_size,
+          " bytes), more than any checkpoint of this config (", GPTModel::count_parameters(cfg),
+          " parameters) can be; the limit is ", bytes_str(static_cast<double>(limit)), " (", limit, " bytes)");
+}
+
 struct ModelStreamLoader::Impl {
   enum class Phase { Length, Header, Data, Failed, Finished };
   // What happens to one file tensor's values as they arrive.
@@ -98,9 +105,7 @@ struct ModelStreamLoader::Impl {
 
   Impl(const GPTConfig& c, uint64_t size, const LoadOptions& o) : cfg(c), opts(o), file_size(size) {
     check_parameter_budget(cfg, opts);
-    require(file_size <= max_safetensors_bytes(cfg), "model.safetensors is ", file_size,
-            " bytes, more than any checkpoint of this config (", GPTModel::count_parameters(cfg),
-            " parameters) can be; the limit is ", max_safetensors_bytes(cfg), " bytes");
+    require_safetensors_size(cfg, file_size);
     require(file_size >= 8, "safetensors file is ", file_size, " bytes; it needs at least 8 for the header length");
   }
 
@@ -152,6 +157,7 @@ struct ModelStreamLoader::Impl {
     check_present(*file, plan);
     check_no_unexpected(*file, plan, cfg);
     naming = checkpoint_naming(*file);
+    // The platform's budget for what the model does next, or more if the caller allowed larger weights.
     const MemoryBudget budget{std::max(MemoryBudget::kDefaultBytes, opts.max_parameter_bytes)};
     model.emplace(cfg, GPTModel::Uninitialized{}, budget, opts.weights);
     check_plan_covers(plan, model->params());

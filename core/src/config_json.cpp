@@ -225,9 +225,7 @@ GenerateOptions GenerateOptions::from_json(const json& j) {
     require(stop >= INT32_MIN && stop <= INT32_MAX, "stopToken ", stop, " is not a token id");
     g.stop_token = static_cast<int32_t>(stop);
   }
-  const std::string overflow = r.text("overflow", "error");
-  require(overflow == "error" || overflow == "crop", "overflow must be 'error' or 'crop', got '", overflow, "'");
-  g.overflow = overflow == "crop" ? ContextOverflow::Crop : ContextOverflow::Error;
+  g.overflow = parse_context_overflow(r.text("overflow", "error"));
   g.sampling.validate();
   require(g.max_new_tokens >= 0, "maxNewTokens must be >= 0, got ", g.max_new_tokens);
   return g;

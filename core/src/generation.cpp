@@ -108,19 +108,33 @@ KVCache checked_options(const GPTModel& model, const GenerateOptions& opts) {
   if (opts.stop_token)
     require(*opts.stop_token >= 0 && *opts.stop_token < V, "stop token ", *opts.stop_token,
             " is outside the vocabulary [0, ", V, "): out of range");
-  return KVCache(model.config(), model.memory_budget());
+  return KVCache(model);
 }
 }  // namespace
+
+ContextOverflow parse_context_overflow(const std::string& name) {
+  if (name == "error") return ContextOverflow::Error;
+  if (name == "crop") return ContextOverflow::Crop;
+  throw Error("overflow must be 'error' or 'crop', got '" + name + "'");
+}
+
+int64_t context_start(int64_t n, int64_t context_length, ContextOverflow overflow) {
+  require(n >= 0 && context_length > 0, "context_start needs n >= 0 and context_length > 0, got ", n, " and ",
+          context_length);
+  if (n <= context_length) return 0;
+  require(overflow == ContextOverflow::Crop, "the prompt has ", n, " tokens but the model's context_length is ",
+          context_length, " (use cropping to keep the last ", context_length, " tokens)");
+  return n - context_length;
+}
 
 Generator::Generator(GPTModel& model, std::span<const int32_t> prompt, const GenerateOptions& opts)
     : model_(model), opts_(opts), rng_(opts.seed), cache_(checked_options(model, opts)) {
   require(!prompt.empty(), "the prompt must contain at least one token");
   const int64_t ctx = model.config().context_length;
   const auto n = static_cast<int64_t>(prompt.size());
-  require(opts.overflow == ContextOverflow::Crop || n <= ctx, "the prompt has ", n,
-          " tokens but the model's context_length is ", ctx, " (use cropping to keep the last ", ctx, " tokens)");
-  model.check_ids(prompt.subspan(static_cast<size_t>(std::max<int64_t>(0, n - ctx))), 1, std::min(n, ctx));
-  window_.assign(prompt.end() - std::min(n, ctx), prompt.end());
+  const auto start = static_cast<size_t>(context_start(n, ctx, opts.overflow));
+  model.check_ids(prompt.subspan(start), 1, n - static_cast<int64_t>(start));
+  window_.assign(prompt.begin() + static_cast<std::ptrdiff_t>(start), prompt.end());
   if (opts.max_new_tokens == 0) stop_reason_ = "max_new_tokens";
 }
 

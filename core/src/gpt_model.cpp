@@ -77,10 +77,11 @@ int64_t GPTModel::forward_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool
   n = checked_add(n, BlockActs::size(bc, B, T, false), what);                 // one block's activations
   n = checked_add(n, checked_mul(N, cfg.vocab_size, what), what);             // logits
   if (inspect) {
-    // Per layer: 9 steps x (mean, var, norm), 2 norms x (in, out) x (mean, var), residual norm: 36 N;
+    // Per layer: each inspected step x (mean, var, norm), 2 norms x (in, out) x (mean, var), residual norm;
     // FFN hidden before and after the activation: 2 N H; attention weights B NH T T.
     const int64_t att = checked_product(what, {B, cfg.n_heads, T, T});
-    int64_t layer = checked_add(checked_mul(36, N, what), checked_product(what, {2, N, bc.hidden_dim()}), what);
+    const int64_t per_token = 3 * TransformerBlock::inspected_steps() + 2 * 2 * 2 + 1;
+    int64_t layer = checked_add(checked_mul(per_token, N, what), checked_product(what, {2, N, bc.hidden_dim()}), what);
     layer = checked_add(layer, att, what);
     n = checked_add(n, checked_mul(cfg.n_layers, layer, what), what);
     n = checked_add(n, checked_mul(4, N, what), what);                        // final norm statistics
@@ -101,9 +102,14 @@ int64_t GPTModel::cached_forward_bytes(const GPTConfig& cfg, int64_t T, int64_t 
 }
 
 void GPTModel::set_memory_budget(const MemoryBudget& budget) {
-  budget.require_fits({{detail::concat("a model of ", params_.capacity(), " parameters"),
-                        float_bytes(params_.capacity(), "the model's parameter bytes")}});
+  budget.require_fits({{detail::concat("a model of ", num_parameters(), " parameters"), stored_parameter_bytes()}});
   budget_ = budget;
+}
+
+void GPTModel::require_memory(std::initializer_list<MemoryBudget::Part> parts, const char* hint) const {
+  std::vector<MemoryBudget::Part> all(parts);
+  all.emplace_back("the model's parameters", stored_parameter_bytes());
+  budget_.require_fits(all.data(), all.data() + all.size(), hint);
 }
 
 namespace {
@@ -206,12 +212,26 @@ int64_t KVCache::bytes(const GPTConfig& cfg) {
                      "the KV cache size");
 }
 
+namespace {
+std::string kv_cache_what(const GPTConfig& cfg) {
+  return detail::concat("the KV cache for ", cfg.n_layers, " layers x context ", cfg.context_length, " x ",
+                        cfg.emb_dim);
+}
+}  // namespace
+
 KVCache::KVCache(const GPTConfig& cfg, const MemoryBudget& budget)
     : n_layers(cfg.n_layers), context_length(cfg.context_length), dim(cfg.emb_dim) {
-  budget.require_fits({{detail::concat("the KV cache for ", n_layers, " layers x context ", context_length, " x ",
-                                       dim),
-                        bytes(cfg)},
-                       {"the model's parameters", GPTModel::parameter_bytes(cfg)}});
+  budget.require_fits({{kv_cache_what(cfg), bytes(cfg)}, {"the model's parameters", GPTModel::parameter_bytes(cfg)}});
+  allocate();
+}
+
+KVCache::KVCache(const GPTModel& model)
+    : n_layers(model.config().n_layers), context_length(model.config().context_length), dim(model.config().emb_dim) {
+  model.require_memory({{kv_cache_what(model.config()), bytes(model.config())}});
+  allocate();
+}
+
+void KVCache::allocate() {
   k.assign(to_size(n_layers * context_length * dim, "the KV cache size"), 0.0f);
   v.assign(k.size(), 0.0f);
 }
@@ -255,11 +275,10 @@ void GPTModel::final_logits(float* logits, const float* x, int64_t N, bool inspe
 
 Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, bool inspect) {
   check_ids(ids, B, T);
-  budget_.require_fits({{detail::concat("the forward pass over ", B, " x ", T, " tokens (logits ", B, " x ", T, " x ",
-                                        cfg_.vocab_size, ", attention ", B, " x ", cfg_.n_heads, " x ", T, " x ", T,
-                                        inspect ? ", with inspection" : "", ")"),
-                         forward_bytes(cfg_, B, T, inspect)},
-                        {"the model's parameters", float_bytes(params_.capacity(), "the model's parameter bytes")}});
+  require_memory({{detail::concat("the forward pass over ", B, " x ", T, " tokens (logits ", B, " x ", T, " x ",
+                                  cfg_.vocab_size, ", attention ", B, " x ", cfg_.n_heads, " x ", T, " x ", T,
+                                  inspect ? ", with inspection" : "", ")"),
+                   forward_bytes(cfg_, B, T, inspect)}});
   const int64_t C = cfg_.emb_dim, N = B * T;
   detail::grow_to(x_, to_size(N * C, "the residual stream"));
   detail::grow_to(normed_, to_size(N * C, "the residual stream"));
@@ -291,11 +310,9 @@ Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
   require(cache.length + T <= cfg_.context_length, "cannot append ", T, " tokens to a KV cache holding ", cache.length,
           ": context_length is ", cfg_.context_length);
   check_ids(ids, 1, T);
-  budget_.require_fits(
-      {{detail::concat("a cached forward of ", T, " tokens after ", cache.length),
-        cached_forward_bytes(cfg_, T, cache.length)},
-       {"the KV cache", KVCache::bytes(cfg_)},
-       {"the model's parameters", float_bytes(params_.capacity(), "the model's parameter bytes")}});
+  require_memory({{detail::concat("a cached forward of ", T, " tokens after ", cache.length),
+                   cached_forward_bytes(cfg_, T, cache.length)},
+                  {"the KV cache", KVCache::bytes(cfg_)}});
   const int64_t C = cfg_.emb_dim;
   const size_t n = to_size(T * C, "the residual stream");
   for (FloatBuffer* b : {&x_, &y_, &normed_}) detail::grow_to(*b, n);

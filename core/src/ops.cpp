@@ -1,6 +1,6 @@
-// Portable implementations of the numeric kernels in ops.hpp. Matrix products go through Eigen maps over
-// the caller's buffers (no copies), except linear_forward in SIMD128 wasm builds, which uses kernels/;
-// everything else is plain loops the compiler vectorizes.
+// Portable implementations of the numeric kernels in ops.hpp. Matrix products go through the build's kernels
+// (kernels/dispatch.hpp: SIMD128 in wasm) or, where it has none, Eigen maps over the caller's buffers (no
+// copies); everything else is plain loops the compiler vectorizes.
 #include "blockscope/ops.hpp"
 
 #include <Eigen/Core>
@@ -15,15 +15,13 @@
 #include "blockscope/tensor.hpp"
 #include "ops_internal.hpp"
 #include "fast_math.hpp"
-#include "kernels/kernels.hpp"
-
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
+#include "kernels/dispatch.hpp"
 
 namespace blockscope {
 
 using namespace detail;  // Eigen maps, GELU constants, head scratch (ops_internal.hpp)
+
+const char* kernel_isa() { return kernels::active().isa; }
 
 const char* activation_name(Activation a) {
   switch (a) {
@@ -148,47 +146,21 @@ void activation_derivative(Activation kind, float* out, const float* inp, int64_
 
 void linear_forward(float* out, const float* inp, const float* weight, const float* bias, int64_t N,
                     int64_t C, int64_t OC) {
-#ifdef __wasm_simd128__
-  // Eigen has no SIMD128 path and its auto-vectorized scalar code reaches about half of the hand-written
-  // kernels' speed in wasm (GEMM) and a quarter (GEMV); see bench/bench_kernels.cpp.
-  kernels::f32_linear(kernels::kLinearSimd128, out, inp, weight, bias, N, C, OC);
-#else
+  if (const kernels::LinearKernels* k = kernels::active().linear) {
+    kernels::f32_linear(*k, out, inp, weight, bias, N, C, OC);
+    return;
+  }
   MatMap y(out, N, OC);
   const ConstMatMap x(inp, N, C);
   const ConstMatMap w(weight, OC, C);
   y.noalias() = x * w.transpose();
   if (bias) y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, OC);
-#endif
 }
-
-namespace {
-// max(r[0..n)), n >= 1. In SIMD128 builds four lanes at a time: std::max_element's scalar loop took half of softmax's
-// time over attention rows (the maximum itself does not depend on the order; a NaN anywhere makes the whole softmax
-// row NaN either way).
-float row_max(const float* r, int64_t n) {
-#ifdef __wasm_simd128__
-  if (n >= 8) {
-    v128_t m0 = wasm_v128_load(r), m1 = wasm_v128_load(r + 4);
-    int64_t j = 8;
-    for (; j + 8 <= n; j += 8) {
-      m0 = wasm_f32x4_max(m0, wasm_v128_load(r + j));
-      m1 = wasm_f32x4_max(m1, wasm_v128_load(r + j + 4));
-    }
-    m0 = wasm_f32x4_max(m0, m1);
-    float mx = std::max(std::max(wasm_f32x4_extract_lane(m0, 0), wasm_f32x4_extract_lane(m0, 1)),
-                        std::max(wasm_f32x4_extract_lane(m0, 2), wasm_f32x4_extract_lane(m0, 3)));
-    for (; j < n; ++j) mx = std::max(mx, r[j]);
-    return mx;
-  }
-#endif
-  return *std::max_element(r, r + n);
-}
-}  // namespace
 
 void softmax_rows(float* x, int64_t N, int64_t n) {
   for (int64_t i = 0; i < N; ++i) {
     float* r = x + i * n;
-    const float mx = row_max(r, n);
+    const float mx = kernels::active().row_max(r, n);
     float sum = 0.0f;
     for (int64_t j = 0; j < n; ++j) r[j] = exp_f32(r[j] - mx);
     for (int64_t j = 0; j < n; ++j) sum += r[j];
@@ -207,14 +179,13 @@ void detail::gather_head(float* dst, const float* src, int64_t rows, int64_t hs,
   for (int64_t r = 0; r < rows; ++r) std::copy(src + r * stride, src + r * stride + hs, dst + r * hs);
 }
 
-#ifdef __wasm_simd128__
 namespace {
-// attention_forward for a few query rows without dropout (decoding), in SIMD128 builds: each query row against
-// the keys and values read in place, C apart, with no per-head copies and no packing. The same formulas as the
-// blocked path below, so the two agree up to the rounding of their sums. Native builds keep the blocked path,
-// whose Eigen products use the CPU's full vector width (the generic twins measured slower there at context 1000).
-void attention_forward_rows(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
-                            int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal) {
+// attention_forward for a few query rows without dropout (decoding), where the build has kernels for it: each
+// query row against the keys and values read in place, C apart, with no per-head copies and no packing. The
+// same formulas as the blocked path below, so the two agree up to the rounding of their sums.
+void attention_forward_rows(const kernels::Dispatch& kd, float* out, float* att, const float* q, const float* k,
+                            const float* v, int64_t B, int64_t T, int64_t S, int64_t kv_rows, int64_t C,
+                            int64_t NH, bool causal) {
   const int64_t hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const int64_t offset = S - T;
@@ -225,26 +196,24 @@ void attention_forward_rows(float* out, float* att, const float* q, const float*
       for (int64_t t = 0; t < T; ++t) {
         float* w = att + ((b * NH + h) * T + t) * S;
         const int64_t visible = causal ? offset + t + 1 : S;
-        kernels::f32_attention_scores__simd128(w, q + (b * T + t) * C + h * hs, kh, C, hs, visible);
+        kd.attention_scores(w, q + (b * T + t) * C + h * hs, kh, C, hs, visible);
         for (int64_t s = 0; s < visible; ++s) w[s] *= scale;
         softmax_rows(w, 1, visible);
         std::fill(w + visible, w + S, 0.0f);
-        kernels::f32_attention_weighted_sum__simd128(out + (b * T + t) * C + h * hs, w, vh, C, hs, visible);
+        kd.attention_weighted_sum(out + (b * T + t) * C + h * hs, w, vh, C, hs, visible);
       }
     }
 }
 }  // namespace
-#endif
 
 void attention_forward(float* out, float* att, const float* q, const float* k, const float* v, int64_t B,
                        int64_t T, int64_t S, int64_t kv_rows, int64_t C, int64_t NH, bool causal,
                        const float* att_mask) {
-#ifdef __wasm_simd128__
-  if (T < kAttentionFewRows && att_mask == nullptr) {
-    attention_forward_rows(out, att, q, k, v, B, T, S, kv_rows, C, NH, causal);
+  const kernels::Dispatch& kd = kernels::active();
+  if (T < kAttentionFewRows && att_mask == nullptr && kd.attention_scores) {
+    attention_forward_rows(kd, out, att, q, k, v, B, T, S, kv_rows, C, NH, causal);
     return;
   }
-#endif
   const int64_t hs = C / NH;
   const float scale = 1.0f / std::sqrt(static_cast<float>(hs));
   const int64_t offset = S - T;  // absolute position of query 0

@@ -8,7 +8,7 @@
 #include "blockscope/ops.hpp"
 #include "ops_internal.hpp"
 #include "fast_math.hpp"
-#include "kernels/kernels.hpp"
+#include "kernels/dispatch.hpp"
 
 namespace blockscope {
 
@@ -44,15 +44,15 @@ void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* 
 
 void linear_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, int64_t N, int64_t C, int64_t OC) {
-#ifdef __wasm_simd128__
-  // Eigen has no SIMD128 path; the hand-written kernels are the forward's GEMM transposed (kernels/).
-  kernels::f32_linear_backward(kernels::kLinearBackwardSimd128, dinp, dweight, dbias, dout, inp, weight, N, C, OC);
-#else
+  // The build's kernels (SIMD128: the forward's GEMM transposed, kernels/), else Eigen's products.
+  if (const kernels::LinearBackwardKernels* k = kernels::active().linear_backward) {
+    kernels::f32_linear_backward(*k, dinp, dweight, dbias, dout, inp, weight, N, C, OC);
+    return;
+  }
   const ConstMatMap dy(dout, N, OC);
   if (dinp) MatMap(dinp, N, C).noalias() += dy * ConstMatMap(weight, OC, C);
   if (dweight) MatMap(dweight, OC, C).noalias() += dy.transpose() * ConstMatMap(inp, N, C);
   if (dbias) Eigen::Map<Eigen::RowVectorXf>(dbias, OC) += dy.colwise().sum();
-#endif
 }
 
 void activation_backward(Activation kind, float* dinp, const float* inp, const float* dout, int64_t n) {

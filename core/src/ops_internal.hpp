@@ -11,9 +11,6 @@ namespace blockscope::detail {
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using MatMap = Eigen::Map<RowMatrix>;
 using ConstMatMap = Eigen::Map<const RowMatrix>;
-// One head's slice of a (rows, C) buffer: rows of hs values, C apart.
-using StridedMap = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
-using ConstStridedMap = Eigen::Map<const RowMatrix, 0, Eigen::OuterStride<>>;
 
 inline constexpr float kSqrt2OverPi = 0.7978845608028654f;  // sqrt(2 / pi)
 inline constexpr float kGeluCoeff = 0.044715f;
@@ -23,7 +20,7 @@ inline constexpr float kInvSqrt2Pi = 0.3989422804014327f;  // 1 / sqrt(2 pi)
 // Query rows per block of causal attention: each block is multiplied only with the keys it can see.
 inline constexpr int64_t kAttentionRowBlock = 32;
 
-// Below this many query rows (decoding), attention without dropout in SIMD128 builds goes row by row over keys and values read
+// Below this many query rows (decoding), attention without dropout in builds with row kernels goes row by row over keys and values read
 // in place (kernels/f32_attention.cpp): copying each head's K and V and packing them costs more than the
 // products. From 8 rows on, the packed GEMM kernels reuse each key and value row across queries.
 inline constexpr int64_t kAttentionFewRows = 8;

@@ -4,7 +4,7 @@
 
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
-#include "kernels/q8.hpp"
+#include "kernels/dispatch.hpp"
 
 namespace blockscope {
 
@@ -40,12 +40,7 @@ void Q8Matrix::dequantize_row(int64_t r, float* out) const {
 }
 
 void Q8Matrix::linear_forward(float* out, const float* inp, const float* bias, int64_t N) const {
-#ifdef __wasm_simd128__
-  const kernels::Q8GemvFn gemv = kernels::q8_gemv__simd128;
-#else
-  const kernels::Q8GemvFn gemv = kernels::q8_gemv__generic;
-#endif
-  kernels::q8_linear(gemv, out, inp, codes_.data(), scales_.data(), bias, N, cols_, rows_);
+  kernels::q8_linear(kernels::active().q8_gemv, out, inp, codes_.data(), scales_.data(), bias, N, cols_, rows_);
 }
 
 }  // namespace blockscope

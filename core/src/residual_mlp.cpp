@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "blockscope/checkpoint.hpp"
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/memory_budget.hpp"
@@ -33,10 +32,6 @@ void ResidualMLPConfig::validate() const {
   require(dim >= 1 && dim <= kMaxDim, "ResidualMLP dim must be in [1, ", kMaxDim, "], got ", dim);
   require(std::isfinite(init_std) && init_std >= 0.0f, "ResidualMLP init_std must be a finite number >= 0, got ",
           init_std);
-  // The loaders' weight budget is the one limit on what the core allocates for parameters.
-  const int64_t limit = LoadOptions{}.max_parameter_bytes;
-  require(count_params(*this) * 4 <= limit, "ResidualMLP depth ", depth, " x dim ", dim, " needs ",
-          count_params(*this) * 4, " bytes of float32 weights; the limit is ", limit);
 }
 
 ResidualMLPConfig ResidualMLPConfig::from_json(const json& j) {
@@ -58,8 +53,19 @@ int64_t ResidualMLP::num_params(const ResidualMLPConfig& cfg) {
   return count_params(cfg);
 }
 
-ResidualMLP::ResidualMLP(const ResidualMLPConfig& cfg, uint64_t seed)
-    : cfg_(cfg), params_(num_params(cfg)), grads_(0) {
+namespace {
+// The parameter count, once the config is valid and its weights and their gradients fit the budget.
+int64_t budgeted_params(const ResidualMLPConfig& cfg, const MemoryBudget& budget) {
+  const int64_t n = ResidualMLP::num_params(cfg);
+  budget.require_fits({{detail::concat("a ResidualMLP of depth ", cfg.depth, " x dim ", cfg.dim, " (", n,
+                                       " parameters, with their gradients)"),
+                        float_bytes(2 * n, "the ResidualMLP's parameter bytes")}});
+  return n;
+}
+}  // namespace
+
+ResidualMLP::ResidualMLP(const ResidualMLPConfig& cfg, uint64_t seed, const MemoryBudget& budget)
+    : cfg_(cfg), budget_(budget), params_(budgeted_params(cfg, budget)), grads_(0) {
   // Registration order is the state_dict order of ModuleList `layers`, then ModuleList `norms`.
   layers_.reserve(static_cast<size_t>(cfg.depth));
   for (int64_t i = 0; i < cfg.depth; ++i)
@@ -99,12 +105,12 @@ Tensor ResidualMLP::forward(const Tensor& x) {
           x.numel(), " values");
   require_finite(x.ptr(), x.numel(), "ResidualMLP input");
   // Memory per row: h (depth + 1) C, pre depth C, dpre, dx and the output C each, and with layer_norm ln
-  // depth C + dln C + mean, rstd 2 depth; on top of the weights and their gradients. Budgeted like the
-  // weights (2 GiB), which also keeps every buffer size below 2^32 for wasm32's size_t.
+  // depth C + dln C + mean, rstd 2 depth; on top of the weights and their gradients. In wasm32 the budget
+  // (2 GiB) also keeps every buffer size below 2^32 for its size_t.
   const int64_t L = cfg_.depth, C = cfg_.dim;
   const int64_t per_row = (2 * L + 4) * C + (cfg_.layer_norm ? (L + 1) * C + 2 * L : 0);
   const char* what = "the ResidualMLP's activation size";
-  MemoryBudget{LoadOptions{}.max_parameter_bytes}.require_fits(
+  budget_.require_fits(
       {{detail::concat("ResidualMLP activations for B = ", x.shape[0], " rows"),
         float_bytes(checked_mul(x.shape[0], per_row, what), what)},
        {"the weights and their gradients", float_bytes(2 * params_.capacity(), what)}});

@@ -1,5 +1,6 @@
 // Gpt2Tokenizer's encoding (pre-tokenize, then BPE each word by merge rank, as OpenAI's encoder.py) and
-// decoding, and ByteTokenizer. Reading GPT-2's vocabulary and merges files is in gpt2_loader.cpp.
+// decoding, ByteTokenizer, and which of them a vocabulary gets by default. Reading GPT-2's vocabulary and
+// merges files is in gpt2_loader.cpp.
 #include "blockscope/tokenizer.hpp"
 
 #include <functional>
@@ -221,6 +222,14 @@ std::optional<int32_t> ByteTokenizer::eot_id() const {
 std::string ByteTokenizer::token_text(int32_t id) const {
   check_id(id);
   return id == 256 ? std::string(kEndOfText) : std::string(1, static_cast<char>(static_cast<unsigned char>(id)));
+}
+
+const char* default_tokenizer_kind(int64_t vocab_size) {
+  constexpr int64_t kGpt2Ids = 50257, kByteIds = 256;
+  if (vocab_size >= kGpt2Ids) return "gpt2";
+  if (vocab_size == kByteIds + 1) return "bytes+eot";
+  if (vocab_size >= kByteIds) return "bytes";
+  return nullptr;
 }
 
 }  // namespace blockscope

@@ -136,32 +136,27 @@ void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids
 // Trainer
 // ---------------------------------------------------------------------------------------------------------
 namespace {
-const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const TokenData& data,
-                           int64_t max_memory_bytes) {
+const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const TokenData& data) {
   model.require_trainable("train it");
   cfg.validate();
   const GPTConfig& mc = model.config();
-  const int64_t T = cfg.seq_len > 0 ? cfg.seq_len : mc.context_length;
+  const int64_t T = mc.sequence_length(cfg.seq_len);
   require(T <= mc.context_length, "seq_len ", T, " exceeds the model's context_length ", mc.context_length);
   require(data.seq_len() == T, "the data was windowed for sequences of ", data.seq_len(), " tokens, the training ",
           "config asks for ", T);
-  // Before allocating anything: activations for (batch_size, T), gradients and AdamW's two moments. The
-  // attention weights (B, NH, T, T) per layer dominate for long sequences; sized in double first so that
-  // absurd batches cannot overflow the exact count.
-  const double B = static_cast<double>(cfg.batch_size), dT = static_cast<double>(T);
-  const double rough = 4.0 * static_cast<double>(mc.n_layers) * B * dT *
-                       (dT * static_cast<double>(mc.n_heads) + 16.0 * static_cast<double>(mc.emb_dim));
+  // Before allocating anything: activations for (batch_size, T), then gradients, AdamW's two moments and the
+  // copy of the weights, each as large as the parameters. The activations are linear in the batch size: one
+  // sequence's are counted exactly and multiplied in double, so an absurd batch is over the budget rather
+  // than an int64 overflow.
   const bool dropout = mc.drop_rate > 0.0;
-  // The rough estimate first: beyond 1e15 bytes the exact (checked) count could overflow int64.
-  const double acts =
-      rough > 1e15 ? rough : static_cast<double>(Trainer::activation_bytes(mc, cfg.batch_size, T, dropout));
-  const double state = 16.0 * static_cast<double>(model.num_parameters());
-  const double total = acts + state, limit = static_cast<double>(max_memory_bytes);
-  require(total <= limit, "training needs about ", static_cast<int64_t>(total / 1e6),
-          " MB (activations for batch_size ", cfg.batch_size, " x seq_len ", T, ": ",
-          static_cast<int64_t>(acts / 1e6), " MB; parameters, gradients and AdamW moments: ",
-          static_cast<int64_t>(state / 1e6), " MB), over the budget by ", bytes_str(total - limit),
-          "; the limit is ", max_memory_bytes / 1000000, " MB: lower batch_size or seq_len");
+  const double per_sequence = static_cast<double>(Trainer::activation_bytes(mc, 1, T, dropout));
+  const double rough = per_sequence * static_cast<double>(cfg.batch_size);
+  const double acts = rough > 1e15 ? rough : static_cast<double>(Trainer::activation_bytes(mc, cfg.batch_size, T, dropout));
+  model.require_memory({{detail::concat("training activations for batch_size ", cfg.batch_size, " x seq_len ", T),
+                         acts},
+                        {"the gradients, AdamW's two moments and the weights before the last update",
+                         4.0 * static_cast<double>(GPTModel::parameter_bytes(mc))}},
+                       "lower batch_size or seq_len");
   return cfg;
 }
 
@@ -182,15 +177,16 @@ std::string layer_of(const std::string& name) {
 }
 }  // namespace
 
-Trainer::Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data, int64_t max_memory_bytes)
+Trainer::Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data)
     : model_(model),
-      cfg_(checked(cfg, model, data, max_memory_bytes)),
+      cfg_(checked(cfg, model, data)),
       data_(std::move(data)),
       rs_(model.config(), cfg.batch_size, data_.seq_len(), model.config().drop_rate > 0.0),
       grads_(ParamArena::zeros_like(model.params())),
       optimizer_(model.params(), cfg.adamw()),
       data_rng_(cfg.seed, 101),
-      dropout_rng_(cfg.seed, 202) {}
+      dropout_rng_(cfg.seed, 202),
+      previous_(to_size(model.params().capacity(), "the copy of the weights")) {}
 
 StepResult Trainer::step() {
   begin_step();
@@ -249,8 +245,18 @@ StepResult Trainer::update(double loss_sum) {
   r.grad_norm = clip_grad_norm(grads_, cfg_.clip);
   r.lr = scheduled_lr(optimizer_.steps(), cfg_.steps, cfg_.warmup, cfg_.lr, cfg_.floor_lr());
   r.finite = std::isfinite(r.loss) && std::isfinite(r.grad_norm);
-  if (r.finite) optimizer_.step(model_.params(), grads_, r.lr);  // a diverged step leaves the weights alone
+  if (!r.finite) return r;  // a diverged step leaves the weights alone
+  const ParamArena& p = model_.params();
+  std::copy(p.data(), p.data() + p.capacity(), previous_.data());
+  previous_step_ = optimizer_.steps();
+  optimizer_.step(model_.params(), grads_, r.lr);
   return r;
+}
+
+void Trainer::restore_previous_weights() {
+  require(previous_step_ >= 0, "there are no earlier weights to put back (no update was applied since the last)");
+  std::copy(previous_.begin(), previous_.end(), model_.params().data());
+  previous_step_ = -1;
 }
 
 double Trainer::evaluate() {
@@ -262,19 +268,13 @@ double Trainer::evaluate() {
   return sum / static_cast<double>(cfg_.eval_batches);
 }
 
-int64_t Trainer::memory_bytes() const {  // activations + gradients + AdamW's m and v
+int64_t Trainer::memory_bytes() const {  // activations + gradients + AdamW's m and v + the previous weights
   const char* what = "the trainer's memory";
-  return float_bytes(checked_add(rs_.floats(), checked_mul(3, grads_.capacity(), what), what), what);
+  return float_bytes(checked_add(rs_.floats(), checked_mul(4, grads_.capacity(), what), what), what);
 }
 
 int64_t Trainer::activation_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout) {
   return float_bytes(GPTRunState::size(cfg, B, T, dropout), "the training activations");
-}
-
-int64_t Trainer::budget_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout) {
-  const char* what = "the training memory";
-  return checked_add(activation_bytes(cfg, B, T, dropout), checked_mul(4, GPTModel::parameter_bytes(cfg), what),
-                     what);
 }
 
 }  // namespace blockscope

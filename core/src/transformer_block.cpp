@@ -2,6 +2,8 @@
 #include "blockscope/transformer_block.hpp"
 
 #include <algorithm>
+#include <array>
+#include <span>
 #include <utility>
 
 #include "blockscope/error.hpp"
@@ -99,6 +101,73 @@ Tensor TransformerBlock::forward(const Tensor& x, BlockInspection* inspect) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The wiring: the book's TransformerBlock.forward as a list of steps, once per norm placement. The forward
+// pass, the cached forward, the backward pass (the list in reverse) and inspection all walk this list, so
+// a change of wiring is made here once.
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+// The tensors the steps pass along: the block input and BlockActs' six (N, C) intermediates.
+enum Slot : uint8_t { kIn, kLn1, kAtt, kRes1, kLn2, kFf, kRes2, kSlots };
+enum class Op : uint8_t { Norm1, Att, Add1, Norm2, Ff, Add2 };
+// out = op(in); an addition is out = in (the shortcut) + drop_shortcut(branch).
+struct Step {
+  Op op;
+  Slot in, out, branch = kIn;
+};
+constexpr Step kPreNorm[] = {{Op::Norm1, kIn, kLn1},        // x = self.norm1(x)
+                             {Op::Att, kLn1, kAtt},         // x = self.att(x)
+                             {Op::Add1, kIn, kRes1, kAtt},  // x = self.drop_shortcut(x) + shortcut
+                             {Op::Norm2, kRes1, kLn2},      // x = self.norm2(x)
+                             {Op::Ff, kLn2, kFf},           // x = self.ff(x)
+                             {Op::Add2, kRes1, kRes2, kFf}};  // x = self.drop_shortcut(x) + shortcut
+constexpr Step kPostNorm[] = {{Op::Att, kIn, kAtt},           // self.att(x)
+                              {Op::Add1, kIn, kRes1, kAtt},   // x + self.drop_shortcut(...)
+                              {Op::Norm1, kRes1, kLn1},       // x = self.norm1(...)
+                              {Op::Ff, kLn1, kFf},            // self.ff(x)
+                              {Op::Add2, kLn1, kRes2, kFf},   // x + self.drop_shortcut(...)
+                              {Op::Norm2, kRes2, kLn2}};      // x = self.norm2(...)
+
+std::span<const Step> steps_of(NormPlacement p) {
+  if (p == NormPlacement::Pre) return kPreNorm;
+  return kPostNorm;
+}
+constexpr bool is_add(Op op) { return op == Op::Add1 || op == Op::Add2; }
+const Step& step_of(NormPlacement p, Op op) {
+  for (const Step& s : steps_of(p))
+    if (s.op == op) return s;
+  throw Error("the block's wiring has no such step");  // unreachable: both lists have every op
+}
+
+// Inspection records the input, every step's output, and before each addition the dropped-out branch.
+constexpr int64_t count_inspected(std::span<const Step> steps) {
+  int64_t n = 1;
+  for (const Step& s : steps) n += is_add(s.op) ? 2 : 1;
+  return n;
+}
+static_assert(count_inspected(kPreNorm) == count_inspected(kPostNorm));
+
+// The slots of `a` as written by the steps (the input is never written) and as read.
+std::array<float*, kSlots> written(const BlockActs& a) {
+  return {nullptr, a.ln1_out, a.att_out, a.res1, a.ln2_out, a.ff_out, a.res2};
+}
+std::array<const float*, kSlots> read(const BlockActs& a, const float* x) {
+  return {x, a.ln1_out, a.att_out, a.res1, a.ln2_out, a.ff_out, a.res2};
+}
+
+// out = x + drop_shortcut(sub), the shortcut connection; mask null = no dropout; x null = no shortcut
+// (a block without residual connections): out = drop_shortcut(sub).
+void residual(float* out, const float* x, const float* sub, const float* mask, int64_t n) {
+  if (x == nullptr) {
+    for (int64_t i = 0; i < n; ++i) out[i] = mask ? sub[i] * mask[i] : sub[i];
+  } else if (mask) {
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] + sub[i] * mask[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = x[i] + sub[i];
+  }
+}
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------
 // Activation memory
 // ---------------------------------------------------------------------------------------------------------
 namespace {
@@ -129,7 +198,7 @@ int64_t layout(BlockActs* a, float* mem, const BlockConfig& cfg, int64_t B, int6
     take(r.drop1_mask, N * C);
     take(r.drop2_mask, N * C);
   }
-  r.out = cfg.norm == NormPlacement::Pre ? r.res2 : r.ln2_out;
+  r.out = read(r, nullptr)[steps_of(cfg.norm).back().out];  // the last step's output
   return used;
 }
 
@@ -162,22 +231,7 @@ const BlockActs& TransformerBlock::workspace(int64_t B, int64_t T) {
   return ws_acts_;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Forward: the book's TransformerBlock.forward, one op per line
-// ---------------------------------------------------------------------------------------------------------
-namespace {
-// out = x + drop_shortcut(sub), the shortcut connection; mask null = no dropout; x null = no shortcut
-// (a block without residual connections): out = drop_shortcut(sub).
-void residual(float* out, const float* x, const float* sub, const float* mask, int64_t n) {
-  if (x == nullptr) {
-    for (int64_t i = 0; i < n; ++i) out[i] = mask ? sub[i] * mask[i] : sub[i];
-  } else if (mask) {
-    for (int64_t i = 0; i < n; ++i) out[i] = x[i] + sub[i] * mask[i];
-  } else {
-    for (int64_t i = 0; i < n; ++i) out[i] = x[i] + sub[i];
-  }
-}
-}  // namespace
+int64_t TransformerBlock::inspected_steps() { return count_inspected(kPreNorm); }
 
 void TransformerBlock::forward(float* out, const float* inp, int64_t B, int64_t T, BlockInspection* insp) {
   const BlockActs& a = workspace(B, T);
@@ -187,23 +241,7 @@ void TransformerBlock::forward(float* out, const float* inp, int64_t B, int64_t 
 }
 
 void TransformerBlock::forward(const BlockActs& a, const float* x, int64_t B, int64_t T) {
-  const int64_t N = B * T, C = cfg_.emb_dim;
-  const bool sc = cfg_.residual;  // the shortcut connections (residual(): a null source drops them)
-  if (cfg_.norm == NormPlacement::Pre) {
-    norm1_.forward(a.ln1_out, a.ln1_mean, a.ln1_rstd, x, N);      // x = self.norm1(x)
-    att_.forward(a.att_out, a.att, a.ln1_out, B, T);                // x = self.att(x)
-    residual(a.res1, sc ? x : nullptr, a.att_out, a.drop1_mask, N * C);       // x = self.drop_shortcut(x) + shortcut
-    norm2_.forward(a.ln2_out, a.ln2_mean, a.ln2_rstd, a.res1, N);  // x = self.norm2(x)
-    ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln2_out, N);       // x = self.ff(x)
-    residual(a.res2, sc ? a.res1 : nullptr, a.ff_out, a.drop2_mask, N * C);   // x = self.drop_shortcut(x) + shortcut
-  } else {
-    att_.forward(a.att_out, a.att, x, B, T);                        // self.att(x)
-    residual(a.res1, sc ? x : nullptr, a.att_out, a.drop1_mask, N * C);       // x + self.drop_shortcut(...)
-    norm1_.forward(a.ln1_out, a.ln1_mean, a.ln1_rstd, a.res1, N);  // x = self.norm1(...)
-    ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln1_out, N);       // self.ff(x)
-    residual(a.res2, sc ? a.ln1_out : nullptr, a.ff_out, a.drop2_mask, N * C);  // x + self.drop_shortcut(...)
-    norm2_.forward(a.ln2_out, a.ln2_mean, a.ln2_rstd, a.res2, N);  // x = self.norm2(...)
-  }
+  run(a, x, B, T, nullptr);
 }
 
 void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, const KVSlot& kv) {
@@ -214,70 +252,76 @@ void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, con
   forward_cached(out, x, T, kv, a, att_w);
 }
 
-// The same op list over a KV cache (B = 1, no dropout, no inspection).
 void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, const KVSlot& kv, const BlockActs& a,
                                      float* att_w) {
-  const int64_t C = cfg_.emb_dim;
-  const bool sc = cfg_.residual;
-  if (cfg_.norm == NormPlacement::Pre) {
-    norm1_.forward(a.ln1_out, nullptr, nullptr, x, T);
-    att_.forward_cached(a.att_out, att_w, a.ln1_out, T, kv);
-    residual(a.res1, sc ? x : nullptr, a.att_out, nullptr, T * C);
-    norm2_.forward(a.ln2_out, nullptr, nullptr, a.res1, T);
-    ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln2_out, T);
-    residual(out, sc ? a.res1 : nullptr, a.ff_out, nullptr, T * C);
-  } else {
-    att_.forward_cached(a.att_out, att_w, x, T, kv);
-    residual(a.res1, sc ? x : nullptr, a.att_out, nullptr, T * C);
-    norm1_.forward(a.ln1_out, nullptr, nullptr, a.res1, T);
-    ff_.forward(a.ff_out, a.fc_pre, a.fc_post, a.ln1_out, T);
-    residual(a.res2, sc ? a.ln1_out : nullptr, a.ff_out, nullptr, T * C);
-    norm2_.forward(out, nullptr, nullptr, a.res2, T);
+  const Cached cached{kv, att_w, out};
+  run(a, x, 1, T, &cached);
+}
+
+// The steps in order. Cached (B = 1, no dropout): attention reads and extends the KV cache, the norms keep no
+// statistics, and the last step writes the caller's `out`.
+void TransformerBlock::run(const BlockActs& a, const float* x, int64_t B, int64_t T, const Cached* cached) {
+  const int64_t N = B * T, n = N * cfg_.emb_dim;
+  const std::span<const Step> steps = steps_of(cfg_.norm);
+  const auto src = read(a, x);
+  auto dst = written(a);
+  if (cached) dst[steps.back().out] = cached->out;
+  const bool stats = cached == nullptr;
+  for (const Step& s : steps) {
+    const float* in = src[s.in];
+    float* out = dst[s.out];
+    switch (s.op) {
+      case Op::Norm1: norm1_.forward(out, stats ? a.ln1_mean : nullptr, stats ? a.ln1_rstd : nullptr, in, N); break;
+      case Op::Norm2: norm2_.forward(out, stats ? a.ln2_mean : nullptr, stats ? a.ln2_rstd : nullptr, in, N); break;
+      case Op::Att:
+        if (cached)
+          att_.forward_cached(out, cached->att_w, in, T, cached->kv);
+        else
+          att_.forward(out, a.att, in, B, T);
+        break;
+      case Op::Ff: ff_.forward(out, a.fc_pre, a.fc_post, in, N); break;
+      case Op::Add1:
+      case Op::Add2:
+        residual(out, cfg_.residual ? in : nullptr, src[s.branch], s.op == Op::Add1 ? a.drop1_mask : a.drop2_mask, n);
+        break;
+    }
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Backward: the forward's op list in reverse. d1 carries the residual stream's gradient, d2 a sublayer
-// output's, d3 a sublayer input's.
+// Backward: the same steps in reverse. Each slot has its own gradient buffer, zeroed, into which every step
+// that read the slot accumulates; the block input's is the caller's dinp (null: skipped).
 // ---------------------------------------------------------------------------------------------------------
-namespace {
-void scaled_copy(float* out, const float* g, const float* mask, int64_t n) {
-  if (mask)
-    for (int64_t i = 0; i < n; ++i) out[i] = g[i] * mask[i];
-  else
-    std::copy(g, g + n, out);
-}
-void accumulate(float* out, const float* g, int64_t n) {
-  if (out)
-    for (int64_t i = 0; i < n; ++i) out[i] += g[i];
-}
-}  // namespace
-
 void TransformerBlock::backward(float* dinp, const float* dout, const float* x, const BlockActs& a, int64_t B,
                                 int64_t T, const GradMap& g) {
-  const int64_t N = B * T, C = cfg_.emb_dim, n = N * C;
-  for (auto* buf : {&d1_, &d2_, &d3_}) buf->assign(to_size(n, "the block's gradient buffers"), 0.0f);
-  float *d1 = d1_.data(), *d2 = d2_.data(), *d3 = d3_.data();
-  const bool sc = cfg_.residual;  // without shortcuts, the gradient reaches x only through the sublayers
-  if (cfg_.norm == NormPlacement::Pre) {
-    if (sc) std::copy(dout, dout + n, d1);                            // d res1 (the shortcut)
-    scaled_copy(d2, dout, a.drop2_mask, n);                           // d ff_out
-    ff_.backward(d3, d2, a.ln2_out, a.fc_pre, a.fc_post, N, g);       // d ln2_out
-    norm2_.backward(d1, d3, a.res1, a.ln2_mean, a.ln2_rstd, N, g);    // d res1 += through norm2
-    if (sc) accumulate(dinp, d1, n);                                  // d x (the shortcut)
-    scaled_copy(d2, d1, a.drop1_mask, n);                             // d att_out
-    std::fill(d3, d3 + n, 0.0f);
-    att_.backward(d3, d2, a.ln1_out, a.att, B, T, g);                 // d ln1_out
-    norm1_.backward(dinp, d3, x, a.ln1_mean, a.ln1_rstd, N, g);       // d x += through norm1
-  } else {
-    norm2_.backward(d1, dout, a.res2, a.ln2_mean, a.ln2_rstd, N, g);  // d res2
-    scaled_copy(d2, d1, a.drop2_mask, n);                             // d ff_out
-    if (!sc) std::fill(d1, d1 + n, 0.0f);                             // no shortcut from res2 to ln1_out
-    ff_.backward(d1, d2, a.ln1_out, a.fc_pre, a.fc_post, N, g);       // d ln1_out = d res2 + through ff
-    norm1_.backward(d3, d1, a.res1, a.ln1_mean, a.ln1_rstd, N, g);    // d res1
-    if (sc) accumulate(dinp, d3, n);                                  // d x (the shortcut)
-    scaled_copy(d2, d3, a.drop1_mask, n);                             // d att_out
-    att_.backward(dinp, d2, x, a.att, B, T, g);                       // d x += through att
+  const int64_t N = B * T, n = N * cfg_.emb_dim;
+  const std::span<const Step> steps = steps_of(cfg_.norm);
+  const size_t per_slot = to_size(n, "the block's gradient buffers");
+  grad_ws_.assign(per_slot * (kSlots - 1), 0.0f);
+  std::array<float*, kSlots> d{};
+  d[kIn] = dinp;
+  for (int k = 1; k < kSlots; ++k) d[k] = grad_ws_.data() + per_slot * static_cast<size_t>(k - 1);
+  std::copy(dout, dout + n, d[steps.back().out]);
+  const auto src = read(a, x);
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    const Step& s = *it;
+    const float* dy = d[s.out];
+    float* dx = d[s.in];
+    switch (s.op) {
+      case Op::Norm1: norm1_.backward(dx, dy, src[s.in], a.ln1_mean, a.ln1_rstd, N, g); break;
+      case Op::Norm2: norm2_.backward(dx, dy, src[s.in], a.ln2_mean, a.ln2_rstd, N, g); break;
+      case Op::Att: att_.backward(dx, dy, src[s.in], a.att, B, T, g); break;
+      case Op::Ff: ff_.backward(dx, dy, src[s.in], a.fc_pre, a.fc_post, N, g); break;
+      case Op::Add1:
+      case Op::Add2: {
+        const float* mask = s.op == Op::Add1 ? a.drop1_mask : a.drop2_mask;
+        float* db = d[s.branch];
+        for (int64_t i = 0; i < n; ++i) db[i] += mask ? dy[i] * mask[i] : dy[i];  // through drop_shortcut
+        if (cfg_.residual && dx)
+          for (int64_t i = 0; i < n; ++i) dx[i] += dy[i];  // the shortcut
+        break;
+      }
+    }
   }
 }
 
@@ -291,8 +335,9 @@ void record_stats(RowStats& s, const float* x, int64_t N, int64_t C) {
   row_mean_var(s.mean.data(), s.var.data(), x, N, C);
 }
 
-void record_step(BlockInspection& insp, const char* op, const float* x, int64_t N, int64_t C) {
+void record_step(BlockInspection& insp, const char* id, const char* op, const float* x, int64_t N, int64_t C) {
   StepStats& s = insp.steps.emplace_back();
+  s.id = id;
   s.op = op;
   const size_t n = to_size(N, "step statistics");
   s.mean.resize(n);
@@ -301,28 +346,42 @@ void record_step(BlockInspection& insp, const char* op, const float* x, int64_t 
   row_mean_var(s.mean.data(), s.var.data(), x, N, C);
   row_l2_norm(s.norm.data(), x, N, C);
 }
+
+const char* step_id(Op op) {
+  switch (op) {
+    case Op::Norm1: return "norm1";
+    case Op::Att: return "att";
+    case Op::Add1: return "add1";
+    case Op::Norm2: return "norm2";
+    case Op::Ff: return "ff";
+    case Op::Add2: return "add2";
+  }
+  return "?";
+}
 }  // namespace
 
 void TransformerBlock::inspect(const BlockActs& a, const float* x, int64_t B, int64_t T,
                                BlockInspection& insp) const {
   const int64_t N = B * T, C = cfg_.emb_dim, H = cfg_.hidden_dim();
-  const bool pre = cfg_.norm == NormPlacement::Pre;
+  const auto src = read(a, x);
   // drop_shortcut is the identity at inference: its statistics are those of the sublayer's output.
-  using Step = std::pair<const char*, const float*>;
   const char* add = cfg_.residual ? "x + shortcut" : "no shortcut";  // a block without residual connections
-  const std::vector<Step> steps =
-      pre ? std::vector<Step>{{"x (input)", x}, {"norm1", a.ln1_out}, {"att", a.att_out},
-                              {"drop_shortcut", a.att_out}, {add, a.res1}, {"norm2", a.ln2_out},
-                              {"ff", a.ff_out}, {"drop_shortcut", a.ff_out}, {add, a.res2}}
-          : std::vector<Step>{{"x (input)", x}, {"att", a.att_out}, {"drop_shortcut", a.att_out},
-                              {add, a.res1}, {"norm1", a.ln1_out}, {"ff", a.ff_out},
-                              {"drop_shortcut", a.ff_out}, {add, a.res2}, {"norm2", a.ln2_out}};
   insp.steps.clear();
-  for (const auto& [op, values] : steps) record_step(insp, op, values, N, C);
-  record_stats(insp.norm1.in, pre ? x : a.res1, N, C);
-  record_stats(insp.norm1.out, a.ln1_out, N, C);
-  record_stats(insp.norm2.in, pre ? a.res1 : a.res2, N, C);
-  record_stats(insp.norm2.out, a.ln2_out, N, C);
+  record_step(insp, "input", "x (input)", x, N, C);
+  for (const Step& s : steps_of(cfg_.norm)) {
+    if (is_add(s.op)) {
+      record_step(insp, s.op == Op::Add1 ? "drop1" : "drop2", "drop_shortcut", src[s.branch], N, C);
+      record_step(insp, step_id(s.op), add, src[s.out], N, C);
+    } else {
+      record_step(insp, step_id(s.op), step_id(s.op), src[s.out], N, C);
+    }
+  }
+  const Step& n1 = step_of(cfg_.norm, Op::Norm1);
+  const Step& n2 = step_of(cfg_.norm, Op::Norm2);
+  record_stats(insp.norm1.in, src[n1.in], N, C);
+  record_stats(insp.norm1.out, src[n1.out], N, C);
+  record_stats(insp.norm2.in, src[n2.in], N, C);
+  record_stats(insp.norm2.out, src[n2.out], N, C);
   insp.ffn_hidden_pre.assign(a.fc_pre, a.fc_pre + N * H);
   insp.ffn_hidden_post.assign(a.fc_post, a.fc_post + N * H);
   insp.attn_weights.assign(a.att.att, a.att.att + B * cfg_.n_heads * T * T);

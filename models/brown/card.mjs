@@ -3,7 +3,8 @@
 const LN2 = Math.log(2);
 
 const int = (n) => Math.round(n).toLocaleString('en-US');
-const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+/** Bytes as the card states them (decimal megabytes); train.mjs logs sizes with it too. */
+export const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
 function duration(s) {
   const m = Math.round(s / 60);
   return m >= 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m} min`;

@@ -20,7 +20,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { modelCard } from './card.mjs';
+import { mb, modelCard } from './card.mjs';
 import { prepare } from './prepare-corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -181,7 +181,7 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
   const ev = { loss: metrics.val_loss, bits_per_byte: metrics.val_bits_per_byte };
   rmSync(work, { recursive: true, force: true });
   log(`val loss ${ev.loss.toFixed(4)} nats/token (${ev.bits_per_byte.toFixed(4)} bits/byte), ` +
-    `${(metrics.file_bytes / 1e6).toFixed(2)} MB, ${Math.round(summary.seconds)} s, ` +
+    `${mb(metrics.file_bytes)}, ${Math.round(summary.seconds)} s, ` +
     `${Math.round(summary.tokens_per_s).toLocaleString('en-US')} tokens/s -> ${relative(process.cwd(), out) || '.'}`);
   return metrics;
 }

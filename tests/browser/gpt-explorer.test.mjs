@@ -161,7 +161,7 @@ test('long prompts are cropped or rejected; checkpoints and random settings repl
     { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(huge)) },
     { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64) },
   ]);
-  await page.waitForFunction(() => /needs \d+ MB of float32 weights.*the limit is \d+ MB/.test(document.querySelector('gpt-explorer').shadowRoot.querySelector('.loader-message').textContent));
+  await page.waitForFunction(() => /needs [\d.]+ [KMGT]iB of float32 weights.*the limit is [\d.]+ GiB/.test(document.querySelector('gpt-explorer').shadowRoot.querySelector('.loader-message').textContent));
   const n = await page.evaluate(() => window.__ev.forward.length);
   await page.fill('gpt-explorer textarea#prompt', 'still working');
   await page.waitForFunction((k) => window.__ev.forward.length > k, n);

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
+import { WIDGET_TAGS } from '../../web/widgets/kit/start-runtime.js';
 
-const WIDGETS = ['layernorm-explorer', 'gelu-explorer', 'ffn-explorer', 'block-explorer', 'residual-flow-explorer',
-  'training-lab', 'gpt-explorer'];
+const WIDGETS = WIDGET_TAGS; // the lesson page shows every widget, in this order
 const LAZY = ['training-lab', 'gpt-explorer']; // load their data/model only when scrolled near
 const env = browserSuite();
 

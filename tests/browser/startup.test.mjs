@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { assertClean, launchBrowser, openPage, startServer } from './support.mjs';
+import { WIDGET_TAGS } from '../../web/widgets/kit/start-runtime.js';
 
 const PHASES = ['entry-evaluated', 'worker-created', 'worker-started', 'glue-loaded', 'wasm-compiled', 'runtime-ready',
   'client-ready', 'first-result', 'widgets-defined', 'first-widget-started'];
@@ -67,8 +68,7 @@ test('a page that imports the bundle without showing a widget starts no worker',
   await context.close();
 });
 
-const LESSON = ['layernorm-explorer', 'gelu-explorer', 'ffn-explorer', 'block-explorer', 'residual-flow-explorer',
-  'training-lab', 'gpt-explorer'];
+const LESSON = WIDGET_TAGS; // the lesson page shows every widget, in this order
 
 test('the lesson\'s widget on screen starts first; on a reload every widget is built when the page loads', async () => {
   const { page, context, problems } = await openPage(env.browser, { width: 1280, height: 900 });

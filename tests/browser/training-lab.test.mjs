@@ -148,11 +148,12 @@ test('post-norm without warmup at a high learning rate stops learning while pre-
   assert.match(await page.textContent('training-lab .look-for'), /post-norm stops learning .*It does not blow up to NaN/);
 
   // No setting measured here produced a non-finite step, so the divergence display is checked by handing run B one
-  // (as the trainer reports it: finite false, the worker then stops that run).
+  // (as the core's training loop reports it: finite false, and the stop it ends the run with).
   await page.evaluate(() => {
     const lab = document.querySelector('training-lab');
     const b = lab.pair.runs[1];
-    b.record({ step: b.stepsDone + 1, loss: Infinity, gradNorm: NaN, lr: 0.03, finite: false, layerGradNorms: [] });
+    const step = b.stepsDone + 1;
+    b.record({ step, loss: Infinity, gradNorm: NaN, lr: 0.03, finite: false, layerGradNorms: [], stop: 'diverged', divergedAt: step });
     lab.draw();
   });
   assert.equal(await page.textContent('training-lab .loss-chart g[data-run="b"] .diverged text'), `B diverged at step ${b.length + 1}`);

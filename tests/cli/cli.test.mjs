@@ -95,7 +95,7 @@ test('errors go to stderr with a non-zero exit code and an actionable message', 
       /the prompt has 40 tokens but the model's context_length is/],
     [['generate', '--model', join(models, 'book_tiny'), '--prompt-ids', '1', '--temperature', '-2', '--tokenizer', 'bytes'],
       /temperature must be >= 0/],
-    [['init', '--config', join(models, 'book_tiny', 'config.json'), '--out', join(work, 'x'), '--layout', 'onnx'], /--layout must be hf or book/],
+    [['init', '--config', join(models, 'book_tiny', 'config.json'), '--out', join(work, 'x'), '--layout', 'onnx'], /--layout must be book, huggingface or hf, got 'onnx'/],
   ];
   for (const [args, message] of cases) {
     const r = run(...args);

@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   try {
     GPTModel model(cfg, /*seed=*/in.ConsumeIntegral<uint8_t>());
-    const int64_t T = tc.seq_len > 0 ? tc.seq_len : cfg.context_length;
+    const int64_t T = cfg.sequence_length(tc.seq_len);
     const int64_t n = tc.grad_accum * tc.batch_size * T;
     std::vector<int32_t> ids(static_cast<size_t>(n)), targets(static_cast<size_t>(n));
     for (auto* v : {&ids, &targets})

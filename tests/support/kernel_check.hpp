@@ -1,14 +1,29 @@
-// Helpers shared by the kernel tests (test_kernels.cpp, test_kernels_backward.cpp), natively and in the wasm
-// kernel test program: seeded random inputs and the worst element under XNNPACK's mixed tolerance.
+// Helpers shared by the kernel and op tests (test_kernels_*.cpp, test_q8_kernels.cpp, test_ops.cpp), natively and
+// in the wasm kernel test program: seeded random inputs, NaN guard cells, and the worst element under XNNPACK's
+// mixed tolerance.
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "blockscope/rng.hpp"
 
 namespace blockscope::kernel_check {
+
+// Outputs start as NaN so unwritten elements fail; kGuard NaN cells after an output must still be NaN afterwards
+// (nothing written out of bounds).
+inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+inline constexpr int64_t kGuard = 5;
+
+// Every cell of buf from `from` on is still NaN.
+inline bool guard_intact(const std::vector<float>& buf, size_t from) {
+  for (size_t i = from; i < buf.size(); ++i)
+    if (!std::isnan(buf[i])) return false;
+  return true;
+}
 
 // n standard-normal floats from PCG32 `seed` (the same on every platform).
 inline std::vector<float> random_vec(int64_t n, uint64_t seed) {

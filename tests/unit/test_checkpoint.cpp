@@ -134,6 +134,32 @@ TEST_CASE("detect_layout tells the book layout from Hugging Face's, with or with
   CHECK(std::string(layout_name(CheckpointLayout::HuggingFace)) == "huggingface");
 }
 
+TEST_CASE("layout names come from one table: book, huggingface and its alias hf", "[checkpoint]") {
+  CHECK(parse_layout("book") == CheckpointLayout::Book);
+  CHECK(parse_layout("huggingface") == CheckpointLayout::HuggingFace);
+  CHECK(parse_layout("hf") == CheckpointLayout::HuggingFace);
+  CHECK(std::string(layout_name(CheckpointLayout::HuggingFace)) == "huggingface");
+  CHECK(std::string(layout_name(CheckpointLayout::Book)) == "book");
+  CHECK_THROWS_WITH(parse_layout("onnx", "--layout"), Contains("--layout must be book, huggingface or hf, got 'onnx'"));
+  CHECK_THROWS_WITH(parse_layout("Book"), Contains("the checkpoint layout must be book, huggingface or hf, got 'Book'"));
+}
+
+TEST_CASE("load options: the JavaScript keys, the portable default, 0 kept as a limit", "[checkpoint]") {
+  CHECK(LoadOptions{}.max_parameter_bytes == MemoryBudget::kPortableBytes);
+  const LoadOptions none = LoadOptions::from_json(json::object());
+  CHECK(none.max_parameter_bytes == MemoryBudget::kPortableBytes);
+  CHECK(none.weights == WeightFormat::F32);
+  const LoadOptions zero = LoadOptions::from_json({{"maxParameterBytes", 0}, {"weights", "int8"}});
+  CHECK(zero.max_parameter_bytes == 0);
+  CHECK(zero.weights == WeightFormat::Int8);
+  CHECK(LoadOptions::from_json(zero.to_json()).to_json() == zero.to_json());
+  CHECK_THROWS_WITH(check_parameter_budget(read_config(R"({"vocab_size": 4, "context_length": 2, "emb_dim": 2,
+                        "n_heads": 1, "n_layers": 1})"), zero), Contains("; the limit is 0 bytes"));
+  CHECK_THROWS_WITH(LoadOptions::from_json({{"maxParameterBytes", -1}}), Contains("maxParameterBytes must be >= 0"));
+  CHECK_THROWS_WITH(LoadOptions::from_json({{"weights", "int4"}}), Contains("'int4'"));
+  CHECK_THROWS_WITH(LoadOptions::from_json({{"maxBytes", 1}}), Contains("unknown config key 'maxBytes'"));
+}
+
 TEST_CASE("read_config reads Hugging Face GPT-2 keys and the book's", "[checkpoint]") {
   const GPTConfig hf = read_config(read_text(kModels + "hf_tiny/config.json"));
   CHECK(hf.vocab_size == 60);
@@ -287,9 +313,9 @@ TEST_CASE("malformed checkpoints are refused, each with its own error", "[checkp
         R"({"vocab_size": 1000000000, "context_length": 1024, "emb_dim": 768, "n_heads": 12, "n_layers": 12})";
     const auto start = std::chrono::steady_clock::now();
     check_load_error(huge, Bytes{2, 0, 0, 0, 0, 0, 0, 0, '{', '}'},
-                     "the model needs 6144343 MB of float32 weights (1536085814784 parameters); the limit is 2147 MB");
+                     "the model needs 5.6 TiB of float32 weights (1536085814784 parameters); the limit is 2.0 GiB");
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
-    check_load_error(book_cfg, book, "the model needs 35 KB of float32 weights (8768 parameters); the limit is 1 KB",
+    check_load_error(book_cfg, book, "the model needs 34.3 KiB of float32 weights (8768 parameters); the limit is 1000 bytes",
                      LoadOptions{1000});
     const std::string absurd =
         R"({"vocab_size": 2000000000, "context_length": 1, "emb_dim": 4398046511104, "n_heads": 1, "n_layers": 1})";

@@ -145,6 +145,19 @@ TEST_CASE("generation stops at max_new_tokens, the stop token or a full context"
   CHECK(c.stop_reason() == "context_full");
 }
 
+TEST_CASE("context_start: the one cropping rule keeps the last context_length tokens or names both lengths",
+          "[generation]") {
+  CHECK(context_start(0, 10, ContextOverflow::Error) == 0);
+  CHECK(context_start(10, 10, ContextOverflow::Error) == 0);
+  CHECK(context_start(10, 10, ContextOverflow::Crop) == 0);
+  CHECK(context_start(15, 10, ContextOverflow::Crop) == 5);
+  CHECK_THROWS_WITH(context_start(15, 10, ContextOverflow::Error),
+                    Catch::Contains("the prompt has 15 tokens but the model's context_length is 10"));
+  CHECK_THROWS_WITH(context_start(-1, 10, ContextOverflow::Crop), Catch::Contains("n >= 0"));
+  CHECK(parse_context_overflow("crop") == ContextOverflow::Crop);
+  CHECK_THROWS_WITH(parse_context_overflow("first"), Catch::Contains("overflow must be 'error' or 'crop', got 'first'"));
+}
+
 TEST_CASE("too-long prompts are rejected or cropped, as asked", "[generation][errors]") {
   GPTModel model(tiny(true, NormPlacement::Pre, false), 4);
   GenerateOptions opts;

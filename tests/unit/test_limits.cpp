@@ -181,13 +181,16 @@ TEST_CASE("a huge batch is refused under the budget and the model keeps working"
   CHECK(lo < 1000000);
   CHECK_THROWS_WITH(model.set_memory_budget(MemoryBudget{16}), Contains("parameters needs"));
 
-  // Training: activations, parameters, gradients and AdamW moments, checked before the run state exists.
+  // Training: activations, parameters, gradients, AdamW moments and the rollback copy, checked against the
+  // model's budget before the run state exists.
   TrainConfig tc;
   tc.batch_size = 1000000;
   tc.steps = 1;
-  CHECK(Trainer::budget_bytes(c, 1000000, 12, false) > 2 * kGiB);
+  CHECK(Trainer::activation_bytes(c, 1000000, 12, false) > 2 * kGiB);
   CHECK_THROWS_WITH(Trainer(model, tc, TokenData(ids_of(200, 50), 0.0, 12, 50)),
-                    Contains("over the budget by") && Contains("lower batch_size"));
+                    Contains("training activations for batch_size 1000000 x seq_len 12 needs") &&
+                        Contains("for the model's parameters") && Contains("over the 2.0 GiB memory budget by") &&
+                        Contains(": lower batch_size or seq_len"));
   CHECK(model.forward(small, 2, 12, true).data == before.data);
 }
 

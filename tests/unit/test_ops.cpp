@@ -8,18 +8,11 @@
 #include "blockscope/ops.hpp"
 #include "blockscope/rng.hpp"
 #include "fast_math.hpp"  // core/src: the vectorizable exp and tanh behind GELU
+#include "support/kernel_check.hpp"
 
 using namespace blockscope;
-
-namespace {
-std::vector<float> random_vec(size_t n, uint64_t seed) {
-  Rng r(seed);
-  std::vector<float> v(n);
-  for (auto& x : v) x = r.normal();
-  return v;
-}
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-}  // namespace
+using blockscope::kernel_check::kNaN;
+using blockscope::kernel_check::random_vec;
 
 TEST_CASE("ops: linear_forward equals a naive triple loop for odd sizes", "[ops]") {
   for (const auto& [N, C, OC] : {std::tuple{1, 1, 1}, {3, 7, 5}, {17, 33, 9}, {5, 64, 130}}) {

@@ -19,7 +19,6 @@ using namespace blockscope::kernels;
 using namespace blockscope::kernel_check;
 
 namespace {
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 const int64_t kCs[] = {1, 5, 31, 32, 33, 64, 100, 768};
 const int64_t kOCs[] = {1, 3, 4, 5, 9, 64, 67};
 

@@ -180,12 +180,16 @@ TEST_CASE("configs: from_json reads the lesson's keys (null init_std = default i
   CHECK_THROWS_WITH(bad([](auto& c) { c.init_std = -0.1f; }).validate(), Contains("init_std") && Contains("-0.1"));
   CHECK_THROWS_WITH(bad([](auto& c) { c.init_std = std::numeric_limits<float>::quiet_NaN(); }).validate(),
                     Contains("init_std") && Contains("nan"));
-  // In range one by one, but 256 x 4096^2 weights are 17 GB: rejected before anything is allocated.
-  CHECK_THROWS_WITH(ResidualMLP::num_params(bad([](auto& c) {
-                      c.depth = 256;
-                      c.dim = 4096;
-                    })),
-                    Contains("depth 256") && Contains("dim 4096") && Contains("bytes"));
+  // In range one by one, but 256 x 4096^2 weights and their gradients are 34 GB: over the memory budget, rejected
+  // before anything is allocated.
+  const ResidualMLPConfig huge = bad([](auto& c) {
+    c.depth = 256;
+    c.dim = 4096;
+  });
+  CHECK_NOTHROW(huge.validate());
+  CHECK_THROWS_WITH(ResidualMLP(huge, 1), Contains("depth 256") && Contains("dim 4096") && Contains("memory budget by"));
+  CHECK_THROWS_WITH(ResidualMLP(bad([](auto& c) { c.dim = 64; }), 1, MemoryBudget{1000}),
+                    Contains("with their gradients) needs 260.0 KiB, over the 1000 bytes memory budget"));
   CHECK_NOTHROW(bad([](auto& c) { c.depth = 256; }).validate());
 }
 

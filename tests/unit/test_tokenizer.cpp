@@ -230,6 +230,17 @@ TEST_CASE("gpt2 tokenizer: results stay the same after the bounded word cache fi
   CHECK(fresh.decode(first) == text);
 }
 
+TEST_CASE("the default tokenizer of a vocabulary: GPT-2's from 50257 ids, bytes(+eot) from 256, none below", "[tokenizer]") {
+  CHECK(std::string(default_tokenizer_kind(50257)) == "gpt2");
+  CHECK(std::string(default_tokenizer_kind(50304)) == "gpt2");  // nanoGPT's padded vocabulary
+  CHECK(std::string(default_tokenizer_kind(50256)) == "bytes");
+  CHECK(std::string(default_tokenizer_kind(257)) == "bytes+eot");
+  CHECK(std::string(default_tokenizer_kind(256)) == "bytes");
+  CHECK(std::string(default_tokenizer_kind(300)) == "bytes");
+  CHECK(default_tokenizer_kind(255) == nullptr);
+  CHECK(default_tokenizer_kind(60) == nullptr);
+}
+
 TEST_CASE("byte tokenizer: one id per byte, optionally <|endoftext|> = 256", "[tokenizer]") {
   const ByteTokenizer plain, with_eot(true);
   CHECK(plain.vocab_size() == 256);

@@ -184,16 +184,34 @@ TEST_CASE("a run resumed from its weights and optimizer state continues exactly 
 
 TEST_CASE("a training run that would not fit in memory is refused before allocating", "[trainer][errors]") {
   const GPTConfig cfg = small_gpt(256, 1024, 64, 8, 4);
-  GPTModel model(cfg, 1);
+  GPTModel model(cfg, 1, MemoryBudget{MemoryBudget::kPortableBytes});  // the wasm32 budget, on every platform
   std::vector<int32_t> tokens(5000, 3);
   TrainConfig tc;
   tc.batch_size = 64;
   CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 1024, 256)),
-                    Catch::Contains("MB (activations for batch_size 64 x seq_len 1024") &&
-                        Catch::Contains("the limit is 2147 MB: lower batch_size or seq_len"));
-  tc.batch_size = int64_t{1} << 40;
-  CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 1024, 256)), Catch::Contains("lower batch_size"));
+                    Catch::Contains("training activations for batch_size 64 x seq_len 1024 needs") &&
+                        Catch::Contains("for the gradients, AdamW's two moments and the weights before the last update") &&
+                        Catch::Contains("over the 2.0 GiB memory budget by") &&
+                        Catch::Contains(": lower batch_size or seq_len"));
+  tc.batch_size = int64_t{1} << 40;  // sized in double: over the budget, not an int64 overflow
+  CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 1024, 256)),
+                    Catch::Contains("memory budget by") && Catch::Contains("lower batch_size"));
   CHECK_THROWS_WITH(TrainConfig::from_json({{"lr", -2}}), Catch::Contains("learning rate must be a positive number, got -2"));
+}
+
+TEST_CASE("the trainer asks the model's budget for exactly its activations, state and parameters", "[trainer][errors]") {
+  const GPTConfig cfg = small_gpt(64, 16, 16, 2, 1);
+  std::vector<int32_t> tokens(500, 3);
+  TrainConfig tc;
+  tc.batch_size = 3;
+  tc.steps = 2;
+  const int64_t need = Trainer::activation_bytes(cfg, 3, 16, false) + 5 * GPTModel::parameter_bytes(cfg);
+  GPTModel model(cfg, 1, MemoryBudget{need - 1});
+  CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 16, 64)), Catch::Contains("memory budget by 1 bytes"));
+  model.set_memory_budget(MemoryBudget{need});
+  Trainer trainer(model, tc, TokenData(tokens, 0.0, 16, 64));
+  CHECK(trainer.memory_bytes() + GPTModel::parameter_bytes(cfg) == need);
+  CHECK(trainer.step().finite);
 }
 
 TEST_CASE("a step taken in pieces equals step() and the pieces must come in order", "[trainer]") {

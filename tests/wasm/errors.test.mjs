@@ -43,8 +43,20 @@ for (const flavour of FLAVOURS) {
       assert.throws(() => gpt.forward([1, NaN]), /token id NaN at position 1/);
       assert.throws(() => gpt.forward(['a']), /token id a at position 0/);
       assert.throws(() => gpt.forward(new Array(13).fill(1)), /sequence length 13 exceeds context_length 12/);
+      assert.throws(() => gpt.forward(new Array(13).fill(1), { overflow: 'first' }), /overflow must be 'error' or 'crop', got 'first'/);
       assert.throws(() => gpt.forward([]), /sequence length must be positive/);
       assert.throws(() => gpt.forward([[1, 2], [3]]), /batch rows differ in length/);
+      stillWorks();
+    });
+
+    test('overflow: "crop" reads the last context_length tokens of each sequence (the core\'s rule)', () => {
+      const long = Array.from({ length: 15 }, (_, i) => (i * 7) % 50);
+      const cropped = gpt.forward([long, long.slice().reverse()], { overflow: 'crop' });
+      assert.equal(cropped.cropped, 3);
+      assert.deepEqual(cropped.shape, [2, 12, 50]);
+      const direct = gpt.forward([long.slice(3), long.slice().reverse().slice(3)]);
+      assert.deepEqual(cropped.logits, direct.logits);
+      assert.equal(gpt.forward(long.slice(0, 5), { overflow: 'crop' }).cropped, 0);
       stillWorks();
     });
 

@@ -99,3 +99,35 @@ test('a step split into micro-batches (grad_accum) lets other calls in between i
   assert.equal(r.steps, 6);
   await trainer.dispose();
 });
+
+test('the core stops a run: a loss ceiling, counted across train() calls, and divergence with its rollback', async () => {
+  const trainer = await gpt.createTrainer({ tokens, config: { steps: 50, batch_size: 2, seed: 7 } });
+  // Every loss is above -1: with one update per call (as the training lab trains) the stretch still adds up.
+  const stopAbove = { loss: -1, steps: 3, after: 1 };
+  const events = [];
+  const results = [];
+  for (let i = 0; i < 6 && results.at(-1)?.reason !== 'loss_above'; i++) {
+    results.push(await trainer.train({ steps: 1, stopAbove, onStep: (s) => events.push(s) }));
+  }
+  assert.deepEqual(results.map((r) => r.reason), ['steps', 'steps', 'steps', 'loss_above']);
+  assert.deepEqual(results.at(-1), { steps: 1, stepsDone: 4, reason: 'loss_above', divergedAt: 2, rolledBack: false, weightsStep: 4 });
+  assert.equal(events.at(-1).stop, 'loss_above');
+  assert.equal(events.at(-2).stop, undefined);
+  await trainer.dispose();
+
+  const wild = await client.createGPT(CONFIG, { seed: 9 });
+  const diverging = await wild.createTrainer({ tokens, config: { steps: 50, batch_size: 2, lr: 1e6, clip: 0, seed: 7 } });
+  const seen = [];
+  const r = await diverging.train({ steps: 50, onStep: (s) => seen.push(s) });
+  assert.equal(r.reason, 'diverged');
+  assert.equal(r.divergedAt, seen.at(-1).step);
+  assert.equal(seen.at(-1).finite, false);
+  assert.equal(seen.at(-1).stop, 'diverged');
+  assert.ok(seen.slice(0, -1).every((s) => s.finite));
+  assert.equal(r.rolledBack, r.divergedAt >= 2);
+  assert.equal(r.weightsStep, r.rolledBack ? r.divergedAt - 2 : r.divergedAt - 1);
+  const logits = (await wild.forward([1, 2, 3])).logits;
+  assert.ok(logits.every(Number.isFinite), 'the weights kept give finite logits');
+  await diverging.dispose();
+  await wild.dispose();
+});

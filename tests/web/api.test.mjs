@@ -32,7 +32,7 @@ test('every declared member has a doc comment with its TypeScript signature', ()
 
 test('the declarations are valid TypeScript (tsc --strict)', () => {
   const tsc = new URL('node_modules/.bin/tsc', ROOT).pathname;
-  const files = ['shapes', 'runtime', 'client', 'widgets'].map((f) => new URL(`types/${f}.d.ts`, ROOT).pathname);
+  const files = ['shapes', 'runtime', 'client', 'widget-elements', 'widgets'].map((f) => new URL(`types/${f}.d.ts`, ROOT).pathname);
   execFileSync(tsc, ['--noEmit', '--strict', '--lib', 'esnext,dom', '--target', 'es2022', '--module', 'nodenext', ...files],
     { encoding: 'utf8' });
 });

@@ -82,8 +82,12 @@ export const API = {
       /** The loss and the gradient of every parameter (dropout off).
        * @ts (ids: TokenIds, targets: TokenIds): { loss: number; gradients: Record<string, Float32Array> } */
       lossAndGradients: CALL,
-      /** The model as a checkpoint, in the layout it was loaded from unless `layout` says otherwise.
-       * @ts (options?: { layout?: '' | CheckpointLayout }): Checkpoint */
+      /** The held-out loss of a token stream as `blockscope eval` computes it: non-overlapping windows of seqLen tokens
+       * (0, the default: the context length), each position predicting the next token.
+       * @ts (ids: ArrayLike<number>, options?: { seqLen?: number; batch?: number }): HeldOutLoss */
+      evaluateTokens: CALL,
+      /** The model as a checkpoint, in the layout it was loaded from unless `layout` ('book', 'huggingface' or its
+       * alias 'hf') says otherwise. @ts (options?: { layout?: '' | CheckpointLayout | 'hf' }): Checkpoint */
       save: CALL,
       /** A trainer for this GPT (disposing the GPT disposes it). @ts (options: TrainerOptions): Trainer */
       createTrainer: create('Trainer'),
@@ -156,10 +160,16 @@ export const API = {
       accumulate: RUNTIME,
       /** Clipping and the update: the step() result. @ts (): StepResult */
       finishStep: RUNTIME,
-      /** Runs updates (synchronously in the runtime; in the worker on the page's proxy, streaming each step to onStep
-       * and yielding between micro-batches so other calls are served).
-       * @ts (options?: TrainOptions): { results: StepResult[]; stopped: boolean }
-       * @remote (options?: TrainOptions): Promise<TrainOutcome> */
+      /** The core's training loop (the CLI's) in pieces: yields null per micro-batch or evaluation and a result per
+       * finished update; stops on a non-finite loss or gradient (putting back the last weights that gave a finite
+       * loss), on stopAbove, or after cancel(). @ts (options?: TrainOptions): Generator<StepResult | null, RunOutcome, undefined> */
+      run: RUNTIME,
+      /** Ends the run() under way once its current update (and that update's evaluation) is done. @ts (): void */
+      cancel: RUNTIME,
+      /** Runs the core's training loop: synchronously in the runtime (onStep returning false stops it); in the worker
+       * on the page's proxy, streaming each update to onStep and yielding between micro-batches so other calls are
+       * served. @ts (options?: TrainOptions & { onStep?: (r: StepResult) => boolean | void }): { results: StepResult[]; stopped: boolean } & RunOutcome
+       * @remote (options?: TrainOptions & { onStep?: (r: StepResult) => void }): Promise<TrainOutcome> */
       train: stream('step'),
       /** Mean validation loss over config.eval_batches fixed batches (dropout off). @ts (): number */
       evaluate: CALL,
@@ -213,6 +223,9 @@ export const API = {
       topCandidates: CALL,
       /** Parameter count of a GPT config without building it. @ts (config: GPTConfig): number */
       countParameters: CALL,
+      /** The tokenizer a vocabulary of that size gets by default (the core's rule, as the CLI): 'gpt2' (50,257 ids or
+       * more), 'bytes+eot' (257), 'bytes' (256 or more), or null when none fits. @ts (vocabSize: number): TokenizerKind | null */
+      defaultTokenizerKind: CALL,
       /** A GPT with seeded random weights. @ts (config: GPTConfig, options?: { seed?: number }): GPT */
       createGPT: create('GPT'),
       /** A trainer for `gpt` (which it must not outlive). @ts (gpt: GPT, options: TrainerOptions): Trainer */
@@ -237,7 +250,7 @@ export const API = {
       loadModel: create('GPT', { async: true, options: 1, events: { progress: 'onProgress' } }),
       /** malloc'd bytes in use, the wasm memory size and the stack pointer. @ts (): MemoryStats */
       memoryStats: CALL,
-      /** The build's flavour and version. @ts (): Record<string, unknown> */
+      /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. @ts (): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string } */
       buildInfo: CALL,
     },
   },

@@ -198,6 +198,13 @@ export class Blockscope {
   countParameters(config) {
     return this.#m.countParameters(jsonText(config, 'GPT config'));
   }
+  /**
+   * The tokenizer kind a model's vocabulary gets by default, as the CLI decides it: 'gpt2' (50,257 ids or
+   * more), 'bytes+eot' (257), 'bytes' (256 or more), or null when no tokenizer fits (fewer than 256).
+   */
+  defaultTokenizerKind(vocabSize) {
+    return this.#m.defaultTokenizerKind(num(vocabSize));
+  }
   /** @returns {GPT} */
   createGPT(config, { seed = 123 } = {}) {
     return GPT._create(this.#m, new this.#m.GPT(jsonText(config, 'GPT config'), num(seed)));
@@ -259,27 +266,28 @@ export class Blockscope {
    * Loads a checkpoint (config.json + model.safetensors, the book's or Hugging Face GPT-2's layout).
    * source: {url} (a directory URL), {files} (File objects, e.g. from <input type=file multiple> or a drop),
    * or {config, weights} (text/object and bytes). The config is checked first: a model whose float32 weights
-   * exceed maxParameterBytes is refused before anything large is allocated or downloaded.
+   * exceed maxParameterBytes (default: the core's, the same limit the CLI applies) is refused before anything
+   * large is allocated or downloaded, and a weights file larger than any checkpoint of its config could be is
+   * refused from its size — by the core, with the CLI's message.
    * weights: 'f32' (default) or 'int8' — the token embedding and every Linear matrix quantized as they stream
    * in (one scale per 32 values, like llama.cpp's Q8_0): under a third of the memory and faster decoding, logits
    * within a few hundredths; the model is then inference-only (training it is an error). See the README.
    * @returns {Promise<GPT>}
    */
-  async loadModel(source, { onProgress, maxParameterBytes = 1024 * 1024 * 1024, weights = 'f32' } = {}) {
-    // The format is checked first (by the core, which names a bad value), before any download.
-    const format = this.#m.checkWeightFormat(typeof weights === 'string' ? weights : String(weights));
+  async loadModel(source, { onProgress, maxParameterBytes, weights } = {}) {
+    // The options are checked first (by the core, which names a bad value and fills in its defaults), before any
+    // download.
+    const given = (v, as) => (v === undefined ? undefined : as(v));
+    const options = this.#m.loadOptions(jsonText({ maxParameterBytes: given(maxParameterBytes, num), weights: given(weights, String) },
+      'loadModel options'));
     const { configText, openWeights } = await this.#resolveModelSource(source);
-    const info = this.#m.checkModelConfig(configText, num(maxParameterBytes));
+    this.#m.checkModelConfig(configText, options);
     // The file streams through a small staging buffer into the core's ModelLoader, which converts each tensor
     // straight into the model's parameters: wasm memory never holds the file itself (it would stay grown).
     let loader = null;
     let staging = null;
     const into = (total, chunks) => {
-      if (total > info.weightBytes * 1.1 + (64 << 20)) {
-        throw new Error(`the weights file is ${(total / 1e6).toFixed(1)} MB, more than a model of ` +
-          `${info.parameters.toLocaleString('en')} parameters needs`);
-      }
-      loader = new this.#m.ModelLoader(configText, total, num(maxParameterBytes), format);
+      loader = new this.#m.ModelLoader(configText, total, options); // refuses a file too large for the config
       staging = new this.#m.ByteBuffer(Math.min(total, STAGING_BYTES));
       const write = (chunk) => {
         for (let off = 0; off < chunk.length; off += STAGING_BYTES) {

@@ -282,15 +282,18 @@ export const RemoteTrainer = declare(class RemoteTrainer extends RemoteObject {
     return this.#run != null;
   }
   /**
-   * Runs `steps` updates in the worker; onStep({step, loss, gradNorm, lr, finite, layerGradNorms, valLoss?})
-   * after each (valLoss every evalEvery steps). Resolves {steps, stepsDone, reason: 'steps' | 'cancelled' |
-   * 'diverged'} when done, paused or diverged.
+   * Runs `steps` updates of the core's training loop in the worker (Trainer.run: its evaluation, stop and
+   * rollback rules); onStep({step, loss, gradNorm, lr, finite, layerGradNorms, valLoss?, stop?, divergedAt?,
+   * rolledBack?, weightsStep?}) after each (valLoss every evalEvery steps and after the schedule's last).
+   * stopAbove {loss, steps, after} also stops a run whose loss stays above `loss` for `steps` updates in a row.
+   * Resolves {steps, stepsDone, reason: 'steps' | 'cancelled' | 'diverged' | 'loss_above'} (+ {divergedAt,
+   * rolledBack, weightsStep} when a rule stopped it) when done, paused or stopped.
    */
-  train({ steps = 1, evalEvery = 0, onStep } = {}) {
+  train({ steps = 1, evalEvery = 0, stopAbove, onStep } = {}) {
     if (this.#run) return Promise.reject(new Error('this trainer is already training'));
-    const run = { remaining: steps, options: { evalEvery, onStep } };
+    const run = { remaining: steps, options: { evalEvery, stopAbove, onStep } };
     const { id, promise } = this._send(
-      { op: 'stream', method: 'train', args: [{ steps, evalEvery }] },
+      { op: 'stream', method: 'train', args: [{ steps, evalEvery, stopAbove }] },
       {
         onEvent: (event, data) => {
           if (event !== 'step') return;

@@ -74,7 +74,7 @@ export function copyNorm(n) {
 
 export function copyBlockInspection(b, { ffnHidden = true, attention = true } = {}) {
   const out = {
-    steps: b.steps.map((st) => ({ op: st.op, mean: st.mean.slice(), var: st.var.slice(), norm: st.norm.slice() })),
+    steps: b.steps.map((st) => ({ id: st.id, op: st.op, mean: st.mean.slice(), var: st.var.slice(), norm: st.norm.slice() })),
     norm1: copyNorm(b.norm1),
     norm2: copyNorm(b.norm2),
     residualNorm: b.residualNorm.slice(),

@@ -3,6 +3,7 @@
 // network and tokenizers. Each wraps a wasm object that blockscope.js created; none loads the module.
 import { BaseHandle, copyBlockInspection, copyNorm, Handle, jsonText, num, toFloat32, toIds } from './handles.js';
 import { Trainer } from './training.js';
+import { tokenText } from './token-text.js';
 
 /** A GPT model (the book's GPTModel): seeded random weights until parameters are loaded. */
 export class GPT extends Handle {
@@ -21,14 +22,25 @@ export class GPT extends Handle {
   /**
    * Forward pass.
    * @param {number[]|Int32Array|number[][]} ids one sequence or a batch of equal-length sequences
-   * @param {{inspect?: boolean|{ffnHidden?: boolean, attention?: boolean}, lastOnly?: boolean}} [options]
+   * @param {{inspect?: boolean|{ffnHidden?: boolean, attention?: boolean}, lastOnly?: boolean,
+   *   overflow?: 'error'|'crop'}} [options]
    *   inspect: also return the inspection recorded in the same pass (an object leaves out the large FFN
    *   hidden values or attention weights when false); lastOnly: return only each sequence's last-position
-   *   logits (B, 1, vocab_size), all a next-token display needs.
-   * @returns {{logits: Float32Array, shape: number[], inspection?: object}} logits (B, T, vocab_size)
+   *   logits (B, 1, vocab_size), all a next-token display needs; overflow: reject (default) sequences longer
+   *   than the context, or read only their last context_length tokens (the core's cropping rule).
+   * @returns {{logits: Float32Array, shape: number[], inspection?: object, cropped: number}} logits (B, T, vocab_size)
+   *   for the T tokens read; cropped: how many leading tokens of each sequence were not
    */
-  forward(ids, { inspect = false, lastOnly = false } = {}) {
-    const { ids: flat, B, T } = toIds(ids);
+  forward(ids, { inspect = false, lastOnly = false, overflow = 'error' } = {}) {
+    let { ids: flat, B, T } = toIds(ids);
+    // 'error': the core's forward refuses a sequence that does not fit; anything else goes to the core's rule.
+    const cropped = overflow === 'error' ? 0 : this.raw.contextStart(T, String(overflow));
+    if (cropped > 0) {
+      const kept = new Int32Array(B * (T - cropped));
+      for (let b = 0; b < B; b++) kept.set(flat.subarray(b * T + cropped, (b + 1) * T), b * (T - cropped));
+      flat = kept;
+      T -= cropped;
+    }
     const V = this.config.vocab_size;
     const view = this.raw.forward(flat, B, T, !!inspect);
     let logits;
@@ -36,7 +48,7 @@ export class GPT extends Handle {
       logits = new Float32Array(B * V);
       for (let b = 0; b < B; b++) logits.set(view.subarray(((b + 1) * T - 1) * V, (b + 1) * T * V), b * V);
     } else logits = view.slice();
-    const result = { logits, shape: [B, lastOnly ? 1 : T, V] };
+    const result = { logits, shape: [B, lastOnly ? 1 : T, V], cropped };
     if (inspect) result.inspection = this.#inspection(inspect === true ? {} : inspect);
     return result;
   }
@@ -89,6 +101,16 @@ export class GPT extends Handle {
     const y = toIds(targets);
     if (y.B !== x.B || y.T !== x.T) throw new Error(`targets are ${y.B} x ${y.T}, the ids ${x.B} x ${x.T}`);
     return this.#module.loss(this.raw, x.ids, y.ids, x.B, x.T);
+  }
+  /**
+   * The held-out loss of a token stream as `blockscope eval` computes it (the core's evaluate_tokens): `ids` cut
+   * into non-overlapping windows of seqLen tokens (0, the default: the context length), the last one shorter,
+   * each position predicting the next token; `batch` full windows per forward pass (default 8).
+   * @returns {{loss: number, nats: number, tokens: number, windows: number}} mean nats per predicted token, their
+   *   sum, the predicted tokens (all but the first) and the windows
+   */
+  evaluateTokens(ids, { seqLen, batch } = {}) {
+    return this.#module.evaluateTokens(this.raw, toIds(ids).ids, jsonText({ seqLen, batch }, 'evaluation options'));
   }
   /**
    * The mean cross-entropy of the logits of `ids` against `targets` (same shape) and the gradient of every
@@ -192,17 +214,9 @@ export class Tokenizer extends BaseHandle {
   decode(ids) {
     return new TextDecoder('utf-8', { ignoreBOM: true }).decode(this.decodeBytes(ids));
   }
-  /** Each token's own text, for display (byte tokens that are not valid UTF-8 on their own shown as <0xNN>). */
+  /** Each token's own text, for display (token-text.js: bytes that are not valid UTF-8 on their own as <0xNN>). */
   tokenTexts(ids) {
-    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    return Array.from(toIds(ids).ids, (id) => {
-      const bytes = this.raw.tokenBytes(id).slice();
-      try {
-        return strict.decode(bytes);
-      } catch {
-        return Array.from(bytes, (b) => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`).join('');
-      }
-    });
+    return Array.from(toIds(ids).ids, (id) => tokenText(this.raw.tokenBytes(id).slice()));
   }
 }
 

@@ -6,8 +6,8 @@
 // page addresses them by handle. Only what the API's declaration (api.js) declares is served, by its kind: 'call'
 // runs a declared call of the object's class, 'create' a declared create() (storing the result under its declared
 // class), 'stream' one of the long jobs below; an undeclared method, or a member of another kind, is an error.
-// Long jobs yield to the event loop after every token, and after every micro-batch of a training step, so a 'cancel'
-// or another widget's call waits at most one micro-batch.
+// Long jobs yield to the event loop after every token, and after every micro-batch (and evaluation) of a training
+// step, so a 'cancel' or another widget's call waits at most one of them.
 import { API, membersOf } from './api.js';
 import { loadBlockscope } from './blockscope.js';
 import { exportMarks } from './marks.js';
@@ -84,29 +84,16 @@ export function createHost(post) {
       }
       return { tokens, stopReason };
     },
+    // The core's training loop (Trainer.run), one micro-batch or evaluation per piece, yielding between pieces.
     async 'Trainer.train'(trainer, msg) {
-      const { steps = 1, evalEvery = 0 } = msg.args?.[0] ?? {};
-      let done = 0;
-      let reason = 'steps';
-      while (done < steps) {
-        if (cancelled.delete(msg.id)) {
-          reason = 'cancelled';
-          break;
-        }
-        // A step in micro-batch pieces (config.grad_accum of them), yielding between them too.
-        trainer.beginStep();
-        while (trainer.accumulate()) await yieldToEvents();
-        const r = trainer.finishStep();
-        done++;
-        if (evalEvery > 0 && r.step % evalEvery === 0) r.valLoss = trainer.evaluate();
-        post({ id: msg.id, event: 'step', data: r });
-        if (!r.finite) {
-          reason = 'diverged';
-          break;
-        }
-        await yieldToEvents(); // serves a 'cancel' or another object's call between steps
+      const run = trainer.run(msg.args?.[0] ?? {});
+      for (;;) {
+        if (cancelled.delete(msg.id)) trainer.cancel(); // ends the run once the update under way is done
+        const piece = run.next();
+        if (piece.done) return { ...piece.value, stepsDone: trainer.stepsDone };
+        if (piece.value) post({ id: msg.id, event: 'step', data: piece.value });
+        await yieldToEvents(); // serves a 'cancel' or another object's call between pieces
       }
-      return { steps: done, stepsDone: trainer.stepsDone, reason };
     },
   };
 

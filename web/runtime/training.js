@@ -9,12 +9,17 @@ function int32(ids, what) {
   return toIds(ids).ids;
 }
 
-/** {step, loss, gradNorm, lr, finite, layerGradNorms: [{name, norm}]} as plain numbers. */
+/**
+ * {step, loss, gradNorm, lr, finite, layerGradNorms: [{name, norm}]} as plain numbers, plus what a training run
+ * adds: valLoss when evaluated, and {stop, divergedAt, rolledBack, weightsStep} on the update a rule ended it with.
+ */
 function stepResult(r) {
-  return {
+  const out = {
     step: r.step, loss: r.loss, gradNorm: r.gradNorm, lr: r.lr, finite: r.finite,
     layerGradNorms: r.layerGradNorms.map(({ name, norm }) => ({ name, norm })),
   };
+  for (const key of ['valLoss', 'stop', 'divergedAt', 'rolledBack', 'weightsStep']) if (key in r) out[key] = r[key];
+  return out;
 }
 
 /**
@@ -73,20 +78,43 @@ export class Trainer extends BaseHandle {
     return stepResult(this.raw.finishStep());
   }
   /**
-   * Runs `steps` updates synchronously (use the worker client to keep a page responsive), calling
-   * onStep(result) after each, with the validation loss (valLoss) every evalEvery steps; stops early when
-   * onStep returns false or a step is not finite.
-   * @returns {{results: object[], stopped: boolean}}
+   * The core's training loop (the CLI's): `steps` updates in pieces, one micro-batch (or one evaluation) per
+   * iteration, yielding null, or an update's result once it is complete — with valLoss every evalEvery steps and
+   * after the schedule's last (config.steps). It stops early on a non-finite loss or gradient (putting back the
+   * last weights that gave a finite loss), when the loss stays above stopAbove.loss for stopAbove.steps updates
+   * in a row not counting the first stopAbove.after, or after cancel() (once the update under way is done).
+   * Returns the iterator; its return value is {reason: 'steps' | 'cancelled' | 'diverged' | 'loss_above',
+   * steps} (+ {divergedAt, rolledBack, weightsStep} when a rule stopped it).
    */
-  train({ steps = 1, evalEvery = 0, onStep } = {}) {
-    const results = [];
-    for (let i = 0; i < steps; i++) {
-      const r = this.step();
-      if (evalEvery > 0 && r.step % evalEvery === 0) r.valLoss = this.evaluate();
-      results.push(r);
-      if (onStep?.(r) === false || !r.finite) return { results, stopped: true };
+  run({ steps = 1, evalEvery = 0, stopAbove } = {}) {
+    this.raw.beginRun(jsonText({ steps, evalEvery, stopAbove }, 'training options')); // now: a cancel() may follow
+    return this.#pieces();
+  }
+  *#pieces() {
+    while (!this.raw.runFinished()) {
+      const r = this.raw.advance();
+      yield r === null ? null : stepResult(r);
     }
-    return { results, stopped: false };
+    return this.raw.runOutcome();
+  }
+  /** Ends the run() under way once its current update (and that update's evaluation) is done. */
+  cancel() {
+    this.raw.cancelRun();
+  }
+  /**
+   * Runs the core's training loop (see run()) synchronously — use the worker client to keep a page responsive —
+   * calling onStep(result) after each update; onStep returning false stops it.
+   * @returns {{results: object[], stopped: boolean, reason: string}} stopped: whether it ended before `steps`
+   */
+  train({ steps = 1, evalEvery = 0, stopAbove, onStep } = {}) {
+    const results = [];
+    const run = this.run({ steps, evalEvery, stopAbove });
+    for (let s = run.next(); ; s = run.next()) {
+      if (s.done) return { results, stopped: s.value.reason !== 'steps', ...s.value };
+      if (s.value === null) continue;
+      results.push(s.value);
+      if (onStep?.(s.value) === false) this.cancel();
+    }
   }
   /** Mean validation loss over config.eval_batches fixed batches (dropout off). */
   evaluate() {

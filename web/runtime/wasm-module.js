@@ -2,7 +2,7 @@
 // No binding throws into JavaScript: a JS exception unwinding wasm frames would skip the stack-pointer
 // restore and embind's argument clean-up, losing a little wasm stack and heap on every failed call until the
 // module dies. Instead a failing binding returns an empty value and records its message; checkedModule()
-// wraps every function, constructor and method so that the message is fetched (takeError()) and thrown as a
+// wraps every registered function, constructor and method so that the message is fetched (takeError()) and thrown as a
 // BlockscopeError here, outside any wasm frame.
 //
 // Strings cross into wasm as UTF-8. A lone UTF-16 surrogate has no UTF-8 form (Emscripten's encoder would
@@ -23,18 +23,16 @@ export function wellFormed(text) {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
-// The bindings (wasm/*.cpp EMSCRIPTEN_BINDINGS): free functions and handle classes.
-const FUNCTIONS = ['layerNorm', 'activation', 'activationDerivative', 'memoryStats', 'feedForwardCosts',
-  'blockParameters', 'buildInfo', 'countParameters', 'checkModelConfig', 'checkWeightFormat', 'topCandidates',
-  'lossAndGradients', 'loss'];
-const CLASSES = ['Block', 'MultiHeadAttention', 'FeedForward', 'ByteBuffer', 'ModelLoader', 'Tokenizer', 'GPT', 'Generator',
-  'Trainer', 'ResidualMLP'];
 // embind's own handle methods, which never enter the core.
 const HANDLE_METHODS = new Set(['constructor', 'delete', 'clone', 'isDeleted', 'deleteLater', 'isAliasOf']);
 
 /** The module's bindings, each throwing a BlockscopeError when the core reports a failure. */
 export function checkedModule(m) {
-  if (typeof m.takeError !== 'function') throw new Error('this Blockscope wasm build has no takeError(): rebuild it');
+  if (typeof m.takeError !== 'function' || typeof m.bindingNames !== 'function') {
+    throw new Error('this Blockscope wasm build has no takeError() or bindingNames(): rebuild it');
+  }
+  // The bindings as registered (wasm/marshal.hpp bind_function / bind_class): no list to keep here.
+  const { functions, classes } = m.bindingNames();
   const check = () => {
     const message = m.takeError();
     if (message !== null) throw new BlockscopeError(message);
@@ -46,11 +44,11 @@ export function checkedModule(m) {
     return result;
   };
   const out = {};
-  for (const name of FUNCTIONS) {
+  for (const name of functions) {
     if (typeof m[name] !== 'function') throw new Error(`the Blockscope wasm build lacks ${name}(): rebuild it`);
     out[name] = wrap(m[name]);
   }
-  for (const name of CLASSES) {
+  for (const name of classes) {
     const Class = m[name];
     if (typeof Class !== 'function') throw new Error(`the Blockscope wasm build lacks class ${name}: rebuild it`);
     const proto = Class.prototype;

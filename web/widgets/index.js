@@ -2,6 +2,7 @@
 // built file (dist/blockscope-widgets.js) with one <script type="module"> and then use the tags.
 // start-runtime.js comes first: it starts the runtime before the widgets' modules are evaluated.
 import './kit/start-runtime.js';
+export { WIDGET_TAGS } from './kit/start-runtime.js';
 import { mark } from '../runtime/marks.js';
 
 export { GeluExplorer } from './gelu-explorer/gelu-explorer.js';

@@ -4,6 +4,7 @@
 #include "blockscope/activation.hpp"
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
+#include "blockscope/evaluation.hpp"
 #include "blockscope/feed_forward.hpp"
 #include "blockscope/generation.hpp"
 #include "blockscope/gpt_model.hpp"
@@ -21,4 +22,5 @@
 #include "blockscope/tensor.hpp"
 #include "blockscope/tokenizer.hpp"
 #include "blockscope/trainer.hpp"
+#include "blockscope/training_run.hpp"
 #include "blockscope/transformer_block.hpp"

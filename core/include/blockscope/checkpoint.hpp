@@ -23,14 +23,25 @@ namespace blockscope {
 //   Tied per the config's `tie_word_embeddings` (default true): `lm_head.weight` is then optional and must
 //   equal `wte.weight`; untied files must have it. Always pre-norm with attention biases.
 enum class CheckpointLayout { Book, HuggingFace };
-const char* layout_name(CheckpointLayout layout);  // "book" / "huggingface"
+// The one table of layout names (checkpoint.cpp): "book" and "huggingface", which also accepts "hf" (the
+// CLI's --layout spelling). layout_name gives the canonical name; parse_layout accepts any listed name and
+// otherwise throws Error "<what> must be book, huggingface or hf, got 'x'".
+const char* layout_name(CheckpointLayout layout);
+CheckpointLayout parse_layout(std::string_view name, const char* what = "the checkpoint layout");
 
 struct LoadOptions {
-  // The most float32 weight bytes a loader may allocate; checked against the config before anything is built.
-  int64_t max_parameter_bytes = int64_t{2} << 30;
+  // The most bytes the model's float32 weights may take, checked against the config before anything is built.
+  // The portable budget by default, the same on every platform: a checkpoint loads in the CLI and in a page
+  // alike, or both refuse it with the same message. 0 refuses every model.
+  int64_t max_parameter_bytes = MemoryBudget::kPortableBytes;
   // Int8: the token embedding and every Linear matrix are quantized as their rows arrive (Q8_0-like, one scale
   // per 32 values; quantized.hpp) and never held in float32; the model is then inference-only.
   WeightFormat weights = WeightFormat::F32;
+
+  // The JavaScript API's keys: "maxParameterBytes" (an integer >= 0) and "weights" ("f32" / "int8"), both
+  // optional with the defaults above; unknown keys rejected by name.
+  static LoadOptions from_json(const nlohmann::json& j);
+  nlohmann::json to_json() const;
 };
 
 // Parses config.json. Hugging Face keys (`n_embd`, `n_layer`, `n_head`, `n_positions` or `n_ctx`,
@@ -46,8 +57,9 @@ void require_hf_compatible(const GPTConfig& cfg, const char* action);
 // Book if the file has `tok_emb.weight`, HuggingFace if it has `wte.weight` or `transformer.wte.weight`.
 CheckpointLayout detect_layout(const SafetensorsFile& file);
 
-// Throws Error ("the model needs 652 MB of float32 weights ...; the limit is 512 MB") if the config's
-// parameters (GPTModel::count_parameters x 4 bytes) exceed opts.max_parameter_bytes.
+// Throws Error ("the model needs 621.8 MiB of float32 weights (163009536 parameters); the limit is 512.0 MiB
+// (LoadOptions::max_parameter_bytes, ...)") if the config's parameters (GPTModel::parameter_bytes) exceed
+// opts.max_parameter_bytes. Validates the config first.
 void check_parameter_budget(const GPTConfig& cfg, const LoadOptions& opts);
 
 // Reads config.json and model.safetensors bytes into a model, checking in this order: config, parameter
@@ -107,8 +119,9 @@ class ModelStreamLoader {
 
 // The most bytes a model.safetensors for `cfg` can hold: its tensors in the widest float dtype (F64), a
 // tied copy of the embedding, the causal-mask buffers checkpoints may carry, plus the largest header.
-// Loaders refuse a larger file from its size alone.
+// Loaders refuse a larger file from its size alone (require_safetensors_size: the one message for it).
 uint64_t max_safetensors_bytes(const GPTConfig& cfg);
+void require_safetensors_size(const GPTConfig& cfg, uint64_t file_size);
 // Writes `values` — the model's parameters or anything laid out like them (gradients, AdamW moments) — as
 // F32 tensors named and shaped as `naming` says: Conv1D weights transposed, Q|K|V fused into c_attn, a tied
 // head's values (for gradients: the folded gradient of both uses) under both names when tied_copy.

@@ -44,6 +44,14 @@ enum class ContextOverflow {
   Crop,   // keep the last context_length tokens, like the book's generate_text_simple
 };
 
+ContextOverflow parse_context_overflow(const std::string& name);  // "error" | "crop"
+
+// How many leading tokens of an n-token prompt a model with `context_length` does not read: 0 when it fits,
+// n - context_length with Crop (the book keeps idx[:, -context_size:]); with Error a prompt that does not fit
+// throws, naming both lengths. The one cropping rule: generation, the forward pass's overflow option and every
+// widget use it.
+int64_t context_start(int64_t n, int64_t context_length, ContextOverflow overflow);
+
 struct GenerateOptions {
   // Generated ids are returned as an int32 array, so at most INT32_MAX of them; nothing is sized by this.
   static constexpr int64_t kMaxNewTokens = INT32_MAX;

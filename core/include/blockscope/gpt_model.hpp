@@ -37,6 +37,8 @@ struct GPTConfig {
 
   static GPTConfig gpt2_124m();  // the book's GPT_CONFIG_124M
   BlockConfig block() const;
+  // Tokens per sequence when a caller asks for `seq_len`: 0 means the context length (training, evaluation).
+  int64_t sequence_length(int64_t seq_len) const { return seq_len > 0 ? seq_len : context_length; }
   // Throws Error naming the field: sizes must be positive and within SizeLimits (n_layers <= 4096,
   // emb_dim <= 2^16, context_length <= 2^20, ffn_hidden <= 2^20, vocab_size <= INT32_MAX), emb_dim divisible
   // by n_heads (so n_heads <= emb_dim), 0 <= drop_rate < 1.
@@ -49,17 +51,24 @@ struct GPTConfig {
   nlohmann::json to_json() const;
 };
 
+class GPTModel;
+
 // Keys and values of every layer for incremental decoding of one sequence (llama2.c's (L, T, C) cache).
 struct KVCache {
   int64_t n_layers = 0, context_length = 0, dim = 0;
   int64_t length = 0;        // tokens cached so far
   FloatBuffer k, v;          // (L, context_length, C) each
-  // Throws Error before allocating if the cache plus the model's parameters exceed `budget`.
+  // Throws Error before allocating if the cache plus the config's float32 parameters exceed `budget`.
   explicit KVCache(const GPTConfig& cfg, const MemoryBudget& budget = {});
+  // A cache for `model`, checked against its memory budget (GPTModel::require_memory) before allocating.
+  explicit KVCache(const GPTModel& model);
   // Bytes of the k and v buffers for `cfg`: 2 x n_layers x context_length x emb_dim floats.
   static int64_t bytes(const GPTConfig& cfg);
   void clear() { length = 0; }
   KVSlot slot(int64_t layer);
+
+ private:
+  void allocate();  // the k and v buffers, after the budget check
 };
 
 // Everything a training forward pass keeps for its backward, sized once per (B, T) in one arena (llm.c's
@@ -117,6 +126,10 @@ class GPTModel {
   const MemoryBudget& memory_budget() const { return budget_; }
   // Throws Error if the model's own parameters already exceed the new budget.
   void set_memory_budget(const MemoryBudget& budget);
+  // The one check of what a call allocates for this model (forward passes, KV caches, training state): Error
+  // unless `parts` plus the bytes its parameters occupy fit its memory budget (MemoryBudget::require_fits's
+  // message, ending in `hint` if given). Called before anything is allocated.
+  void require_memory(std::initializer_list<MemoryBudget::Part> parts, const char* hint = nullptr) const;
   int64_t num_parameters() const { return params_.used() + params_.int8_numel(); }
   WeightFormat weight_format() const { return weights_; }
   // Bytes the parameters occupy: 4 per float32 value plus the int8 parameters' codes and scales.

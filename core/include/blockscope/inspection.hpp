@@ -20,9 +20,11 @@ struct LayerNormInspection {
 };
 
 // Statistics of the tensor after one operation of a block, per token: mean, biased variance and L2 norm over
-// the channels, each (B, T). `op` names the operation as the book's TransformerBlock.forward writes it.
+// the channels, each (B, T). `id` names the step stably ("input", "norm1", "att", "drop1", "add1", "norm2", "ff",
+// "drop2", "add2": the order depends on the placement); `op` as the book's TransformerBlock.forward writes it.
 struct StepStats {
-  std::string op;  // "x (input)", "norm1", "att", "drop_shortcut", "x + shortcut", "norm2", "ff", ...
+  std::string id;
+  std::string op;  // "x (input)", "norm1", "att", "drop_shortcut", "x + shortcut" (or "no shortcut"), ...
   std::vector<float> mean, var, norm;
 };
 

@@ -1,14 +1,18 @@
-// The memory budget: one limit on the bytes a model may hold at once — its float32 parameters plus whatever a
-// call needs on top (forward activations and logits, a generation's KV cache, a training run's activations,
-// gradients and AdamW moments). Every such allocation is checked against it *before* anything is allocated,
-// so an oversized request fails with an Error naming what did not fit and by how much, and leaves the model
-// exactly as it was. The byte counts themselves come from GPTModel / KVCache / GPTRunState (gpt_model.hpp).
+// The memory budget: the one answer to "how many bytes may this use?". A model holds one; it bounds its
+// float32 parameters plus whatever a call needs on top (forward activations and logits, a generation's KV
+// cache, a training run's activations, gradients, AdamW moments and rollback copy). Loaders check a
+// checkpoint's weights and file size against the portable figure before anything is built. Every allocation is
+// checked *before* anything is allocated, so an oversized request fails with an Error naming what did not fit
+// and by how much, and leaves the model exactly as it was. The byte counts themselves come from GPTModel /
+// KVCache / GPTRunState / Trainer; bytes_str (checked.hpp) is the one byte formatter of every message.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
@@ -28,35 +32,45 @@ struct SizeLimits {
 };
 
 struct MemoryBudget {
-  // wasm32 (32-bit size_t): 2 GiB of the module's 4 GiB address space, leaving room for the input bytes,
-  // tokenizer and JS-side copies. Native: 16 GiB.
-  static constexpr int64_t kDefaultBytes = sizeof(size_t) == 4 ? int64_t{2} << 30 : int64_t{16} << 30;
+  // What a wasm32 module gives one model: 2 GiB of its 4 GiB address space, leaving room for the input bytes,
+  // tokenizer and JS-side copies. Limits that must agree between the CLI and a page (the weights a checkpoint
+  // may load into: LoadOptions) are this figure on every platform, so a file loads in both or in neither.
+  static constexpr int64_t kPortableBytes = int64_t{2} << 30;
+  // A model's budget unless its creator gives another: kPortableBytes in wasm32 (32-bit size_t), 16 GiB natively.
+  static constexpr int64_t kDefaultBytes = sizeof(size_t) == 4 ? kPortableBytes : 8 * kPortableBytes;
 
   int64_t max_bytes = kDefaultBytes;
 
-  // One named part of a request: "the KV cache for 12 layers x context 1024 x 768", bytes.
+  // One named part of a request: "the KV cache for 12 layers x context 1024 x 768", bytes. Bytes are held
+  // as a double (exact to 2^53), so a request beyond int64 — a batch of 2^40 sequences sized by multiplying
+  // per-sequence bytes — is simply over the budget.
   struct Part {
+    template <class N>
+      requires std::integral<N> || std::floating_point<N>
+    Part(std::string what_, N bytes_) : what(std::move(what_)), bytes(static_cast<double>(bytes_)) {}
     std::string what;
-    int64_t bytes = 0;
+    double bytes = 0.0;
   };
   // Throws Error unless the parts together fit: "<first part> needs X (plus Y for <other parts>), over the
-  // Z budget by W". Sums are checked (an overflowing total is over any budget).
-  void require_fits(std::initializer_list<Part> parts) const {
+  // Z memory budget by W[: hint]". Sums are taken in double (an overflowing total is over any budget).
+  void require_fits(std::initializer_list<Part> parts, const char* hint = nullptr) const {
+    require_fits(parts.begin(), parts.end(), hint);
+  }
+  void require_fits(const Part* begin, const Part* end, const char* hint = nullptr) const {
     require(max_bytes >= 0, "the memory budget must be >= 0 bytes, got ", max_bytes);
     double total = 0.0;
-    for (const Part& p : parts) total += static_cast<double>(p.bytes);
+    for (const Part* p = begin; p != end; ++p) total += p->bytes;
     if (total <= static_cast<double>(max_bytes)) return;
-    const Part& first = *parts.begin();
-    std::string msg = detail::concat(first.what, " needs ", bytes_str(static_cast<double>(first.bytes)));
+    std::string msg = detail::concat(begin->what, " needs ", bytes_str(begin->bytes));
     std::string rest;
-    for (auto it = parts.begin() + 1; it != parts.end(); ++it) {
-      if (it->bytes == 0) continue;
-      rest += detail::concat(rest.empty() ? "" : ", ", bytes_str(static_cast<double>(it->bytes)), " for ",
-                             it->what);
+    for (const Part* p = begin + 1; p != end; ++p) {
+      if (p->bytes == 0) continue;
+      rest += detail::concat(rest.empty() ? "" : ", ", bytes_str(p->bytes), " for ", p->what);
     }
     if (!rest.empty()) msg += " (plus " + rest + ")";
     msg += detail::concat(", over the ", bytes_str(static_cast<double>(max_bytes)), " memory budget by ",
                           bytes_str(total - static_cast<double>(max_bytes)));
+    if (hint) msg += detail::concat(": ", hint);
     throw Error(msg);
   }
   bool fits(int64_t bytes) const { return bytes >= 0 && bytes <= max_bytes; }

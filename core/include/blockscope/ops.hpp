@@ -16,6 +16,9 @@ enum class Activation { GeluTanh, GeluErf, Relu, Tanh };
 const char* activation_name(Activation a);
 Activation parse_activation(const char* name);
 
+// The instruction set this build's kernels target: "simd128" (wasm with -msimd128) or "generic".
+const char* kernel_isa();
+
 // out = LayerNorm(inp) over the last axis: (x - mean) / sqrt(var + eps) * weight + bias, biased variance,
 // as torch.nn.LayerNorm. mean and rstd (1/sqrt(var+eps)) are written per row when non-null.
 // out (N, C); mean, rstd (N); inp (N, C); weight, bias (C).

@@ -9,6 +9,7 @@
 
 #include "blockscope/layer_norm.hpp"
 #include "blockscope/linear.hpp"
+#include "blockscope/memory_budget.hpp"
 #include "blockscope/ops.hpp"
 #include "blockscope/param_arena.hpp"
 #include "blockscope/tensor.hpp"
@@ -22,8 +23,7 @@ struct ResidualMLPConfig {
   bool layer_norm = false;  // pre-norm inside each layer: x = x + act(l(LN(x))) (or act(l(LN(x))) without residual)
   float init_std = 0.0f;    // > 0: weights ~ N(0, init_std) (biases keep the default init); 0: PyTorch's default
                             // Linear init U(+-1/sqrt(dim))
-  // Throws Error naming the value: depth in [1, 256], dim in [1, 4096], init_std finite and >= 0, and the
-  // parameters (ResidualMLP::num_params x 4 bytes) within the loaders' LoadOptions::max_parameter_bytes.
+  // Throws Error naming the value: depth in [1, 256], dim in [1, 4096], init_std finite and >= 0.
   void validate() const;
   // Keys "depth", "dim", "activation" ("tanh", "gelu_tanh", "gelu_erf", "relu"), "residual", "layer_norm",
   // "init_std" (null means 0); all optional with the defaults above, strict (unknown keys rejected by name),
@@ -36,8 +36,9 @@ class ResidualMLP {
   // Parameters "layers.{i}.weight" (dim, dim), "layers.{i}.bias" (dim) and, with layer_norm,
   // "norms.{i}.scale" / "norms.{i}.shift" (dim) — the names of the lesson's nn.ModuleList — initialised
   // deterministically from `seed` with Rng (see init_std; PyTorch's stream cannot be reproduced, so the
-  // golden tests load PyTorch's weights). Throws Error from cfg.validate().
-  ResidualMLP(const ResidualMLPConfig& cfg, uint64_t seed);
+  // golden tests load PyTorch's weights). Throws Error from cfg.validate(), or before allocating if the weights
+  // and their gradients exceed `budget`, which then bounds every forward's activations.
+  ResidualMLP(const ResidualMLPConfig& cfg, uint64_t seed, const MemoryBudget& budget = {});
   static int64_t num_params(const ResidualMLPConfig& cfg);  // depth (d^2 + d), plus depth 2d with layer_norm
 
   // x (B, dim) -> y (B, dim). Keeps every layer's activations for backward_sum(). Throws Error naming the
@@ -62,6 +63,7 @@ class ResidualMLP {
   void resize_buffers(int64_t B);
 
   ResidualMLPConfig cfg_;
+  MemoryBudget budget_;
   ParamArena params_, grads_;
   std::vector<Linear> layers_;    // layers.{i}
   std::vector<LayerNorm> norms_;  // norms.{i}, empty without layer_norm

@@ -98,4 +98,10 @@ class ByteTokenizer : public Tokenizer {
   bool with_eot_;
 };
 
+// The tokenizer a model's vocabulary gets when nothing else says which (no tokenizer files, no choice
+// given): "gpt2" for 50257 ids or more (GPT-2's BPE; a padded vocabulary such as nanoGPT's 50304 included),
+// "bytes+eot" for exactly 257 (bytes and <|endoftext|>), "bytes" for 256 to 50256, and null below 256, where
+// no tokenizer Blockscope has fits (ids would fall outside the vocabulary).
+const char* default_tokenizer_kind(int64_t vocab_size);
+
 }  // namespace blockscope

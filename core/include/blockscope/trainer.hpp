@@ -1,6 +1,7 @@
 // Training a GPTModel: the configuration, a seeded data loader over a token stream with a train/validation
 // split, and the Trainer that runs steps (forward, backward, gradient accumulation, clipping, AdamW with
-// warmup + cosine decay) and evaluations, reporting what the widgets plot.
+// warmup + cosine decay) and evaluations, reporting what the widgets plot. The loop that decides when to
+// evaluate, when to stop and which weights a diverged run keeps is TrainingRun (training_run.hpp).
 #pragma once
 
 #include <cstdint>
@@ -67,7 +68,8 @@ class TokenData {
 
 // What one update reports: the mean loss over its micro-batches, the global gradient norm before clipping,
 // the learning rate used, per-layer gradient norms ("embeddings", "trf_blocks.0", ..., "head"), and whether
-// it was finite. A non-finite loss or gradient skips the update, so the parameters stay the last good ones.
+// it was finite. A non-finite loss or gradient skips the update, so the parameters stay those that produced
+// it (TrainingRun then puts back the last weights that gave a finite loss).
 struct StepResult {
   int64_t step = 0;  // 1-based number of this update
   double loss = 0.0;
@@ -79,18 +81,15 @@ struct StepResult {
 
 class Trainer {
  public:
-  // Trains `model` (which must outlive the trainer) on `data`. Allocates the run state, gradients and the
-  // optimizer's moments once, after checking they fit in max_memory_bytes (Error naming the sizes if not).
+  // Trains `model` (which must outlive the trainer) on `data`. Allocates the run state, gradients, the
+  // optimizer's moments and a copy of the weights once, after checking that they and the parameters fit the
+  // model's memory budget (GPTModel::require_memory; Error naming the sizes if not).
   // Step s draws its batches and dropout masks from a generator seeded by (cfg.seed, s): a run resumed at step
   // s (weights + AdamW::load_state) continues exactly as the uninterrupted run would have.
-  Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data, int64_t max_memory_bytes = kMaxTrainingBytes);
-  // The training budget defaults to 2 GiB on every platform (wasm32's MemoryBudget default), so a run
-  // configured natively also fits in the browser.
-  static constexpr int64_t kMaxTrainingBytes = int64_t{2} << 30;
-  // What the budget counts, in bytes (checked arithmetic): the run state's activations for (B, T) ...
+  Trainer(GPTModel& model, const TrainConfig& cfg, TokenData data);
+  // The run state's activations for (B, T), in bytes (checked arithmetic). On top of them the budget counts
+  // the parameters, their gradients, AdamW's two moments and the weights before the last update.
   static int64_t activation_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout);
-  // ... plus the parameters, their gradients and AdamW's two moments (4 x parameter bytes).
-  static int64_t budget_bytes(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout);
 
   // One update on freshly sampled batches: begin_step(), accumulate() until it returns false, finish_step().
   StepResult step();
@@ -113,8 +112,17 @@ class Trainer {
   GPTModel& model() { return model_; }
   AdamW& optimizer() { return optimizer_; }
   const ParamArena& grads() const { return grads_; }
-  // Bytes held for training: activations (run state), gradients and the two AdamW moments.
+  // Bytes held for training: activations (run state), gradients, the two AdamW moments and the weights
+  // before the last update.
   int64_t memory_bytes() const;
+
+  // The weights as they were before the last update that was applied, i.e. after update
+  // previous_weights_step(); -1 when there are none (no update applied yet, or they were put back). Kept so
+  // that a diverged run can end with the last weights that gave a finite loss (TrainingRun).
+  int64_t previous_weights_step() const { return previous_step_; }
+  // Puts those weights back into the model (Error if there are none). The optimizer state is left as it is:
+  // its moments still hold the updates since.
+  void restore_previous_weights();
 
  private:
   StepResult update(double loss_sum);
@@ -128,6 +136,8 @@ class Trainer {
   std::vector<int32_t> ids_, targets_;
   int64_t micro_done_ = -1;  // micro-batches accumulated in the step under way; -1 outside a step
   double loss_sum_ = 0.0;
+  FloatBuffer previous_;      // the weights before the last applied update
+  int64_t previous_step_ = -1;
 };
 
 }  // namespace blockscope

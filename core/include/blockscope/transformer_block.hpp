@@ -1,8 +1,8 @@
 // TransformerBlock (book ch. 4.5): attention and feed-forward sublayers, each wrapped in a LayerNorm and
 // a shortcut connection. Pre-norm (GPT-2, default): x + drop(att(norm1(x))), then x + drop(ff(norm2(x))).
 // Post-norm (original Transformer): norm1(x + drop(att(x))), then norm2(x + drop(ff(x))).
-// The forward pass is a flat list of op calls writing every intermediate to a BlockActs; the backward pass
-// reads them back, and inspection (the widgets' statistics) is one hook reading them after the pass.
+// The wiring is one list of steps per placement (transformer_block.cpp): the forward pass, the cached forward and
+// inspection walk it in order, the backward pass in reverse, every intermediate living in a BlockActs.
 // EncoderBlock is the lesson's non-causal, bias-free-attention, exact-GELU pre-norm variant.
 #pragma once
 
@@ -106,6 +106,9 @@ class TransformerBlock {
                 const GradMap& grads);
   // The inspection hook: the widgets' statistics of one forward pass, read from its activations.
   void inspect(const BlockActs& a, const float* inp, int64_t B, int64_t T, BlockInspection& out) const;
+  // How many steps inspect() records (the input, each step, and the dropout before each addition): the same
+  // for both placements.
+  static int64_t inspected_steps();
   // Incremental form for KV-cache decoding (B = 1): T new tokens after the kv.pos cached ones.
   void forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv);
   // The same on caller-owned workspace: a = BlockActs::carve(.., 1, T, false), att_w (n_heads, T, kv.pos + T).
@@ -124,6 +127,13 @@ class TransformerBlock {
 
  private:
   const BlockActs& workspace(int64_t B, int64_t T);
+  // The cached forward's extras: the KV cache, its attention weights and the caller's output.
+  struct Cached {
+    const KVSlot& kv;
+    float* att_w;
+    float* out;
+  };
+  void run(const BlockActs& a, const float* inp, int64_t B, int64_t T, const Cached* cached);
 
   BlockConfig cfg_;
   std::unique_ptr<ParamArena> own_;
@@ -131,8 +141,8 @@ class TransformerBlock {
   FeedForward ff_;
   LayerNorm norm1_, norm2_;
   // Workspace reused across calls: activations of the last raw forward, the cached forward's attention
-  // weights, and three (N, C) gradient buffers for the backward pass.
-  FloatBuffer ws_, att_w_, d1_, d2_, d3_;
+  // weights, and the backward pass's six (N, C) gradient buffers (one per intermediate).
+  FloatBuffer ws_, att_w_, grad_ws_;
   BlockActs ws_acts_;
 };
 

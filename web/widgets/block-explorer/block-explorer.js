@@ -10,15 +10,15 @@
 //   per-token, layers (8), emb-dim (64), heads (4), prompt, seed (123, a Blockscope seed), tokenizer (byte|gpt2).
 // Events: blockscope-forward {config, seed, ids, tokens, residualNorms: {pre, post}, inspection: {pre, post}} for the
 //   GPT, {preset, config, numParameters, tokens, output, torchOutput, maxAbsDiff, inspection} for the lesson's block;
-//   blockscope-step {placement, block, index, op, code, mean, var, norm}.
+//   blockscope-step {placement, block, index, step (the core's step id), op, code, mean, var, norm}.
 import { mean } from 'd3-array';
 
-import { BlockscopeElement, define, h } from '../kit/base.js';
+import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { METRICS, renderBars, renderDepth, renderSummary, renderTokenTable } from './block-charts.js';
 import { watchWidth } from '../kit/chart-kit.js';
 import { attrField } from '../kit/controls.js';
 import { createLessonBlock, LESSON_CSS, LESSON_PRESET, LessonPanel, loadLessonPreset, tokenLabels } from './block-lesson.js';
-import { BlockDiagram, PLACEMENTS, stepInfo } from './block-steps.js';
+import { BlockDiagram, PLACEMENTS, STEPS, stepInfo } from './block-steps.js';
 import { openTokenizer } from '../kit/tokens.js';
 
 const CONTEXT = 128;
@@ -169,7 +169,7 @@ export class BlockExplorer extends BlockscopeElement {
     this.ready = true;
   }
 
-  /** Frees the model (base.js calls this once the widget has left the page; invalidate(3) rebuilds it). */
+  /** Frees the model (base.js calls this once the widget has left the page; invalidate(UPDATE.REBUILD) rebuilds it). */
   release() {
     const model = this.model;
     if (!model) return false;
@@ -196,21 +196,20 @@ export class BlockExplorer extends BlockscopeElement {
   }
 
   async start() {
-    this.invalidate(3);
+    this.invalidate(UPDATE.REBUILD);
   }
 
   attributeChanged(name) {
     if (!this.ready) return; // attributes applied from the URL hash before setup() are read by start()
-    if (['preset', 'layers', 'emb-dim', 'heads', 'seed', 'tokenizer'].includes(name)) this.invalidate(3);
-    else if (name === 'prompt') this.invalidate(2);
-    else if (name !== 'theme') this.invalidate(1);
+    if (['preset', 'layers', 'emb-dim', 'heads', 'seed', 'tokenizer'].includes(name)) this.invalidate(UPDATE.REBUILD);
+    else if (name === 'prompt') this.invalidate(UPDATE.RECOMPUTE);
+    else if (name !== 'theme') this.invalidate(UPDATE.REDRAW);
   }
 
-  /** invalidate() levels: 1 = redraw, 2 = forward passes + redraw, 3 = new model + forward + redraw. */
   async update(level) {
     this.syncControls();
-    if (level >= 3) await this.buildModel();
-    if (level >= 2) await this.runForward();
+    if (level >= UPDATE.REBUILD) await this.buildModel();
+    if (level >= UPDATE.RECOMPUTE) await this.runForward();
     if (this.runs) this.renderView();
   }
 
@@ -222,7 +221,7 @@ export class BlockExplorer extends BlockscopeElement {
     this.lessonPanel.hidden = !lesson;
     for (const r of this.placementBox.querySelectorAll('input')) r.checked = r.value === this.placement();
     for (const r of this.metricBox.querySelectorAll('input')) r.checked = r.value === this.metric();
-    for (const [name, input] of Object.entries(this.inputs)) input.value = String(this.numAttr(name));
+    this.controls.sync({ values: (name) => this.numAttr(name) });
     if (this.shadowRoot.activeElement !== this.promptInput && this.promptInput.value !== this.attr('prompt')) {
       this.promptInput.value = this.attr('prompt');
     }
@@ -272,22 +271,22 @@ export class BlockExplorer extends BlockscopeElement {
       return;
     }
     const text = this.attr('prompt');
-    let ids = Array.from(await this.tokenizer.encode(text));
-    if (ids.length === 0) {
+    const all = Array.from(await this.tokenizer.encode(text));
+    if (all.length === 0) {
       this.status('Type at least one character to run the block.', { error: true });
       return;
     }
-    let cropped = '';
-    if (ids.length > CONTEXT) {
-      cropped = ` The prompt has ${ids.length} tokens; only the last ${CONTEXT} (the context length) are used.`;
-      ids = ids.slice(-CONTEXT);
-    }
     this.status('Running both wirings…');
     const runs = {};
+    let dropped = 0;
     for (const p of ['pre', 'post']) {
       await this.model.setNormPlacement(p); // same weights, other wiring
-      runs[p] = (await this.model.forward(ids, { inspect: true })).inspection;
+      // A prompt longer than the context: the core reads its last CONTEXT tokens.
+      ({ inspection: runs[p], cropped: dropped } = await this.model.forward(all, { inspect: true, overflow: 'crop' }));
     }
+    const ids = all.slice(dropped);
+    const cropped = dropped
+      ? ` The prompt has ${all.length} tokens; only the last ${CONTEXT} (the context length) are used.` : '';
     this.ids = ids;
     this.tokens = await this.tokenizer.tokenTexts(ids);
     this.runs = runs;
@@ -337,7 +336,7 @@ export class BlockExplorer extends BlockscopeElement {
   // ------------------------------------------------------------------ stepping
 
   stepCount() {
-    return this.runs?.[this.placement()].layers[0].steps.length ?? 9;
+    return (this.runs?.[this.placement()].layers[0].steps ?? STEPS[this.placement()]).length;
   }
 
   stepIndex() {
@@ -398,7 +397,7 @@ export class BlockExplorer extends BlockscopeElement {
     renderTokenTable(this.tokenTable, step, this.tokens);
     if (this.residual) renderDepth(this.depth, this.residual, { d, currentBlock: b, perToken: this.boolAttr('per-token') });
     this.emit('step', {
-      placement: p, block: b + 1, index: i, op: step.op, code: info[i].code.join('\n'),
+      placement: p, block: b + 1, index: i, step: step.id, op: step.op, code: info[i].code.join('\n'),
       mean: Array.from(step.mean), var: Array.from(step.var), norm: Array.from(step.norm),
     });
   }

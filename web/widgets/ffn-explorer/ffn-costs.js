@@ -93,7 +93,7 @@ table.breakdown tfoot th, table.breakdown tfoot td { border-top: 2px solid var(-
 export class CostsSection {
   constructor(host) {
     this.host = host;
-    const specs = host.constructor.attrSpecs();
+    const specs = host.specs();
     const num = (name, label, help, props) => {
       const { min, max } = specs[name];
       const input = h('input', { type: 'number', id: `in-${name}`, name, inputmode: 'decimal', 'aria-describedby': 'status',
@@ -137,14 +137,12 @@ export class CostsSection {
   /** Sets several attributes (booleans as present/absent); the element recomputes once per change. */
   setAttrs(attrs) {
     for (const [name, v] of Object.entries(attrs)) {
-      if (v === true) this.host.setAttribute(name, '');
-      else if (v === false) this.host.setAttribute(name, 'false');
-      else this.host.setAttribute(name, v);
+      this.host.set(name, v);
     }
   }
 
   readSizes() {
-    const specs = this.host.constructor.attrSpecs();
+    const specs = this.host.specs();
     const a = Object.fromEntries(SIZE_NAMES.map((n) => [n, this.host.attr(n)]));
     try {
       return { sizes: checkSizes(a, specs) };
@@ -158,13 +156,13 @@ export class CostsSection {
     const a = Object.fromEntries(Object.entries(this.sizeInputs).map(([n, el]) => [n, el.value.trim()]));
     for (const el of Object.values(this.sizeInputs)) el.removeAttribute('aria-invalid');
     try {
-      checkSizes(a, this.host.constructor.attrSpecs());
+      checkSizes(a, this.host.specs());
     } catch (err) {
       this.sizeInputs[err.field]?.setAttribute('aria-invalid', 'true');
       this.host.report(`Check the sizes: ${err.message} — showing the last valid sizes.`, { error: true });
       return;
     }
-    for (const [n, v] of Object.entries(a)) if (this.host.attr(n) !== v) this.host.setAttribute(n, v);
+    for (const [n, v] of Object.entries(a)) if (this.host.attr(n) !== v) this.host.set(n, v);
   }
 
   async update() {
@@ -175,7 +173,7 @@ export class CostsSection {
     const convention = conventionOf(qkvBias, outBias);
     this.biasSelect.value = convention;
     for (const [n, el] of Object.entries(this.sizeInputs)) {
-      const active = host.shadowRoot.activeElement === el;
+      const active = host.isFocused(el);
       if (!active || Number(el.value) !== sizes[n]) el.value = String(sizes[n]);
     }
     const seq = (this.seq = (this.seq ?? 0) + 1);

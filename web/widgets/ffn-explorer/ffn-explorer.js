@@ -51,9 +51,9 @@ export class FeedForwardExplorer extends BlockscopeElement {
   setup() {
     const s = this.shadowRoot;
     s.append(h('style', {}, KIT_CSS + COSTS_CSS + EXAMPLE_CSS + POSITIONWISE_CSS + CSS));
-    this.example = new WorkedExample(this);
-    this.costs = new CostsSection(this);
-    this.positionwise = new PositionwiseDemo(this, SEED);
+    this.example = new WorkedExample(this.panelPort());
+    this.costs = new CostsSection(this.panelPort());
+    this.positionwise = new PositionwiseDemo(this.panelPort(), SEED);
 
     this.promptInput = h('input', { type: 'text', id: 'prompt', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'hidden-summary' });
     this.promptInput.addEventListener('input', () => {
@@ -135,10 +135,6 @@ export class FeedForwardExplorer extends BlockscopeElement {
     this.positionwise.redraw();
   }
 
-  report(message, { error = false } = {}) {
-    this.status(message, { error });
-  }
-
   // ---- hidden values before and after GELU ----
 
   /** The seeded GPT whose hidden values are shown. */
@@ -161,16 +157,16 @@ export class FeedForwardExplorer extends BlockscopeElement {
     if (this.shadowRoot.activeElement !== this.promptInput) this.promptInput.value = prompt;
     this.layerSelect.value = String(layer);
     const seq = (this.hiddenSeq = (this.hiddenSeq ?? 0) + 1);
-    let bytes = new TextEncoder().encode(prompt);
-    const cropped = bytes.length > GPT_CONFIG.context_length;
-    if (cropped) bytes = bytes.subarray(0, GPT_CONFIG.context_length);
+    const bytes = new TextEncoder().encode(prompt);
     let insp;
+    let cropped = 0;
     try {
       if (this.acts?.prompt === prompt) {
-        insp = this.acts.inspection;
+        ({ inspection: insp, cropped } = this.acts);
       } else {
+        // A prompt longer than the context: the core reads its last context_length bytes, as every widget does.
         const gpt = await this.gptModel();
-        insp = (await gpt.forward(Array.from(bytes), { inspect: true })).inspection;
+        ({ inspection: insp, cropped } = await gpt.forward(Array.from(bytes), { inspect: true, overflow: 'crop' }));
       }
     } catch (err) {
       if (seq === this.hiddenSeq) this.report(`Could not run the GPT: ${err.message}`, { error: true });
@@ -195,7 +191,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
     const { T, H, pre, layer, cropped, stats: s } = this.acts;
     this.hiddenSummary.replaceChildren(
       `Block ${layer}: ${int.format(T)} tokens × h = ${H} hidden units = ${int.format(pre.length)} values`,
-      cropped ? ` (prompt cropped to the context of ${GPT_CONFIG.context_length} bytes)` : '', '. ',
+      cropped ? ` (the model reads the last ${GPT_CONFIG.context_length} bytes of the prompt: the first ${int.format(cropped)} are cropped)` : '', '. ',
       'Before GELU ', h('span', { 'data-hidden': 'neg-pre' }, pct(s.negPre / pre.length)), ' are negative (range ',
       h('span', { class: 'num', 'data-hidden': 'pre-min' }, fmt(s.preMin)), ' to ', h('span', { class: 'num' }, fmt(s.preMax)),
       '). After GELU the negatives are squashed toward 0 but not to 0: the lowest value is ',

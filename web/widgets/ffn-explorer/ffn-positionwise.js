@@ -76,7 +76,7 @@ export class PositionwiseDemo {
     nudge.addEventListener('click', () => {
       const rows = this.demo.rows.map((r) => r.slice());
       rows[t][0] = Number((rows[t][0] + 1).toPrecision(12));
-      this.host.setAttribute('demo', rows.map((r) => r.join(', ')).join('; '));
+      this.host.set('demo', rows.map((r) => r.join(', ')).join('; '));
     });
     return h('div', { class: 'token-row' }, h('label', { for: id }, `Position ${t + 1}`), input, nudge);
   }
@@ -99,7 +99,7 @@ export class PositionwiseDemo {
       return;
     }
     if (this.demo && rows.every((r, i) => sameRow(r, this.demo.rows[i]))) return;
-    this.host.setAttribute('demo', rows.map((r) => r.join(', ')).join('; '));
+    this.host.set('demo', rows.map((r) => r.join(', ')).join('; '));
   }
 
   async update() {

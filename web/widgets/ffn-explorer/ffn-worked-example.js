@@ -83,7 +83,7 @@ export class WorkedExample {
     const mats = Object.fromEntries(TENSORS.map((t) => [t.key, this.matrix(t)]));
     this.radios = Object.entries(EXAMPLE_ACTIVATIONS).map(([value, a]) => h('label', {},
       h('input', { type: 'radio', name: 'example-activation', value,
-        onchange: () => this.host.setAttribute('example-activation', value) }), ` ${a.label}`));
+        onchange: () => this.host.set('example-activation', value) }), ` ${a.label}`));
     this.badge = h('p', { class: 'muted example-badge' });
     this.reset = h('button', { type: 'button', class: 'reset-example', onclick: () => this.resetToLesson() },
       'Reset to the lesson’s example');

@@ -32,7 +32,7 @@ function labelTitle(pieces) {
 }
 
 export class InspectionView {
-  /** host: the widget (attributes, selects); the sections are `normSection` and `layerSection`. */
+  /** host: the widget's panel port (base.js panelPort); the sections are `normSection` and `layerSection`. */
   constructor(host) {
     this.host = host;
     this.lnBox = h('div', { class: 'heatbox ln-heat', tabindex: '0', role: 'group', 'aria-roledescription': 'heatmap',
@@ -79,8 +79,8 @@ export class InspectionView {
   /** Fills the block and head selectors for a model with n_layers blocks of n_heads heads. */
   setShape(nLayers, nHeads) {
     const fill = (sel, n) => sel.replaceChildren(...Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
-    fill(this.host.inputs.layer, nLayers);
-    fill(this.host.inputs.head, nHeads);
+    fill(this.host.controls.get('layer'), nLayers);
+    fill(this.host.controls.get('head'), nHeads);
   }
 
   /** Redraws every chart. result: {tokens, pieces, inspection, placement}; layer/head 0-based; width in px. */
@@ -89,8 +89,8 @@ export class InspectionView {
     this.layerIndex = layerIndex;
     this.headIndex = headIndex;
     this.width = width;
-    this.host.inputs.layer.value = String(layerIndex + 1);
-    this.host.inputs.head.value = String(headIndex + 1);
+    this.host.controls.get('layer').value = String(layerIndex + 1);
+    this.host.controls.get('head').value = String(headIndex + 1);
     this.renderNorms();
     this.renderAttention();
     this.renderHistogram();

@@ -10,9 +10,8 @@
 //   temperature (1), top-k (25), top-p (1), max-new-tokens (40), gen-seed (42).
 // Events: blockscope-model {source, label, config, numParameters}, blockscope-forward {ids, tokens, config, weights,
 //   candidates, compare, ...}, blockscope-token {token, index}, blockscope-generated {tokens, text, stopReason}.
-import { BlockscopeElement, define, h } from '../kit/base.js';
+import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { watchWidth } from '../kit/chart-kit.js';
-import { syncControls } from '../kit/controls.js';
 import { CANDIDATES_CSS, renderCandidates } from './gpt-candidates.js';
 import { CHARTS_CSS, InspectionView } from './gpt-charts.js';
 import { GENERATE_CSS, GeneratePanel } from './gpt-generate.js';
@@ -70,12 +69,18 @@ export class GPTExplorer extends BlockscopeElement {
     this.ready = false;
     this.lock = Promise.resolve();
     this.models = new GPTModels();
+    // Where the model comes from beyond the attributes (model, weights, seed and the random model's size): checkpoint
+    // files the learner dropped or picked, which no attribute can hold, and a pending retry of the shipped download.
+    // spec() reads the attributes and this, and changes neither.
+    this.source = { files: null, fileCount: 0, retry: false };
     const s = this.shadowRoot;
     s.append(h('style', {}, CSS + BYTE_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS));
-    this.panel = new ModelPanel(this);
+    this.panel = new ModelPanel(this.panelPort({ retry: () => this.retry(), useShipped: () => this.useShipped(),
+      loadFiles: (files) => this.loadFiles(files), loadUrl: (url) => this.loadUrl(url) }));
     this.buildPromptSection();
-    this.view = new InspectionView(this);
-    this.gen = new GeneratePanel(this);
+    this.view = new InspectionView(this.panelPort());
+    this.gen = new GeneratePanel(this.panelPort({ model: () => this.model, tokenizer: () => this.tokenizer,
+      exclusive: (fn) => this.exclusive(fn), usePrompt: (text) => this.usePrompt(text) }));
     s.append(
       h('h3', {}, 'A GPT forward pass in this tab'),
       h('p', {}, 'The book\'s GPTModel runs in the Blockscope core (WebAssembly, in a worker). Type a prompt: ' +
@@ -128,23 +133,22 @@ export class GPTExplorer extends BlockscopeElement {
 
   attributeChanged(name) {
     if (!this.ready) return; // attributes applied from the URL hash before setup() are read by start()
-    if (name === 'model' || name === 'weights') this.files = null; // a new choice replaces dropped files
+    if (name === 'model' || name === 'weights') this.source.files = null; // a new choice replaces dropped files
     if (name === 'loading' && this.attr('loading') === 'eager' && !this.visible) this.start();
-    else if (MODEL_ATTRS.includes(name)) this.invalidate(3);
-    else if (FORWARD_ATTRS.includes(name)) this.invalidate(2);
-    else if (name !== 'theme') this.invalidate(1);
+    else if (MODEL_ATTRS.includes(name)) this.invalidate(UPDATE.REBUILD);
+    else if (FORWARD_ATTRS.includes(name)) this.invalidate(UPDATE.RECOMPUTE);
+    else if (name !== 'theme') this.invalidate(UPDATE.REDRAW);
   }
 
-  /** invalidate() levels: 1 = redraw, 2 = forward pass + redraw, 3 = (re)build the models + forward + redraw. */
   async update(level) {
-    syncControls(this, ['layer', 'head']);
+    this.controls.sync({ skip: ['layer', 'head'] });
     if (this.shadowRoot.activeElement !== this.promptInput && this.promptInput.value !== this.attr('prompt')) {
       this.promptInput.value = this.attr('prompt');
     }
     if (!this.model) this.panel.preselect(this.weights());
     if (!this.visible) return; // start() builds everything once the widget is near the viewport
     let rebuilt = false;
-    if (level >= 3) {
+    if (level >= UPDATE.REBUILD) {
       try {
         rebuilt = await this.exclusive(() => this.buildModels());
       } catch (err) {
@@ -154,7 +158,7 @@ export class GPTExplorer extends BlockscopeElement {
     }
     if (!this.model) return;
     if (this.selectModels() || rebuilt) level = Math.max(level, 2);
-    if (level >= 2) await this.exclusive(() => this.runForward());
+    if (level >= UPDATE.RECOMPUTE) await this.exclusive(() => this.runForward());
     if (this.result) this.renderView();
   }
 
@@ -173,22 +177,23 @@ export class GPTExplorer extends BlockscopeElement {
     return ['untrained', 'random'].includes(w) ? w : 'trained';
   }
 
-  /** What the attributes ask for (see GPTModels.build); `shipped`: the trained model and its twin regardless. */
-  spec({ shipped = false } = {}) {
+  /**
+   * What the attributes and this.source ask for (see GPTModels.build); `shipped`: the trained model and its twin
+   * regardless; `retry`: download the shipped model again after a failure.
+   */
+  spec({ shipped = false, retry = false } = {}) {
     const int = (name) => Math.round(this.numAttr(name));
     const seed = int('seed');
     const randomConfig = (vocab) => ({ vocab_size: vocab, context_length: int('context'), emb_dim: int('emb-dim'),
       n_heads: int('heads'), n_layers: int('layers'), drop_rate: 0.1, qkv_bias: false, norm: 'pre' });
     const url = this.attr('model').trim();
-    if (this.files && !shipped) return this.files;
+    if (this.source.files && !shipped) return this.source.files;
     if (url && !shipped) return { kind: 'loaded', key: `url:${url}`, source: { url }, label: url };
     if (this.weights() === 'random' && !shipped) {
       const tokenizer = this.attr('tokenizer') === 'gpt2' ? 'gpt2' : 'byte';
       return { kind: 'random', seed, tokenizer, config: randomConfig,
         key: JSON.stringify([seed, tokenizer, ...['context', 'emb-dim', 'heads', 'layers'].map(int)]) };
     }
-    const retry = this.retrying;
-    this.retrying = false;
     return { kind: 'shipped', url: SHIPPED_MODEL_URL, seed, fallbackConfig: randomConfig, retry };
   }
 
@@ -197,7 +202,9 @@ export class GPTExplorer extends BlockscopeElement {
     const rt = await this.runtime();
     this.flavour = rt.flavour;
     const before = this.models.all();
-    const spec = this.spec();
+    const retry = this.source.retry;
+    this.source.retry = false;
+    const spec = this.spec({ retry });
     const ui = {
       progress: (p, label) => this.panel.showProgress(p, label),
       status: (text) => this.status(text),
@@ -239,15 +246,14 @@ export class GPTExplorer extends BlockscopeElement {
       this.panel.loaderStatus('Enter the URL of a directory holding config.json and model.safetensors.');
       return;
     }
-    if (url === this.attr('model')) this.invalidate(3);
+    if (url === this.attr('model')) this.invalidate(UPDATE.REBUILD);
     else this.setAttribute('model', url);
   }
 
   async loadFiles(fileList) {
     const files = Array.from(fileList);
     const label = files.map((f) => f.name).join(' + ');
-    this.fileCount = (this.fileCount ?? 0) + 1;
-    const spec = { kind: 'loaded', key: `files:${this.fileCount}`, source: { files }, label };
+    const spec = { kind: 'loaded', key: `files:${++this.source.fileCount}`, source: { files }, label };
     this.panel.loaderStatus(`Loading ${label}…`);
     try {
       await this.exclusive(async () => {
@@ -255,10 +261,10 @@ export class GPTExplorer extends BlockscopeElement {
           progress: (p, l) => this.panel.showProgress(p, l), status: (text) => this.status(text),
         }).finally(() => this.panel.showProgress(null));
       });
-      if (this.hasAttribute('model')) this.removeAttribute('model'); // (clears this.files, set below)
-      this.files = spec;
+      if (this.hasAttribute('model')) this.removeAttribute('model'); // (clears source.files, set below)
+      this.source.files = spec;
       this.panel.loaderStatus(`Loaded ${label}.`);
-      this.invalidate(2);
+      this.invalidate(UPDATE.RECOMPUTE);
     } catch (err) {
       this.panel.loaderStatus(`Could not load the model: ${err.message}`, { error: true });
       this.status(`Could not load the model: ${err.message}`, { error: true });
@@ -267,17 +273,17 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** Back to the shipped trained model (from a checkpoint or a random model). */
   useShipped() {
-    this.files = null;
+    this.source.files = null;
     this.panel.loaderStatus('');
     if (this.hasAttribute('model')) this.removeAttribute('model');
     if (this.weights() !== 'trained') this.setAttribute('weights', 'trained');
-    this.invalidate(3);
+    this.invalidate(UPDATE.REBUILD);
   }
 
   /** Tries the trained model's download again after a failure. */
   retry() {
-    this.retrying = true;
-    this.invalidate(3);
+    this.source.retry = true;
+    this.invalidate(UPDATE.REBUILD);
   }
 
   usePrompt(text) {
@@ -299,24 +305,29 @@ export class GPTExplorer extends BlockscopeElement {
       this.renderChips([], []);
       return;
     }
-    let ids = all;
-    if (all.length > ctx) {
-      if (this.attr('overflow') === 'error') {
-        this.promptNote.textContent = `The prompt has ${all.length} tokens but the context length is ${ctx}: ` +
-          'shorten it (nothing was run).';
-        this.promptNote.classList.add('error');
-        this.status(this.promptNote.textContent, { error: true });
-        return;
-      }
-      ids = all.slice(-ctx);
-      this.promptNote.textContent = `The prompt has ${all.length} tokens; the model reads the last ${ctx} ` +
-        `(its context length), so the first ${all.length - ctx} are cropped.`;
-    }
     const placement = this.attr('norm') === 'post' ? 'post' : 'pre';
     for (const m of [model, other]) if (m && m.config.norm !== placement) await m.setNormPlacement(placement);
     this.status('Running the forward pass…');
     const t0 = performance.now();
-    const { logits, inspection } = await model.forward(ids, { inspect: true });
+    // The core's cropping rule: with overflow="crop" it reads the last context_length tokens; with "error" it
+    // refuses the prompt.
+    const overflow = this.attr('overflow') === 'error' ? 'error' : 'crop';
+    let logits, inspection, dropped;
+    try {
+      ({ logits, inspection, cropped: dropped } = await model.forward(all, { inspect: true, overflow }));
+    } catch (err) {
+      if (overflow !== 'error' || all.length <= ctx) throw err; // not the context refusing the prompt
+      this.promptNote.textContent = `The prompt has ${all.length} tokens but the context length is ${ctx}: ` +
+        'shorten it (nothing was run).';
+      this.promptNote.classList.add('error');
+      this.status(this.promptNote.textContent, { error: true });
+      return;
+    }
+    const ids = all.slice(dropped);
+    if (dropped) {
+      this.promptNote.textContent = `The prompt has ${all.length} tokens; the model reads the last ${ctx} ` +
+        `(its context length), so the first ${dropped} are cropped.`;
+    }
     const ms = performance.now() - t0;
     const otherLogits = other ? (await other.forward(ids)).logits : null;
     if (model !== this.model) return;

@@ -17,7 +17,7 @@ const STOP_REASONS = { max_new_tokens: 'reached the token limit', stop_token: 't
   context_full: 'the context is full', cancelled: 'stopped' };
 
 export class GeneratePanel {
-  /** host: the widget (attributes, events, exclusive(), model, tokenizer, weightsLabel()). */
+  /** host: the widget's panel port (base.js panelPort) plus model(), tokenizer(), exclusive(fn), usePrompt(text). */
   constructor(host) {
     this.host = host;
     this.abort = null;
@@ -63,7 +63,7 @@ export class GeneratePanel {
 
   async run() {
     const host = this.host;
-    if (!host.model || this.abort) return;
+    if (!host.model() || this.abort) return;
     const controller = new AbortController();
     this.abort = controller;
     this.button.disabled = true;
@@ -82,7 +82,7 @@ export class GeneratePanel {
     let drawn = 0;
     const show = async () => {
       const mine = ++requested;
-      const pieces = await host.tokenizer.decodePieces(generated.slice());
+      const pieces = await host.tokenizer().decodePieces(generated.slice());
       if (mine < drawn) return;
       drawn = mine;
       this.pieces = pieces;
@@ -92,10 +92,10 @@ export class GeneratePanel {
     try {
       const t0 = performance.now();
       const { tokens, stopReason } = await host.exclusive(async () => {
-        const model = host.model;
-        const ids = await host.tokenizer.encode(prompt);
+        const model = host.model();
+        const ids = await host.tokenizer().encode(prompt);
         if (ids.length === 0) throw new Error('type a prompt first: generation continues it');
-        const eot = host.tokenizer.eotId;
+        const eot = host.tokenizer().eotId;
         if (eot != null && eot < model.config.vocab_size) options.stopToken = eot;
         const placement = host.attr('norm') === 'post' ? 'post' : 'pre';
         if (model.config.norm !== placement) await model.setNormPlacement(placement);
@@ -112,12 +112,12 @@ export class GeneratePanel {
       this.prompt = prompt;
       const s = ((performance.now() - t0) / 1000).toFixed(1);
       this.status.textContent = `${tokens.length} new tokens in ${s} s (${STOP_REASONS[stopReason] ?? stopReason}).`;
-      host.emit('generated', { tokens, text: await host.tokenizer.decode(tokens), stopReason });
+      host.emit('generated', { tokens, text: await host.tokenizer().decode(tokens), stopReason });
     } catch (err) {
       this.status.textContent = `Generation failed: ${err.message}`;
       this.status.classList.add('error');
     } finally {
-      const hadFocus = host.shadowRoot.activeElement === this.stopButton;
+      const hadFocus = host.isFocused(this.stopButton);
       this.abort = null;
       this.button.disabled = false;
       this.stopButton.disabled = true;

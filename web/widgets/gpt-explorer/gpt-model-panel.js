@@ -23,11 +23,11 @@ progress { width: min(100%, 22rem); accent-color: var(--bs-accent); }
 const RANDOM_SETTINGS = ['layers', 'emb-dim', 'heads', 'context', 'tokenizer'];
 
 export class ModelPanel {
-  /** host: the widget (attributes, loadFiles, loadUrl, useShipped, retry). */
+  /** host: the widget's panel port (base.js panelPort) plus loadFiles, loadUrl, useShipped, retry. */
   constructor(host) {
     this.host = host;
     const radio = (value) => h('input', { type: 'radio', name: 'weights', value, id: `weights-${value}`,
-      onchange: (e) => e.target.checked && host.setAttribute('weights', value) });
+      onchange: (e) => e.target.checked && host.set('weights', value) });
     this.radios = { trained: radio('trained'), untrained: radio('untrained') };
     this.switch = h('fieldset', { class: 'weights' }, h('legend', {}, 'Weights'),
       h('label', { class: 'choice', for: 'weights-trained' }, this.radios.trained, h('span', {}, h('strong', {}, 'Trained'),
@@ -59,9 +59,9 @@ export class ModelPanel {
     ];
     // Changing a setting asks for a random model of that size (it replaces the trained model and its twin).
     for (const name of RANDOM_SETTINGS) {
-      this.host.inputs[name].addEventListener('change', () => this.host.setAttribute('weights', 'random'));
+      this.host.controls.get(name).addEventListener('change', () => this.host.set('weights', 'random'));
     }
-    this.randomButton = h('button', { type: 'button', class: 'use-random', onclick: () => this.host.setAttribute('weights', 'random') },
+    this.randomButton = h('button', { type: 'button', class: 'use-random', onclick: () => this.host.set('weights', 'random') },
       'Build this random model');
     return h('details', { class: 'settings' }, h('summary', {}, 'Random model settings'),
       h('div', { class: 'row' }, ...fields), h('div', { class: 'row' }, this.randomButton),
@@ -143,6 +143,6 @@ export class ModelPanel {
     } else this.message.textContent = twinError ? `The untrained twin could not be built (${twinError}).` : '';
     this.retryButton.hidden = !fallback;
     this.shippedButton.hidden = !single;
-    if (this.host.shadowRoot.activeElement !== this.urlInput && !this.urlInput.value) this.urlInput.value = modelAttr;
+    if (!this.host.isFocused(this.urlInput) && !this.urlInput.value) this.urlInput.value = modelAttr;
   }
 }

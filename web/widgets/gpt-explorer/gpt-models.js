@@ -18,7 +18,7 @@ async function loadCheckpoint(rt, source, onProgress) {
   const vocab = model.config.vocab_size;
   let tokenizer = null;
   try {
-    tokenizer = await openTokenizer(rt, vocab >= 50257 ? 'gpt2' : 'byte');
+    tokenizer = await openTokenizer(rt, (await rt.defaultTokenizerKind(vocab)) === 'gpt2' ? 'gpt2' : 'byte');
     if (tokenizer.vocabSize > vocab) {
       throw new Error(`no tokenizer fits its vocabulary of ${vocab} tokens (UTF-8 bytes need 256, GPT-2's BPE 50,257)`);
     }

@@ -1,187 +1,27 @@
 // base.js — what every Blockscope widget shares: the custom-element base class (shadow DOM, attributes with
-// URL-hash deep links checked against per-attribute metadata, sync-url, the shared runtime connection, events), the
-// theme (auto from the host page / light / dark, focus, reduced motion) and small generic helpers (fmt, parseNumber(s),
-// parseRows, h). Chart helpers live in chart-kit.js. Widgets never touch the wasm module: they call the runtime client.
+// URL-hash deep links checked against per-attribute metadata, sync-url, the shared runtime connection, events, named
+// update levels, the control registry and the narrow interface its panels get), define() and h(). The rest of the kit:
+// attrs.js (attribute metadata), theme.js (palettes, auto theme), values.js (fmt and the number parsers, re-exported
+// here), controls.js, chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../../runtime/client.js';
+import { attrSpec, COMMON_ATTRS, hashAttributes, sanitizeAttr } from './attrs.js';
+import { Controls } from './controls.js';
+import { BASE_CSS, DARK_VARS, pageTheme } from './theme.js';
+import { WIDGET_TAGS } from './start-runtime.js';
 import { scheduleConnected } from './start-order.js';
 
-/** The dark palette; the light one is BASE_CSS's default. Placed in a second <style> when the theme resolves dark. */
-const DARK_VARS = `--bs-fg: #e6edf3; --bs-bg: #0d1117; --bs-muted: #9198a1; --bs-border: #3d444d; --bs-panel: #161b22;
-  --bs-accent: #58a6ff; --bs-c1: #58a6ff; --bs-c2: #ff7b72; --bs-c3: #56d364; --bs-c4: #d2a8ff; --bs-c5: #e3b341;
-  --bs-focus: #ffa657; color-scheme: dark;`;
-
-/**
- * Theme and shared component styles, placed first in every widget's shadow root. Host pages override any
- * --bs-* property on the element (`gelu-explorer { --bs-accent: teal }`): outer rules beat :host rules.
- */
-export const BASE_CSS = `
-:host {
-  --bs-fg: #1b1f24; --bs-bg: #ffffff; --bs-muted: #57606a; --bs-border: #d0d7de; --bs-panel: #f6f8fa;
-  --bs-accent: #0b5cad; --bs-c1: #0b5cad; --bs-c2: #b3261e; --bs-c3: #1a7f37; --bs-c4: #8250df; --bs-c5: #9a6700;
-  --bs-focus: #d1242f; color-scheme: light;
-  display: block; position: relative; box-sizing: border-box; max-width: 100%; color: var(--bs-fg); background: var(--bs-bg);
-  font-size: var(--bs-font-size, 15px); line-height: 1.45; font-family: var(--bs-font, inherit);
-  border: 1px solid var(--bs-border); border-radius: var(--bs-radius, 8px); padding: 0.75rem; container-type: inline-size;
-}
-*, *::before, *::after { box-sizing: border-box; }
-h3 { font-size: 1.05rem; margin: 0 0 0.5rem; }
-p { margin: 0.25rem 0 0.5rem; }
-.muted { color: var(--bs-muted); }
-.row { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; margin: 0.4rem 0; }
-label { cursor: pointer; }
-input, select, button, textarea { font: inherit; color: inherit; background: var(--bs-bg); border: 1px solid var(--bs-border); border-radius: 6px; }
-input[type="text"], input[type="number"], textarea, select { padding: 0.25rem 0.4rem; max-width: 100%; }
-input[type="range"] { accent-color: var(--bs-accent); max-width: 100%; }
-input[type="checkbox"] { accent-color: var(--bs-accent); }
-button { padding: 0.3rem 0.75rem; cursor: pointer; background: var(--bs-panel); }
-button:disabled { cursor: not-allowed; opacity: 0.6; }
-:focus-visible { outline: 3px solid var(--bs-focus); outline-offset: 2px; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
-th, td { padding: 0.15rem 0.5rem; text-align: right; border-bottom: 1px solid var(--bs-border); }
-th:first-child, td:first-child { text-align: left; }
-.scroll { overflow-x: auto; max-width: 100%; position: relative; }
-.num { font-variant-numeric: tabular-nums; font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; }
-.error { color: var(--bs-c2); font-weight: 600; }
-.status { min-height: 1.45em; }
-svg { display: block; width: 100%; max-width: 760px; height: auto; overflow: visible; }
-svg text { fill: var(--bs-fg); font-size: 12px; }
-svg .axis path, svg .axis line { stroke: var(--bs-muted); }
-svg .axis text { fill: var(--bs-muted); }
-svg .grid line { stroke: var(--bs-border); stroke-opacity: 0.7; }
-svg .axis-label { fill: var(--bs-fg); font-size: 12px; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-@media (prefers-reduced-motion: no-preference) { .animate { transition: all 150ms ease-out; } }
-`;
-
-/** Formats a core value for display with fixed decimals (−0 shown as 0). */
-export function fmt(value, digits = 4) {
-  if (!Number.isFinite(value)) return String(value);
-  const s = value.toFixed(digits);
-  return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
-}
-
-/**
- * Parses one typed number (a "−" minus sign is accepted); throws an Error naming it (`name`, e.g. "entry 2" or
- * "W₁ row 3, column 2") when it is empty or not a finite number. The one number parser every widget uses.
- */
-export function parseNumber(text, name) {
-  const raw = String(text).trim();
-  if (raw === '') throw new Error(`${name} is empty`);
-  const v = Number(raw.replace(/−/g, '-'));
-  if (!Number.isFinite(v)) throw new Error(`${name} ("${raw}") is not a number`);
-  return v;
-}
-
-/** Parses "1, 3, 5, 7" (commas/spaces) into numbers; throws an Error naming the bad entry. */
-export function parseNumbers(text) {
-  const parts = String(text).trim().split(/[\s,;]+/).filter(Boolean);
-  if (parts.length === 0) throw new Error('enter at least one number');
-  return parts.map((p, i) => parseNumber(p, `entry ${i + 1}`));
-}
-
-/**
- * Parses rows of numbers, "1, 3; 4, 5" (rows split by ";", "|" or newlines), each with parseNumbers; throws an Error
- * naming the row (`${rowName} ${t + 1}: …`). Row lengths and limits are the caller's to check.
- */
-export function parseRows(text, rowName) {
-  const parts = String(text).split(/[;|\n]/).map((s) => s.trim()).filter(Boolean);
-  if (parts.length === 0) throw new Error('enter at least one token vector');
-  return parts.map((p, t) => {
-    try {
-      return parseNumbers(p);
-    } catch (err) {
-      throw new Error(`${rowName} ${t + 1}: ${err.message}`);
-    }
-  });
-}
-
-/**
- * Deep links: the URL hash can set widget attributes, addressed by element id or tag name,
- * e.g. `#gelu.min=-5&gelu.derivative=true` or `#gelu-explorer.max=4`. Returns the raw name -> value pairs;
- * BlockscopeElement.applyHash checks them against the attribute metadata before setting anything.
- */
-export function hashAttributes(element) {
-  const out = {};
-  const hash = typeof location === 'undefined' ? '' : location.hash.slice(1);
-  if (!hash) return out;
-  const params = new URLSearchParams(hash);
-  const names = [element.id, element.localName].filter(Boolean);
-  for (const [key, value] of params) {
-    const dot = key.lastIndexOf('.');
-    if (dot > 0 && names.includes(key.slice(0, dot))) out[key.slice(dot + 1)] = value;
-  }
-  return out;
-}
-
-/**
- * One attribute's metadata from a `static attrs` entry: either a plain default (`min: -3`) or
- * `{default, min, max, int, options, url, doc}`. The type follows the default (number, boolean, string) unless
- * `type` says otherwise; `options` makes it an enumeration; `url: true` marks a URL that deep links may not set.
- */
-export function attrSpec(entry) {
-  const spec = entry !== null && typeof entry === 'object' ? { ...entry } : { default: entry };
-  spec.type ??= typeof spec.default === 'number' ? 'number' : typeof spec.default === 'boolean' ? 'boolean' : 'string';
-  return spec;
-}
-
-/**
- * A value for an attribute from an untrusted source (a URL), within the limits its control has: numbers are
- * clamped to [min, max] (rounded when `int`), enumerations must be one of `options`, booleans "", "true" or
- * "false". Returns the string to set, or null to reject it.
- */
-export function sanitizeAttr(spec, raw) {
-  const text = String(raw);
-  if (spec.options) return spec.options.map(String).includes(text) ? text : null;
-  if (spec.type === 'boolean') return ['', 'true', 'false'].includes(text) ? text : null;
-  if (spec.type === 'number') {
-    let v = Number(text.replace('−', '-'));
-    if (text.trim() === '' || !Number.isFinite(v)) return null;
-    if (spec.int) v = Math.round(v);
-    if (spec.min != null) v = Math.max(spec.min, v);
-    if (spec.max != null) v = Math.min(spec.max, v);
-    return String(v);
-  }
-  return text.length <= (spec.maxLength ?? 2000) ? text : null;
-}
-
-// A 1×1 canvas turns any CSS colour syntax (rgb, oklch, color-mix, …) into sRGB bytes.
-let colorProbe = null;
-function rgba(color) {
-  colorProbe ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
-  colorProbe.clearRect(0, 0, 1, 1);
-  colorProbe.fillStyle = '#000';
-  colorProbe.fillStyle = color;
-  colorProbe.fillRect(0, 0, 1, 1);
-  return colorProbe.getImageData(0, 0, 1, 1).data;
-}
-
-/** Relative luminance (WCAG) of sRGB bytes. */
-function luminance([r, g, b]) {
-  const lin = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-}
-
-/**
- * The host page's theme around `element`: the luminance of the nearest ancestor's opaque background (crossing
- * shadow roots); with none, the canvas, which is dark only when the page declares a dark color-scheme and the
- * reader prefers dark.
- */
-export function pageTheme(element) {
-  for (let n = element.parentElement ?? element.getRootNode().host; n; n = n.parentElement ?? n.getRootNode().host) {
-    const bg = getComputedStyle(n).backgroundColor;
-    if (!bg || bg === 'transparent' || bg === 'rgba(0, 0, 0, 0)') continue;
-    const px = rgba(bg);
-    if (px[3] < 128) continue; // mostly see-through: the colour behind it decides
-    return luminance(px) < 0.18 ? 'dark' : 'light'; // ≈ where white text starts to contrast better than black
-  }
-  const meta = document.querySelector('meta[name="color-scheme"]')?.content ?? '';
-  const scheme = `${getComputedStyle(document.documentElement).colorScheme} ${meta}`;
-  return /dark/.test(scheme) && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-}
+export { fmt, parseNumber, parseNumbers, parseRows } from './values.js';
+export { COMMON_ATTRS } from './attrs.js';
 
 const UA_DEFAULT_FONT = /^("?Times New Roman"?|Times|serif)$/i;
 const SYSTEM_FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
 const DEFAULT_PARTS = { h3: 'title', '.status': 'status', '.chart': 'chart' };
+
+/**
+ * What an update must redo, in increasing order (invalidate(level), update(level)): REDRAW the numbers already
+ * computed; RECOMPUTE them (a forward pass) and redraw; REBUILD the model or data behind them, recompute, redraw.
+ */
+export const UPDATE = Object.freeze({ REDRAW: 1, RECOMPUTE: 2, REBUILD: 3 });
 
 /**
  * Base class of every widget. Subclasses define `static attrs` (name -> default, or name -> {default, min, max,
@@ -208,7 +48,7 @@ export class BlockscopeElement extends HTMLElement {
    * and remote models are not allowed.
    */
   static checkedValue(name, raw, { allowRemote = false } = {}) {
-    if (name === 'theme') return ['auto', 'light', 'dark'].includes(raw) ? raw : null;
+    if (name === 'theme') return sanitizeAttr(COMMON_ATTRS.theme, raw);
     const spec = this.attrSpecs()[name];
     if (!spec || (spec.url && !allowRemote)) return null;
     return sanitizeAttr(spec, raw);
@@ -227,10 +67,68 @@ export class BlockscopeElement extends HTMLElement {
     this._whileConnected = []; // whileConnected(): {start, stop}
   }
 
+  /** The controls bound to this element's attributes (controls.js: attrField, attrSlider, attrSelect). */
+  get controls() {
+    this._controls ??= new Controls(this);
+    return this._controls;
+  }
+
+  /** The element's tag, e.g. "gelu-explorer". */
+  get tag() {
+    return this.localName;
+  }
+
+  /** Sets attribute `name` (true: present, false: "false"); the element reacts as to any attribute change. */
+  set(name, value) {
+    this.setAttribute(name, value === true ? '' : String(value));
+  }
+
+  /** Every attribute's spec (attrs.js attrSpec), by name. */
+  specs() {
+    return this.constructor.attrSpecs();
+  }
+
+  /** Whether `el` (in this element's shadow root) has the focus. */
+  isFocused(el) {
+    return this.shadowRoot.activeElement === el;
+  }
+
+  /** A message for the learner: the status line by default (a widget may show it elsewhere). */
+  report(message, { error = false } = {}) {
+    this.status(message, { error });
+  }
+
+  /**
+   * What a panel (a helper class that draws part of this element) may use of it: read and set attributes, their
+   * specs and bound controls, focus, messages, events, the runtime — plus `extra`, the element's own offers to that
+   * panel (functions). Panels get this instead of the element, so what they depend on is written down here.
+   */
+  panelPort(extra = {}) {
+    const port = {
+      tag: this.tag,
+      controls: this.controls,
+      attr: (name) => this.attr(name),
+      numAttr: (name) => this.numAttr(name),
+      boolAttr: (name) => this.boolAttr(name),
+      set: (name, value) => this.set(name, value),
+      specs: () => this.specs(),
+      isFocused: (el) => this.isFocused(el),
+      report: (message, options) => this.report(message, options),
+      emit: (name, detail) => this.emit(name, detail),
+      runtime: () => this.runtime(),
+    };
+    for (const [name, fn] of Object.entries(extra)) {
+      if (name in port) throw new Error(`panelPort: ${name} is already part of the port`);
+      if (typeof fn !== 'function') throw new Error(`panelPort: ${name} must be a function`);
+      port[name] = fn;
+    }
+    return Object.freeze(port);
+  }
+
   connectedCallback() {
     if (this._connected && this._released) {
       this._released = false;
-      this.invalidate(3); // back on the page after its model was freed: rebuild it
+      this.invalidate(UPDATE.REBUILD); // back on the page after its model was freed: rebuild it
     }
     // The theme, and the first time also setup() (build()) and start() (begin()), follow in a microtask (start-order.js).
     scheduleConnected(this);
@@ -282,7 +180,7 @@ export class BlockscopeElement extends HTMLElement {
 
   /**
    * Frees the worker-side objects the widget holds, once it has left the page, and returns true if there were
-   * any (the widget then rebuilds them with invalidate(3) when it comes back). The default holds nothing; a widget
+   * any (the widget then rebuilds them with invalidate(UPDATE.REBUILD) when it comes back). The default holds nothing; a widget
    * that keeps runtime objects overrides this.
    */
   release() {
@@ -300,7 +198,7 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   /**
-   * Sets this.visible and rebuilds (invalidate(3)) once the widget comes within 600 px of the viewport, or at once
+   * Sets this.visible and rebuilds (invalidate(UPDATE.REBUILD)) once the widget comes within 600 px of the viewport, or at once
    * with loading="eager", without IntersectionObserver, or with {now: true} (the user asked for it). For widgets
    * whose start() loads something heavy. Returns true if it became visible now; else the caller shows a placeholder.
    */
@@ -309,7 +207,7 @@ export class BlockscopeElement extends HTMLElement {
     const show = () => {
       this.observer?.disconnect();
       this.visible = true;
-      this.invalidate(3);
+      this.invalidate(UPDATE.REBUILD);
     };
     if (now || this.visible || this.attr('loading') === 'eager' || typeof IntersectionObserver === 'undefined') {
       show();
@@ -439,11 +337,11 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   /**
-   * Schedules an update of at least `level` (higher levels include the lower ones' work, e.g. 1 = redraw,
-   * 2 = recompute + redraw, 3 = rebuild + recompute + redraw). Requests made while an update runs coalesce into
-   * one more run at the highest level asked for; updates never overlap. Errors are shown in the status line.
+   * Schedules an update of at least `level` (UPDATE: each level includes the work of those below it). Requests
+   * made while an update runs coalesce into one more run at the highest level asked for; updates never overlap.
+   * Errors are shown in the status line.
    */
-  invalidate(level = 1) {
+  invalidate(level = UPDATE.REDRAW) {
     this._pending = Math.max(this._pending ?? 0, level);
     this._draining ??= this._drain().finally(() => {
       this._draining = null;
@@ -464,7 +362,7 @@ export class BlockscopeElement extends HTMLElement {
     }
   }
 
-  /** The work behind invalidate(level) (override). */
+  /** The work behind invalidate(level), level one of UPDATE (override). */
   async update() {}
 
   /** Builds the DOM once (override). */
@@ -479,6 +377,7 @@ export class BlockscopeElement extends HTMLElement {
 
 /** Defines a custom element once (bundles may be loaded twice on a page). */
 export function define(tag, cls) {
+  if (!WIDGET_TAGS.includes(tag)) throw new Error(`<${tag}> is not in WIDGET_TAGS (kit/start-runtime.js)`);
   if (!customElements.get(tag)) customElements.define(tag, cls);
 }
 

@@ -1,13 +1,13 @@
 // controls.js — form controls bound to a widget's attributes: a number/text field, a slider with its read-out and
 // a select, each setting its attribute on change (so deep links and scripts see the same state), and a sync that
-// writes attributes back into the controls. Limits and options come from the widget's attribute metadata (static
+// writes attributes back into the controls (Controls: the registry each element owns). Limits and options come from the widget's attribute metadata (static
 // attrs), so each is written once and deep links are clamped to what the controls allow. A helper for widgets, not a
 // custom element.
 import { h } from './base.js';
 
-/** Attribute `name`'s metadata (see attrSpec in base.js) on the host's class; {} when it has none. */
+/** Attribute `name`'s metadata (attrs.js attrSpec); {} when it has none. `host`: the element or a panel port. */
 export function specOf(host, name) {
-  return host.constructor.attrSpecs?.()[name] ?? {};
+  return host.specs()[name] ?? {};
 }
 
 /** An input's min, max (and step 1 for whole numbers) from attribute `name`'s metadata. */
@@ -23,9 +23,47 @@ export function optionsOf(host, name, labels = {}) {
   return values.map((v) => [String(v), labels[v] ?? String(v)]);
 }
 
-function register(host, name, input) {
-  host.inputs ??= {};
-  host.inputs[name] = input;
+/**
+ * The controls a widget bound to its attributes (host.controls, owned by the element): each attribute's input and,
+ * for sliders, the function that redraws its read-out. Panels reach a control through get(name), never through
+ * properties written onto the element.
+ */
+export class Controls {
+  constructor(host) {
+    this.host = host;
+    this.byName = new Map(); // name -> {input, show}
+  }
+
+  add(name, input, show = null) {
+    if (this.byName.has(name)) throw new Error(`<${this.host.tag}> binds attribute ${name} to two controls`);
+    this.byName.set(name, { input, show });
+    return input;
+  }
+
+  /** The input bound to attribute `name` (throws if there is none: a typo would otherwise fail silently). */
+  get(name) {
+    const entry = this.byName.get(name);
+    if (!entry) throw new Error(`<${this.host.tag}> has no control for attribute ${name}`);
+    return entry.input;
+  }
+
+  /** [name, input] of every bound control. */
+  entries() {
+    return [...this.byName].map(([name, { input }]) => [name, input]);
+  }
+
+  /**
+   * Writes values into the controls — values(name) for each bound name (default: the attribute's current value),
+   * undefined to leave it — except `skip` and the focused one, then redraws the sliders' read-outs.
+   */
+  sync({ skip = [], values = (name) => this.host.attr(name) } = {}) {
+    for (const [name, { input }] of this.byName) {
+      if (skip.includes(name) || this.host.isFocused(input)) continue;
+      const v = values(name);
+      if (v !== undefined && input.value !== String(v)) input.value = String(v);
+    }
+    for (const { show } of this.byName.values()) show?.();
+  }
 }
 
 /**
@@ -35,10 +73,10 @@ function register(host, name, input) {
 export function attrField(host, name, label, props = {}, { kind = 'number', onInput = false } = {}) {
   const input = h('input', { type: kind, id: name, ...(kind === 'number' && limitsOf(host, name)), ...props });
   const commit = () => {
-    if (input.reportValidity()) host.setAttribute(name, input.value);
+    if (input.reportValidity()) host.set(name, input.value);
   };
   input.addEventListener(onInput ? 'input' : 'change', commit);
-  register(host, name, input);
+  host.controls.add(name, input);
   return h('label', { for: name }, `${label} `, input);
 }
 
@@ -52,11 +90,9 @@ export function attrSlider(host, name, label, props, describe) {
   };
   input.addEventListener('input', () => {
     show();
-    host.setAttribute(name, input.value);
+    host.set(name, input.value);
   });
-  register(host, name, input);
-  host.sliderShow ??= {};
-  host.sliderShow[name] = show;
+  host.controls.add(name, input, show);
   return h('label', { for: name }, `${label} `, input, ' ', out);
 }
 
@@ -66,18 +102,8 @@ export function attrSlider(host, name, label, props, describe) {
  */
 export function attrSelect(host, name, label, options = {}) {
   if (!Array.isArray(options)) options = optionsOf(host, name, options);
-  const sel = h('select', { id: name, onchange: () => host.setAttribute(name, sel.value) },
+  const sel = h('select', { id: name, onchange: () => host.set(name, sel.value) },
     ...options.map(([value, text]) => h('option', { value }, text)));
-  register(host, name, sel);
+  host.controls.add(name, sel);
   return h('label', { for: name }, `${label} `, sel);
-}
-
-/** Writes the host's attributes into its registered controls (except `skip` and the focused one). */
-export function syncControls(host, skip = []) {
-  for (const [name, input] of Object.entries(host.inputs ?? {})) {
-    if (skip.includes(name)) continue;
-    const v = host.attr(name);
-    if (input.value !== v && host.shadowRoot.activeElement !== input) input.value = v;
-  }
-  for (const show of Object.values(host.sliderShow ?? {})) show();
 }

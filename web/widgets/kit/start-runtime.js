@@ -5,9 +5,12 @@
 import { connect } from '../../runtime/client.js';
 import { mark } from '../../runtime/marks.js';
 
-/** Every tag the bundle defines (index.js). */
-export const WIDGET_TAGS = ['gelu-explorer', 'layernorm-explorer', 'ffn-explorer', 'block-explorer', 'gpt-explorer',
-  'training-lab', 'residual-flow-explorer'];
+/**
+ * Every tag the bundle defines, in the lesson's order: the one list (define() refuses a tag not in it; the embed
+ * page, the guide, the generated types and the tests read it from here or from the bundle's export).
+ */
+export const WIDGET_TAGS = Object.freeze(['layernorm-explorer', 'gelu-explorer', 'ffn-explorer', 'block-explorer',
+  'residual-flow-explorer', 'training-lab', 'gpt-explorer']);
 
 mark('entry-evaluated');
 // A page using only connect() (no widget on it) keeps the choice of options: nothing is started for it.

@@ -1,15 +1,12 @@
 // tokens.js — the tokenizer the widgets use: the core's (GPT-2 BPE or bytes) through the runtime client, with a
 // note for the UI saying which is in use, and the one place that decides how bytes and token text are displayed:
-// UTF-8 is decoded here, and a byte that is not a character on its own becomes a <0xNN> piece (never U+FFFD).
+// UTF-8 is decoded here, and a byte that is not a character on its own becomes a <0xNN> piece (never U+FFFD; the
+// notation itself is web/runtime/token-text.js's).
 // Not a custom element: a helper shared by <block-explorer> and <gpt-explorer>. The pure functions run in Node.
 
-/** The runtime tokenizer's notation for a byte that is not displayable text: <0xNN> (as web/runtime/models.js writes it). */
-export function hexByte(b) {
-  return `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`;
-}
+import { HEX_TOKEN, hexByte } from '../../runtime/token-text.js';
 
-/** A token text from the runtime's tokenTexts() that stands for raw bytes: one or more <0xNN>. */
-const HEX_TOKEN = /^(?:<0x[0-9A-F]{2}>)+$/;
+export { hexByte }; // the <0xNN> notation is the runtime's (token-text.js), shared with tokenTexts()
 
 /** Makes whitespace in a token's text visible (for axis labels and token chips). */
 export function visibleToken(text) {
@@ -26,7 +23,7 @@ function isControl(c) {
  * Used as the tooltip of byte pieces.
  */
 export function byteTitle(b, control = false) {
-  const hex = `0x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  const hex = hexByte(b).slice(1, -1);
   if (control) return `byte ${hex}: a control character, which has no visible form`;
   if (b >= 0x80 && b <= 0xbf) return `byte ${hex}: a continuation byte, part of a multi-byte UTF-8 character — not a character on its own`;
   if (b >= 0xc2 && b <= 0xf4) return `byte ${hex}: the first byte of a multi-byte UTF-8 character — not a character on its own`;

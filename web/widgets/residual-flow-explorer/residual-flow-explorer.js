@@ -16,7 +16,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLog } from 'd3-scale';
 import { line, symbol, symbolCircle, symbolSquare } from 'd3-shape';
 
-import { BlockscopeElement, define, h } from '../kit/base.js';
+import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from '../kit/chart-kit.js';
 
 const PRESET_URL = new URL('../presets/residual-flow-lesson82.json', import.meta.url).href;
@@ -317,16 +317,15 @@ export class ResidualFlowExplorer extends BlockscopeElement {
   }
 
   async start() {
-    this.invalidate(2);
+    this.invalidate(UPDATE.RECOMPUTE);
   }
 
   attributeChanged(name) {
-    if (name !== 'theme') this.invalidate(2);
+    if (name !== 'theme') this.invalidate(UPDATE.RECOMPUTE);
   }
 
-  /** invalidate() levels: 1 = redraw, 2 (and 3, after the element came back) = recompute both nets + redraw. */
   async update(level) {
-    if (level >= 2) await this.compute();
+    if (level >= UPDATE.RECOMPUTE) await this.compute();
     if (this.result) this.render();
   }
 

@@ -1,7 +1,8 @@
 // training-lab-runs.js — the two training runs of <training-lab>: which setting a comparison changes between run A
 // and run B, building each run's GPT and trainer in the worker (same createGPT seed, same trainer seed, so the same
 // data order and, where the shapes agree, the same initial weights), training them alternately one step at a time
-// so the worker serves other widgets' calls in between, samples, and how a run that fails is recognised.
+// so the worker serves other widgets' calls in between, samples, and the stop rule a run is trained under (the core's
+// training loop applies it and says when a run diverged; the spike markers are this widget's own display).
 // No DOM: the widget (training-lab.js) draws what this records.
 
 /** Where the Brown corpus excerpt lives (web/data/brown/), from the source file and from the bundle in dist/ alike. */
@@ -17,8 +18,10 @@ export const UNIFORM_LOSS = Math.log(VOCAB);
 /** A step whose loss is this far above the uniform guess is a spike (marked; the run may recover from it). */
 export const SPIKE_LOSS = UNIFORM_LOSS + 1;
 /** A run whose loss stays above the uniform guess for this many steps in a row has diverged (and is stopped), as
- * has one with a step that is not finite (the trainer then stops it itself). */
+ * has one with a step that is not finite. */
 export const DIVERGED_STEPS = 20;
+/** That rule as the core's training loop applies it (its stopAbove option), the first 5 steps not counted. */
+export const STOP_RULE = { loss: UNIFORM_LOSS, steps: DIVERGED_STEPS, after: 5 };
 /** The embeddings' gradient below this fraction of the head's: the lower layers no longer learn. */
 export const VANISHED_RATIO = 1e-5;
 
@@ -105,7 +108,6 @@ class Run {
     this.layerAvg = null; // [{name, norm}]: a moving average (of the logarithms) over recent finite steps
     this.failed = null; // {step, reason: 'non-finite' | 'exploded'}: diverged, stopped
     this.spikes = []; // [{step, loss}] the first few steps with a loss above SPIKE_LOSS
-    this.highSince = null; // first step of the current stretch with a loss above the uniform guess
     this.vanishedAt = null; // start of the current stretch with the embeddings' gradient below VANISHED_RATIO × the head's
     this.sample = null; // {step, bytes}
   }
@@ -120,20 +122,17 @@ class Run {
     return this.vals.at(-1) ?? null;
   }
 
-  /** Spikes are marked; a non-finite step, or DIVERGED_STEPS steps in a row worse than a uniform guess, is divergence. */
+  /**
+   * Spikes are marked; whether the run diverged is the core's report (r.stop on the step that ended the run: a
+   * non-finite step, or STOP_RULE's stretch worse than a uniform guess, which began at r.divergedAt).
+   */
   checkDivergence(r) {
     if (this.failed) return;
-    if (!r.finite) {
-      this.failed = { step: r.step, reason: 'non-finite' };
-      return;
+    if (r.finite && r.step > STOP_RULE.after && r.loss > SPIKE_LOSS && this.spikes.length < 20) {
+      this.spikes.push({ step: r.step, loss: r.loss });
     }
-    if (r.step <= 5 || !(r.loss > UNIFORM_LOSS)) {
-      this.highSince = null;
-      return;
-    }
-    this.highSince ??= r.step;
-    if (r.loss > SPIKE_LOSS && this.spikes.length < 20) this.spikes.push({ step: r.step, loss: r.loss });
-    if (r.step - this.highSince + 1 >= DIVERGED_STEPS) this.failed = { step: this.highSince, reason: 'exploded' };
+    if (r.stop === 'diverged') this.failed = { step: r.divergedAt, reason: 'non-finite' };
+    else if (r.stop === 'loss_above') this.failed = { step: r.divergedAt, reason: 'exploded' };
   }
 
   /** Records one step's report; returns the event detail for blockscope-train-step. */
@@ -227,7 +226,7 @@ export class RunPair {
       if (active.length === 0) break;
       const run = active.reduce((behind, r) => (r.stepsDone < behind.stepsDone ? r : behind));
       await run.trainer.train({
-        steps: 1, evalEvery: this.evalEvery,
+        steps: 1, evalEvery: this.evalEvery, stopAbove: STOP_RULE,
         onStep: (r) => {
           const detail = run.record(r);
           this.countStep();

@@ -10,7 +10,7 @@
 // Events: blockscope-train-step {run: 'a'|'b', step, loss, valLoss?, gradNorm, lr, finite} after every step,
 //   blockscope-ready {runs: [{run, label, numParameters, config, train}]} when both models are built (GPT and
 //   trainer configs).
-import { BlockscopeElement, define, fmt, h } from '../kit/base.js';
+import { BlockscopeElement, define, fmt, h, UPDATE } from '../kit/base.js';
 import { KIT_CSS, legend, watchWidth } from '../kit/chart-kit.js';
 import { attrField, attrSelect } from '../kit/controls.js';
 import { CHARTS_CSS, GradChart, LossChart, RUN_COLORS, smooth } from './training-lab-charts.js';
@@ -167,14 +167,14 @@ export class TrainingLab extends BlockscopeElement {
   }
 
   async start() {
-    if (!this.showWhenNearViewport()) this.invalidate(1);
+    if (!this.showWhenNearViewport()) this.invalidate(UPDATE.REDRAW);
   }
 
   attributeChanged(name) {
     if (name === 'theme') return;
     if (name === 'loading' && this.attr('loading') === 'eager' && !this.visible) this.start();
     else if (name === 'eval-every' || name === 'sample-every') this.applyLive();
-    else this.invalidate(3);
+    else this.invalidate(UPDATE.REBUILD);
   }
 
   applyLive() {
@@ -187,7 +187,7 @@ export class TrainingLab extends BlockscopeElement {
     const st = this.settings();
     this.syncControls(st);
     this.lookFor.textContent = whatToLookFor(st);
-    if (level < 3 || !this.visible) return;
+    if (level < UPDATE.REBUILD || !this.visible) return;
     const resume = Boolean(this.pair?.playing || this.wantPlay);
     this.wantPlay = false;
     await this.pair?.dispose();
@@ -260,7 +260,7 @@ export class TrainingLab extends BlockscopeElement {
     this.wantPlay = false;
     this.pausedBy = null;
     if (this.pair) this.pair.playing = false; // stops after the step in progress; update() then rebuilds
-    this.invalidate(3);
+    this.invalidate(UPDATE.REBUILD);
   }
 
   pairState(pair, state) {
@@ -371,9 +371,7 @@ export class TrainingLab extends BlockscopeElement {
   syncControls(st) {
     const values = { comparison: st.comparison, steps: st.shared.steps, warmup: st.shared.warmup, layers: st.shared.layers,
       'emb-dim': st.shared.embDim };
-    for (const [name, input] of Object.entries(this.inputs ?? {})) {
-      if (name in values && this.shadowRoot.activeElement !== input) input.value = String(values[name]);
-    }
+    this.controls.sync({ values: (name) => values[name] });
     if (this.shadowRoot.activeElement !== this.lrInput) this.lrInput.value = String(Math.log10(st.shared.lr));
     this.showLr(st.shared.lr);
   }

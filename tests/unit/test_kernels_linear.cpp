@@ -11,6 +11,7 @@
 
 #include "blockscope/ops.hpp"
 #include "blockscope/rng.hpp"
+#include "kernels/dispatch.hpp"
 #include "kernels/kernels.hpp"
 #include "support/kernel_check.hpp"
 
@@ -19,11 +20,9 @@ using namespace blockscope::kernels;
 using namespace blockscope::kernel_check;
 
 namespace {
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 // |a - e| <= atol + rtol |e|, as XNNPACK's testers; float32 sums of at most 100 normal products.
 constexpr double kAtol = 1e-5;
 constexpr double kRtol = 1e-5;
-constexpr int64_t kGuard = 5;  // NaN cells after every output buffer
 
 const int64_t kCs[] = {1, 3, 4, 5, 8, 17, 64, 100};
 const int64_t kOCs[] = {1, 7, 8, 9, 16, 33};
@@ -53,12 +52,6 @@ std::vector<double> reference(const Problem& p) {
       y[n * p.OC + o] = acc;
     }
   return y;
-}
-
-bool guard_intact(const std::vector<float>& buf, size_t from) {
-  for (size_t i = from; i < buf.size(); ++i)
-    if (!std::isnan(buf[i])) return false;
-  return true;
 }
 
 // Runs f32_linear on `k` into a NaN-filled buffer; checks the guard and returns the N * OC outputs.
@@ -209,3 +202,29 @@ TEST_CASE("kernels: linear_forward runs the simd128 kernels in SIMD128 builds", 
   }
 }
 #endif
+
+TEST_CASE("kernels: the dispatch table names this build's ISA and holds its kernels", "[kernels]") {
+  const Dispatch& d = active();
+  REQUIRE(std::string(kernel_isa()) == d.isa);
+#ifdef __wasm_simd128__
+  REQUIRE(std::string(d.isa) == "simd128");
+  REQUIRE(d.linear == &kLinearSimd128);
+  REQUIRE(d.linear_backward == &kLinearBackwardSimd128);
+  REQUIRE(d.attention_scores == f32_attention_scores__simd128);
+  REQUIRE(d.q8_gemv == q8_gemv__simd128);
+#else
+  REQUIRE(std::string(d.isa) == "generic");
+  REQUIRE(d.linear == nullptr);  // Eigen's products
+  REQUIRE(d.attention_scores == nullptr);
+  REQUIRE(d.q8_gemv == q8_gemv__generic);
+#endif
+  // Every build has a row maximum; it equals std::max_element's at every length and position of the maximum.
+  for (int64_t n : {1, 3, 7, 8, 9, 15, 16, 17, 100}) {
+    for (int64_t at = 0; at < n; ++at) {
+      std::vector<float> r = random_vec(n, 40 + n);
+      r[static_cast<size_t>(at)] = 10.0f;
+      REQUIRE(d.row_max(r.data(), n) == 10.0f);
+      REQUIRE(f32_row_max__generic(r.data(), n) == 10.0f);
+    }
+  }
+}

@@ -15,8 +15,6 @@ using namespace blockscope::kernels;
 using namespace blockscope::kernel_check;
 
 namespace {
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr int64_t kGuard = 5;
 const int64_t kHeadSizes[] = {1, 3, 4, 7, 16, 21, 64, 68};
 const int64_t kRows[] = {1, 2, 3, 4, 5, 9, 33};
 

@@ -1,0 +1,37 @@
+// The one place the core chooses kernels by instruction set (ggml's pattern): ops.cpp, ops_backward.cpp and
+// quantized.cpp ask kernels::active() for the kernel of each operation, and only kernels/ knows which ISA the
+// build targets. Native builds leave the matrix products to Eigen (null entries), whose code uses the CPU's full
+// vector width; wasm builds with -msimd128 get the hand-written SIMD128 kernels.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/kernels.hpp"
+#include "kernels/q8.hpp"
+
+namespace blockscope::kernels {
+
+// max(r[0..n)), n >= 1. A NaN anywhere gives NaN or a number depending on its position, as std::max_element;
+// softmax's row is NaN either way.
+using RowMaxFn = float (*)(const float* r, int64_t n);
+float f32_row_max__generic(const float* r, int64_t n);
+#ifdef __wasm_simd128__
+float f32_row_max__simd128(const float* r, int64_t n);
+#endif
+
+struct Dispatch {
+  const char* isa;                                // "simd128" or "generic"
+  const LinearKernels* linear;                    // linear_forward's kernels; null: Eigen's product
+  const LinearBackwardKernels* linear_backward;   // linear_backward's; null: Eigen's products
+  // Attention for a few query rows without dropout (decoding), keys and values read in place; null: the blocked
+  // path with per-head copies (native: Eigen's products are faster there, measured at context 1000).
+  AttentionScoresFn attention_scores;
+  AttentionWeightedSumFn attention_weighted_sum;
+  Q8GemvFn q8_gemv;
+  RowMaxFn row_max;
+};
+
+// The kernels this build runs.
+const Dispatch& active();
+
+}  // namespace blockscope::kernels

@@ -1,0 +1,60 @@
+// attrs.js — attribute metadata: each widget's `static attrs` entries as specs (attrSpec), the attributes every
+// widget takes (COMMON_ATTRS), values from untrusted sources (deep links, embed.html's query) checked against the
+// limits the controls have (sanitizeAttr), and the URL-hash deep-link syntax (hashAttributes). The generated
+// types (scripts/gen-widget-types.mjs) and the guide's tables read the same specs.
+
+/**
+ * Deep links: the URL hash can set widget attributes, addressed by element id or tag name,
+ * e.g. `#gelu.min=-5&gelu.derivative=true` or `#gelu-explorer.max=4`. Returns the raw name -> value pairs;
+ * BlockscopeElement.applyHash checks them against the attribute metadata before setting anything.
+ */
+export function hashAttributes(element) {
+  const out = {};
+  const hash = typeof location === 'undefined' ? '' : location.hash.slice(1);
+  if (!hash) return out;
+  const params = new URLSearchParams(hash);
+  const names = [element.id, element.localName].filter(Boolean);
+  for (const [key, value] of params) {
+    const dot = key.lastIndexOf('.');
+    if (dot > 0 && names.includes(key.slice(0, dot))) out[key.slice(dot + 1)] = value;
+  }
+  return out;
+}
+
+/**
+ * One attribute's metadata from a `static attrs` entry: either a plain default (`min: -3`) or
+ * `{default, min, max, int, options, url, doc}`. The type follows the default (number, boolean, string) unless
+ * `type` says otherwise; `options` makes it an enumeration; `url: true` marks a URL that deep links may not set.
+ */
+export function attrSpec(entry) {
+  const spec = entry !== null && typeof entry === 'object' ? { ...entry } : { default: entry };
+  spec.type ??= typeof spec.default === 'number' ? 'number' : typeof spec.default === 'boolean' ? 'boolean' : 'string';
+  return spec;
+}
+
+/**
+ * A value for an attribute from an untrusted source (a URL), within the limits its control has: numbers are
+ * clamped to [min, max] (rounded when `int`), enumerations must be one of `options`, booleans "", "true" or
+ * "false". Returns the string to set, or null to reject it.
+ */
+export function sanitizeAttr(spec, raw) {
+  const text = String(raw);
+  if (spec.options) return spec.options.map(String).includes(text) ? text : null;
+  if (spec.type === 'boolean') return ['', 'true', 'false'].includes(text) ? text : null;
+  if (spec.type === 'number') {
+    let v = Number(text.replace('−', '-'));
+    if (text.trim() === '' || !Number.isFinite(v)) return null;
+    if (spec.int) v = Math.round(v);
+    if (spec.min != null) v = Math.max(spec.min, v);
+    if (spec.max != null) v = Math.min(spec.max, v);
+    return String(v);
+  }
+  return text.length <= (spec.maxLength ?? 2000) ? text : null;
+}
+
+/** The attributes every widget takes besides its own `static attrs` (types/widget-elements.d.ts is generated from both). */
+export const COMMON_ATTRS = Object.fromEntries(Object.entries({
+  theme: { default: 'auto', options: ['auto', 'light', 'dark'], doc: 'auto follows the page\'s background' },
+  'sync-url': { default: false, doc: 'write changed attributes into the URL hash (deep links)' },
+  'allow-remote-models': { default: false, doc: 'let deep links set URL attributes such as model' },
+}).map(([name, entry]) => [name, attrSpec(entry)]));
