@@ -40,23 +40,24 @@ val take_error() {
 }
 
 namespace {
-std::vector<std::string>& registered(bool is_class) {
-  static std::vector<std::string> functions, classes;
+// The names, as the string literals the bindings files registered (they live as long as the module).
+std::vector<const char*>& registered(bool is_class) {
+  static std::vector<const char*> functions, classes;
   return is_class ? classes : functions;
+}
+val names_of(bool is_class) {
+  val a = val::array();
+  for (const char* n : registered(is_class)) a.call<void>("push", val(n));
+  return a;
 }
 }  // namespace
 
-void note_binding(bool is_class, const char* name) { registered(is_class).emplace_back(name); }
+void note_binding(bool is_class, const char* name) { registered(is_class).push_back(name); }
 
 val binding_names() {
-  const auto list = [](const std::vector<std::string>& names) {
-    val a = val::array();
-    for (const std::string& n : names) a.call<void>("push", n);
-    return a;
-  };
   val o = val::object();
-  o.set("functions", list(registered(false)));
-  o.set("classes", list(registered(true)));
+  o.set("functions", names_of(false));
+  o.set("classes", names_of(true));
   return o;
 }
 

@@ -1,9 +1,7 @@
 // Portable implementations of the numeric kernels in ops.hpp. Matrix products go through the build's kernels
-// (kernels/dispatch.hpp: SIMD128 in wasm) or, where it has none, Eigen maps over the caller's buffers (no
-// copies); everything else is plain loops the compiler vectorizes.
+// (kernels/dispatch.hpp: SIMD128 in wasm, Eigen natively); everything else is plain loops the compiler vectorizes.
 #include "blockscope/ops.hpp"
 
-#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -19,7 +17,7 @@
 
 namespace blockscope {
 
-using namespace detail;  // Eigen maps, GELU constants, head scratch (ops_internal.hpp)
+using namespace detail;  // GELU constants, head scratch (ops_internal.hpp)
 
 const char* kernel_isa() { return kernels::active().isa; }
 
@@ -146,15 +144,7 @@ void activation_derivative(Activation kind, float* out, const float* inp, int64_
 
 void linear_forward(float* out, const float* inp, const float* weight, const float* bias, int64_t N,
                     int64_t C, int64_t OC) {
-  if (const kernels::LinearKernels* k = kernels::active().linear) {
-    kernels::f32_linear(*k, out, inp, weight, bias, N, C, OC);
-    return;
-  }
-  MatMap y(out, N, OC);
-  const ConstMatMap x(inp, N, C);
-  const ConstMatMap w(weight, OC, C);
-  y.noalias() = x * w.transpose();
-  if (bias) y.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, OC);
+  kernels::active().linear(out, inp, weight, bias, N, C, OC);
 }
 
 void softmax_rows(float* x, int64_t N, int64_t n) {
@@ -261,6 +251,21 @@ void attention_forward(float* out, float* att, const float* q, const float* k, c
       float* o = out + b * T * C + h * hs;
       for (int64_t t = 0; t < T; ++t) std::copy(Oh + t * hs, Oh + (t + 1) * hs, o + t * C);
     }
+  }
+}
+
+double sum_squares(const float* x, int64_t n, double sum) {
+  for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(x[i]) * x[i];
+  return sum;
+}
+
+void adamw_update(float* p, const float* g, float* m, float* v, int64_t n, const AdamWCoefficients& c) {
+  for (int64_t j = 0; j < n; ++j) {
+    p[j] *= c.keep;                                     // param.mul_(1 - lr * weight_decay)
+    m[j] = m[j] * c.b1 + g[j] * c.one_minus_b1;         // exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+    v[j] = v[j] * c.b2 + c.one_minus_b2 * g[j] * g[j];  // exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)
+    const float denom = std::sqrt(v[j]) / c.bc2_sqrt + c.eps;
+    p[j] += c.neg_step_size * m[j] / denom;             // param.addcdiv_(exp_avg, denom, value=-step_size)
   }
 }
 

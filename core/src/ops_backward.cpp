@@ -1,7 +1,6 @@
 // The backward kernels of ops.hpp: LayerNorm, Linear, activations, attention, fused softmax cross-entropy,
 // embeddings and dropout. Every gradient accumulates (+=), as autograd's .grad does. Formulas follow
 // PyTorch's own derivative code (tools/autograd/derivatives.yaml, aten/src/ATen/native/*) and llm.c.
-#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 
@@ -12,7 +11,7 @@
 
 namespace blockscope {
 
-using namespace detail;  // Eigen maps, GELU constants, head scratch (ops_internal.hpp)
+using namespace detail;  // GELU constants, head scratch (ops_internal.hpp)
 
 void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                         const float* weight, const float* mean, const float* rstd, int64_t N, int64_t C) {
@@ -44,15 +43,8 @@ void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* 
 
 void linear_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, int64_t N, int64_t C, int64_t OC) {
-  // The build's kernels (SIMD128: the forward's GEMM transposed, kernels/), else Eigen's products.
-  if (const kernels::LinearBackwardKernels* k = kernels::active().linear_backward) {
-    kernels::f32_linear_backward(*k, dinp, dweight, dbias, dout, inp, weight, N, C, OC);
-    return;
-  }
-  const ConstMatMap dy(dout, N, OC);
-  if (dinp) MatMap(dinp, N, C).noalias() += dy * ConstMatMap(weight, OC, C);
-  if (dweight) MatMap(dweight, OC, C).noalias() += dy.transpose() * ConstMatMap(inp, N, C);
-  if (dbias) Eigen::Map<Eigen::RowVectorXf>(dbias, OC) += dy.colwise().sum();
+  // The build's kernels (SIMD128: the forward's GEMM transposed; natively Eigen's products).
+  kernels::active().linear_backward(dinp, dweight, dbias, dout, inp, weight, N, C, OC);
 }
 
 void activation_backward(Activation kind, float* dinp, const float* inp, const float* dout, int64_t n) {

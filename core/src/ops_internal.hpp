@@ -1,16 +1,12 @@
-// Internal header shared by the forward (ops.cpp) and backward (ops_backward.cpp) kernels: Eigen maps over
-// row-major float32 buffers (no copies), the GELU constants, and the per-head scratch attention uses.
+// Internal header shared by the forward (ops.cpp) and backward (ops_backward.cpp) kernels: the GELU constants and
+// the per-head scratch attention uses.
 #pragma once
 
-#include <Eigen/Core>
 #include <cstddef>
 #include <cstdint>
 
 namespace blockscope::detail {
 
-using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using MatMap = Eigen::Map<RowMatrix>;
-using ConstMatMap = Eigen::Map<const RowMatrix>;
 
 inline constexpr float kSqrt2OverPi = 0.7978845608028654f;  // sqrt(2 / pi)
 inline constexpr float kGeluCoeff = 0.044715f;

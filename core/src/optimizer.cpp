@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "blockscope/error.hpp"
+#include "blockscope/ops.hpp"
 
 namespace blockscope {
 
@@ -42,26 +43,20 @@ void AdamW::step(ParamArena& params, const ParamArena& grads, double lr) {
   // update), and the wasm build does without pow and its tables (1.1 KB gzip; exp and log it has anyway).
   const double bias_correction1 = 1.0 - std::exp(static_cast<double>(t_) * std::log(cfg_.beta1));
   const double bias_correction2 = 1.0 - std::exp(static_cast<double>(t_) * std::log(cfg_.beta2));
-  const auto b1 = static_cast<float>(cfg_.beta1), b2 = static_cast<float>(cfg_.beta2);
-  const auto one_minus_b1 = static_cast<float>(1.0 - cfg_.beta1), one_minus_b2 = static_cast<float>(1.0 - cfg_.beta2);
-  const auto neg_step_size = static_cast<float>(-(lr / bias_correction1));
-  const auto bc2_sqrt = static_cast<float>(std::sqrt(bias_correction2));
-  const auto eps = static_cast<float>(cfg_.eps);
+  AdamWCoefficients c{};
+  c.b1 = static_cast<float>(cfg_.beta1);
+  c.b2 = static_cast<float>(cfg_.beta2);
+  c.one_minus_b1 = static_cast<float>(1.0 - cfg_.beta1);
+  c.one_minus_b2 = static_cast<float>(1.0 - cfg_.beta2);
+  c.neg_step_size = static_cast<float>(-(lr / bias_correction1));
+  c.bc2_sqrt = static_cast<float>(std::sqrt(bias_correction2));
+  c.eps = static_cast<float>(cfg_.eps);
   const auto& infos = params.params();
   for (size_t i = 0; i < infos.size(); ++i) {
     const ParamInfo& info = infos[i];
-    float* p = params.data() + info.offset;
-    const float* g = grads.data() + info.offset;
-    float* m = m_.data() + info.offset;
-    float* v = v_.data() + info.offset;
-    const auto keep = static_cast<float>(1.0 - lr * (decay_[i] ? cfg_.weight_decay : 0.0));
-    for (int64_t j = 0; j < info.numel; ++j) {
-      p[j] *= keep;                                   // param.mul_(1 - lr * weight_decay)
-      m[j] = m[j] * b1 + g[j] * one_minus_b1;         // exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-      v[j] = v[j] * b2 + one_minus_b2 * g[j] * g[j];  // exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)
-      const float denom = std::sqrt(v[j]) / bc2_sqrt + eps;
-      p[j] += neg_step_size * m[j] / denom;           // param.addcdiv_(exp_avg, denom, value=-step_size)
-    }
+    c.keep = static_cast<float>(1.0 - lr * (decay_[i] ? cfg_.weight_decay : 0.0));
+    const int64_t o = info.offset;
+    adamw_update(params.data() + o, grads.data() + o, m_.data() + o, v_.data() + o, info.numel, c);  // ops.cpp
   }
 }
 
@@ -105,9 +100,7 @@ void AdamW::load_state(std::span<const uint8_t> bytes) {
 }
 
 double clip_grad_norm(ParamArena& grads, double max_norm) {
-  double sum = 0.0;
-  for (int64_t i = 0; i < grads.capacity(); ++i) sum += static_cast<double>(grads.data()[i]) * grads.data()[i];
-  const double total = std::sqrt(sum);
+  const double total = std::sqrt(sum_squares(grads.data(), grads.capacity()));
   if (max_norm > 0.0) {
     const double coef = max_norm / (total + 1e-6);
     if (coef < 1.0) {
@@ -124,8 +117,7 @@ std::vector<NamedNorm> grouped_norms(const ParamArena& grads,
   for (const auto& p : grads.params()) {
     const std::string g = group(p.name);
     if (out.empty() || out.back().name != g) out.push_back({g, 0.0});
-    const float* x = grads.data() + p.offset;
-    for (int64_t i = 0; i < p.numel; ++i) out.back().norm += static_cast<double>(x[i]) * x[i];
+    out.back().norm = sum_squares(grads.data() + p.offset, p.numel, out.back().norm);  // one sum per group, in order
   }
   for (auto& n : out) n.norm = std::sqrt(n.norm);
   return out;

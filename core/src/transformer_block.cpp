@@ -132,11 +132,19 @@ std::span<const Step> steps_of(NormPlacement p) {
   return kPostNorm;
 }
 constexpr bool is_add(Op op) { return op == Op::Add1 || op == Op::Add2; }
-const Step& step_of(NormPlacement p, Op op) {
-  for (const Step& s : steps_of(p))
+// The step of `op` in a list (each list has each op once: checked below).
+constexpr const Step& find_step(std::span<const Step> steps, Op op) {
+  for (const Step& s : steps)
     if (s.op == op) return s;
-  throw Error("the block's wiring has no such step");  // unreachable: both lists have every op
+  return steps.front();
 }
+constexpr bool has_every_op(std::span<const Step> steps) {
+  for (Op op : {Op::Norm1, Op::Att, Op::Add1, Op::Norm2, Op::Ff, Op::Add2})
+    if (find_step(steps, op).op != op) return false;
+  return steps.size() == 6;
+}
+static_assert(has_every_op(kPreNorm) && has_every_op(kPostNorm));
+const Step& step_of(NormPlacement p, Op op) { return find_step(steps_of(p), op); }
 
 // Inspection records the input, every step's output, and before each addition the dropped-out branch.
 constexpr int64_t count_inspected(std::span<const Step> steps) {

@@ -208,13 +208,14 @@ TEST_CASE("kernels: the dispatch table names this build's ISA and holds its kern
   REQUIRE(std::string(kernel_isa()) == d.isa);
 #ifdef __wasm_simd128__
   REQUIRE(std::string(d.isa) == "simd128");
-  REQUIRE(d.linear == &kLinearSimd128);
-  REQUIRE(d.linear_backward == &kLinearBackwardSimd128);
+  REQUIRE(d.linear == f32_linear__simd128);
+  REQUIRE(d.linear_backward == f32_linear_backward__simd128);
   REQUIRE(d.attention_scores == f32_attention_scores__simd128);
   REQUIRE(d.q8_gemv == q8_gemv__simd128);
 #else
   REQUIRE(std::string(d.isa) == "generic");
-  REQUIRE(d.linear == nullptr);  // Eigen's products
+  REQUIRE(d.linear == f32_linear__eigen);  // Eigen's products
+  REQUIRE(d.linear_backward == f32_linear_backward__eigen);
   REQUIRE(d.attention_scores == nullptr);
   REQUIRE(d.q8_gemv == q8_gemv__generic);
 #endif

@@ -102,4 +102,15 @@ void embedding_backward(float* dtok, float* dpos, const float* dout, const int32
 void dropout_apply(float* out, const float* inp, const float* mask, int64_t n);
 void dropout_backward(float* dinp, const float* dout, const float* mask, int64_t n);
 
+// sum + x[0]^2 + x[1]^2 + ... in double, in index order (the same bits on every platform): gradient norms, clipping.
+double sum_squares(const float* x, int64_t n, double sum = 0.0);
+
+// One AdamW update of n parameters in place, torch.optim.AdamW's single-tensor path op by op in float32 (the
+// coefficients for this step are AdamW::step's): p *= keep; m = m b1 + g (1 - b1); v = v b2 + (1 - b2) g g;
+// p += neg_step_size * m / (sqrt(v) / bc2_sqrt + eps).
+struct AdamWCoefficients {
+  float keep, b1, one_minus_b1, b2, one_minus_b2, bc2_sqrt, eps, neg_step_size;
+};
+void adamw_update(float* p, const float* g, float* m, float* v, int64_t n, const AdamWCoefficients& c);
+
 }  // namespace blockscope

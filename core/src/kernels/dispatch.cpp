@@ -8,21 +8,32 @@ namespace blockscope::kernels {
 
 float f32_row_max__generic(const float* r, int64_t n) { return *std::max_element(r, r + n); }
 
+#ifdef __wasm_simd128__
+void f32_linear__simd128(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
+                         int64_t OC) {
+  f32_linear(kLinearSimd128, out, inp, weight, bias, N, C, OC);
+}
+void f32_linear_backward__simd128(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                                  const float* weight, int64_t N, int64_t C, int64_t OC) {
+  f32_linear_backward(kLinearBackwardSimd128, dinp, dweight, dbias, dout, inp, weight, N, C, OC);
+}
+#endif
+
 const Dispatch& active() {
 #ifdef __wasm_simd128__
   // Eigen has no SIMD128 path and its auto-vectorized scalar code reaches about half of the hand-written
   // kernels' speed in wasm (GEMM) and a quarter (GEMV); see bench/bench_kernels.cpp.
   static constexpr Dispatch kSimd128 = {"simd128",
-                                        &kLinearSimd128,
-                                        &kLinearBackwardSimd128,
+                                        f32_linear__simd128,
+                                        f32_linear_backward__simd128,
                                         f32_attention_scores__simd128,
                                         f32_attention_weighted_sum__simd128,
                                         q8_gemv__simd128,
                                         f32_row_max__simd128};
   return kSimd128;
 #else
-  static constexpr Dispatch kGeneric = {"generic", nullptr, nullptr, nullptr, nullptr, q8_gemv__generic,
-                                        f32_row_max__generic};
+  static constexpr Dispatch kGeneric = {"generic",          f32_linear__eigen, f32_linear_backward__eigen, nullptr,
+                                        nullptr,            q8_gemv__generic,  f32_row_max__generic};
   return kGeneric;
 #endif
 }

@@ -1,7 +1,7 @@
 // The one place the core chooses kernels by instruction set (ggml's pattern): ops.cpp, ops_backward.cpp and
 // quantized.cpp ask kernels::active() for the kernel of each operation, and only kernels/ knows which ISA the
-// build targets. Native builds leave the matrix products to Eigen (null entries), whose code uses the CPU's full
-// vector width; wasm builds with -msimd128 get the hand-written SIMD128 kernels.
+// build targets. Native builds run the matrix products through Eigen, whose code uses the CPU's full vector width;
+// wasm builds with -msimd128 get the hand-written SIMD128 kernels (and link no Eigen product).
 #pragma once
 
 #include <cstdint>
@@ -19,10 +19,27 @@ float f32_row_max__generic(const float* r, int64_t n);
 float f32_row_max__simd128(const float* r, int64_t n);
 #endif
 
+// linear_forward and linear_backward as whole operations (ops.hpp contracts): the packed-kernel loop nests
+// (f32_linear / f32_linear_backward) on this build's kernels, or Eigen's products (f32_linear_eigen.cpp).
+using LinearFn = void (*)(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
+                          int64_t OC);
+using LinearBackwardFn = void (*)(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                                  const float* weight, int64_t N, int64_t C, int64_t OC);
+void f32_linear__eigen(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
+                       int64_t OC);
+void f32_linear_backward__eigen(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                                const float* weight, int64_t N, int64_t C, int64_t OC);
+#ifdef __wasm_simd128__
+void f32_linear__simd128(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
+                         int64_t OC);
+void f32_linear_backward__simd128(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                                  const float* weight, int64_t N, int64_t C, int64_t OC);
+#endif
+
 struct Dispatch {
-  const char* isa;                                // "simd128" or "generic"
-  const LinearKernels* linear;                    // linear_forward's kernels; null: Eigen's product
-  const LinearBackwardKernels* linear_backward;   // linear_backward's; null: Eigen's products
+  const char* isa;                   // "simd128" or "generic"
+  LinearFn linear;                   // linear_forward
+  LinearBackwardFn linear_backward;  // linear_backward
   // Attention for a few query rows without dropout (decoding), keys and values read in place; null: the blocked
   // path with per-head copies (native: Eigen's products are faster there, measured at context 1000).
   AttentionScoresFn attention_scores;
