@@ -1,0 +1,143 @@
+// pasted-tensor.js — reads numbers a learner pasted from their own notebook, for the widgets' "check your
+// implementation" boxes: PyTorch's print of a tensor (`tensor([[ 1.5410, -0.2934]], requires_grad=True)`, with
+// grad_fn=<…>, dtype=…, device=… suffixes, scientific notation, nan/inf, "Parameter containing:"), `.tolist()`
+// output, NumPy's repr (`array([[1., 2.]], dtype=float32)`) and print (`[[1. 2.]\n [3. 4.]]`). A print PyTorch or
+// NumPy cut short with "..." is refused with how to print it in full. Each value comes with the precision it was
+// printed at (half a unit in its last printed digit), so a comparison can allow for the print's rounding and no more.
+// Pure functions: no DOM, they run in Node (tests/web/pasted-tensor.test.mjs).
+
+/** A paste that cannot be read; the message names the problem and where. */
+export class PasteError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'PasteError';
+  }
+}
+
+const TRUNCATED = 'this print is cut short ("..."): PyTorch and NumPy summarize large arrays. Print it in full with ' +
+  'print(x.tolist()), or torch.set_printoptions(profile="full") (NumPy: np.set_printoptions(threshold=np.inf)) ' +
+  'before printing';
+
+// The keyword arguments PyTorch and NumPy append to a repr after the values.
+const SUFFIX = /^(?:\s*,\s*(?:requires_grad=(?:True|False)|grad_fn=<[\w.:]+>|dtype=[\w.]+|device='[^']*'|layout=[\w.]+))*\s*$/;
+const NUMBER = /^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|True|False)/;
+
+/**
+ * Half a unit in the last digit number text `t` stands for, by format. PyTorch pads every value to the same digits
+ * (4 after the point, or a 4-digit mantissa), and prints "1." only when every value is a whole number. NumPy drops
+ * trailing zeros of its 8 decimals (so "1.5" is 1.5 to 8 decimals; float32 arrays print only the digits that tell
+ * float32 values apart), Python's list repr is the shortest text that
+ * reads back as the same double: exact. 0 for integers, booleans, nan and inf.
+ */
+function halfUnit(t, format) {
+  const m = t.match(/^[-+]?(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/);
+  if (!m || format === 'list') return 0;
+  const decimals = m[2]?.length ?? 0;
+  const exponent = m[3] ? Number(m[3]) : 0;
+  if (m[2] === undefined && !m[3]) return 0; // an integer: exact
+  // NumPy: 8 decimals at most, and a float32 array only as many digits as tell its float32 values apart.
+  if (format === 'numpy') return Math.max(0.5 * 10 ** (exponent - 8), Math.abs(Number(t)) * 2 ** -24);
+  return decimals === 0 ? 0 : 0.5 * 10 ** (exponent - decimals);
+}
+
+function valueOf(t) {
+  if (t === 'True') return 1;
+  if (t === 'False') return 0;
+  if (/^[-+]?nan$/.test(t)) return NaN;
+  if (/^[-+]?inf$/.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
+  return Number(t);
+}
+
+/** Where character `at` of `text` is, for messages: "line 2, column 5". */
+function where(text, at) {
+  const before = text.slice(0, at).split('\n');
+  return `line ${before.length}, column ${before.at(-1).length + 1}`;
+}
+
+/**
+ * Reads a nested list of numbers from text[at…]: returns {node, at} where node is a number token or an array of
+ * nodes. Elements may be separated by commas (PyTorch, lists) or only by whitespace (NumPy's print).
+ */
+function readNode(text, at) {
+  const skip = () => {
+    while (at < text.length && /\s/.test(text[at])) at++;
+  };
+  skip();
+  if (text[at] === '[') {
+    at++;
+    const items = [];
+    for (;;) {
+      skip();
+      if (text[at] === ']') return { node: items, at: at + 1 };
+      if (at >= text.length) throw new PasteError(`a "[" is never closed (the paste ends at ${where(text, at)})`);
+      const r = readNode(text, at);
+      items.push(r.node);
+      at = r.at;
+      skip();
+      if (text[at] === ',') at++;
+      else if (text[at] !== ']' && text[at] !== '[' && !NUMBER.test(text.slice(at))) {
+        if (at >= text.length) throw new PasteError(`a "[" is never closed (the paste ends at ${where(text, at)})`);
+        throw new PasteError(`unexpected "${text.slice(at, at + 12).split('\n')[0]}" at ${where(text, at)}`);
+      }
+    }
+  }
+  const m = text.slice(at).match(NUMBER);
+  if (!m) {
+    const found = text.slice(at, at + 12).split('\n')[0];
+    throw new PasteError(found ? `"${found}" at ${where(text, at)} is not a number` : 'the paste ends where a number should be');
+  }
+  return { node: m[0], at: at + m[0].length };
+}
+
+/** The shape of a nested list, checking that every row at a depth has the same length. */
+function shapeOf(node, path = []) {
+  if (!Array.isArray(node)) return [];
+  if (node.length === 0) return [0];
+  const inner = shapeOf(node[0], [...path, 0]);
+  node.forEach((child, i) => {
+    const s = shapeOf(child, [...path, i]);
+    if (s.length !== inner.length || s.some((d, k) => d !== inner[k])) {
+      const name = (p) => (p.length ? `[${p.join('][')}]` : 'the top level');
+      throw new PasteError(`the rows are not all the same size: ${name([...path, i])} has shape ` +
+        `(${s.join(', ')}) but ${name([...path, 0])} has (${inner.join(', ')})`);
+    }
+  });
+  return [node.length, ...inner];
+}
+
+function flatten(node, out) {
+  if (Array.isArray(node)) for (const child of node) flatten(child, out);
+  else out.push(node);
+  return out;
+}
+
+/**
+ * The numbers in a pasted print: {shape, values: Float64Array (row-major), halfUnits: Float64Array (each value's
+ * print precision), format: 'torch' | 'numpy' | 'list'}. Throws PasteError naming what it could not read.
+ */
+export function parsePasted(input) {
+  let text = String(input).trim().replace(/^Parameter containing:\s*/, '');
+  if (text === '') throw new PasteError('paste the printed tensor, list or array');
+  if (text.includes('...') || text.includes('…')) throw new PasteError(TRUNCATED);
+  let format = 'list';
+  const wrapper = text.match(/^(tensor|array)\(/);
+  if (wrapper) {
+    format = wrapper[1] === 'tensor' ? 'torch' : 'numpy';
+    if (!text.endsWith(')')) throw new PasteError(`the ${wrapper[1]}( is never closed: paste the whole print`);
+    text = text.slice(wrapper[0].length, -1);
+  } else if (/^\[/.test(text) && !text.includes(',')) format = 'numpy'; // NumPy's print: no commas
+  const { node, at } = readNode(text, 0);
+  const rest = text.slice(at);
+  if (!(wrapper ? SUFFIX : /^\s*$/).test(rest)) {
+    throw new PasteError(`unexpected "${rest.trim().slice(0, 20)}" after the values (at ${where(text, at)}): paste one ` +
+      'tensor, list or array');
+  }
+  const shape = shapeOf(node);
+  const tokens = flatten(node, []);
+  return {
+    shape,
+    values: Float64Array.from(tokens, valueOf),
+    halfUnits: Float64Array.from(tokens, (t) => halfUnit(t, format)),
+    format,
+  };
+}
