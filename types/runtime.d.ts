@@ -7,9 +7,9 @@ import type {
   ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason,
   RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate,
   FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, MemoryStats, ParameterInfo,
-  RowStats, NormInspection, StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions,
-  ForwardResult, GenerateOptions, GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions,
-  ModelSource, TokenizerOptions, ResidualMLPConfig
+  RowStats, LayerNormVariantId, NormInspection, StepId, StepInspection, BlockInspection, ForwardInspection,
+  ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason, Checkpoint, LoadProgress,
+  LoadModelOptions, ModelSource, TokenizerOptions, ResidualMLPConfig
 } from './shapes.js';
 export * from './shapes.js';
 
@@ -164,6 +164,10 @@ export class Blockscope {
   readonly flavour: Flavour;
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics. */
   layerNorm(x: FloatArray, options?: LayerNormOptions): LayerNormResult;
+  /** LayerNorm of x as a learner's mistake computes it ('correct' is LayerNorm itself; ids in layerNormVariants()). */
+  layerNormVariant(variant: LayerNormVariantId, x: FloatArray, options?: LayerNormOptions): Float32Array;
+  /** The LayerNorm variant ids, 'correct' first: the order a check tries them in. */
+  layerNormVariants(): LayerNormVariantId[];
   /** An activation applied elementwise. */
   activation(kind: ActivationKind, x: FloatArray): Float32Array;
   /** d activation / dx at x. */

@@ -122,6 +122,8 @@ export interface ParameterInfo {
 /** Statistics of one tensor over its channels, per token: mean and biased variance (B, T). */
 export interface RowStats { mean: Float32Array; var: Float32Array }
 /** A LayerNorm's input and output statistics. */
+/** A learner's LayerNorm mistake, as core/include/blockscope/mistakes.hpp names it (stable ids). */
+export type LayerNormVariantId = 'correct' | 'wrong-axis' | 'unbiased-variance' | 'eps-outside-sqrt' | 'no-eps' | 'no-affine';
 export interface NormInspection { in: RowStats; out: RowStats }
 /** A step of a block's forward pass, stable across placements and versions (the order depends on the placement). */
 export type StepId = 'input' | 'norm1' | 'att' | 'drop1' | 'add1' | 'norm2' | 'ff' | 'drop2' | 'add2';

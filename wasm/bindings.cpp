@@ -11,6 +11,7 @@
 #include "blockscope/activation.hpp"
 #include "blockscope/feed_forward.hpp"
 #include "blockscope/layer_norm.hpp"
+#include "blockscope/mistakes.hpp"
 #include "blockscope/multi_head_attention.hpp"
 #include "blockscope/transformer_block.hpp"
 #include "marshal.hpp"
@@ -136,6 +137,23 @@ val layerNorm(val x, val gamma, val beta, double eps) {
   });
 }
 
+// LayerNorm as one of the learners' mistakes computes it (mistakes.hpp; "correct" is LayerNorm itself).
+val layerNormVariant(const std::string& variant, val x, val gamma, val beta, double eps) {
+  return guarded([&] {
+    const LayerNormVariant v = parse_layer_norm_variant(variant);
+    const auto xs = floats_from(x, "LayerNorm input"), g = floats_from(gamma, "gamma"), b = floats_from(beta, "beta");
+    g_out = layer_norm_variant(v, xs, g, b, static_cast<float>(eps));
+    return view(g_out);
+  });
+}
+
+// The variant ids, correct first: the order a check tries them in.
+val layerNormVariantIds() {
+  val ids = val::array();
+  for (LayerNormVariant v : layer_norm_variants()) ids.call<void>("push", std::string(layer_norm_variant_id(v)));
+  return ids;
+}
+
 val activation(const std::string& kind, val x) {
   return guarded([&] {
     const auto xs = floats_from(x, "activation input");
@@ -224,6 +242,8 @@ EMSCRIPTEN_BINDINGS(blockscope) {
   with_parameters(ff);
   bind_function("layerNorm", &layerNorm);
   bind_function("activation", &activation);
+  bind_function("layerNormVariant", &layerNormVariant);
+  bind_function("layerNormVariantIds", &layerNormVariantIds);
   bind_function("activationDerivative", &activationDerivative);
   bind_function("memoryStats", &memoryStats);
   bind_function("feedForwardCosts", &feedForwardCosts);

@@ -212,6 +212,11 @@ export const API = {
       /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics.
        * @ts (x: FloatArray, options?: LayerNormOptions): LayerNormResult */
       layerNorm: CALL,
+      /** LayerNorm of x as a learner's mistake computes it ('correct' is LayerNorm itself; ids in layerNormVariants()).
+       * @ts (variant: LayerNormVariantId, x: FloatArray, options?: LayerNormOptions): Float32Array */
+      layerNormVariant: CALL,
+      /** The LayerNorm variant ids, 'correct' first: the order a check tries them in. @ts (): LayerNormVariantId[] */
+      layerNormVariants: CALL,
       /** An activation applied elementwise. @ts (kind: ActivationKind, x: FloatArray): Float32Array */
       activation: CALL,
       /** d activation / dx at x. @ts (kind: ActivationKind, x: FloatArray): Float32Array */

@@ -171,6 +171,18 @@ export class Blockscope {
       normalized: r.normalized.slice(), output: r.output.slice(),
     };
   }
+  /** LayerNorm of x as `variant` computes it: 'correct' or one of the learners' mistakes (layerNormVariants()). */
+  layerNormVariant(variant, x, { gamma, beta, eps = 1e-5, dim } = {}) {
+    const xs = toFloat32(x, 'LayerNorm input');
+    const d = gamma?.length ?? beta?.length ?? dim ?? xs.length;
+    const g = gamma ? toFloat32(gamma, 'gamma') : new Float32Array(d).fill(1);
+    const b = beta ? toFloat32(beta, 'beta') : new Float32Array(d);
+    return this.#m.layerNormVariant(String(variant), xs, g, b, num(eps)).slice();
+  }
+  /** The LayerNorm variant ids, 'correct' first (the core's list). */
+  layerNormVariants() {
+    return this.#m.layerNormVariantIds();
+  }
   /** kind: 'gelu_tanh' | 'gelu_erf' | 'relu' */
   activation(kind, x) {
     return this.#m.activation(String(kind), toFloat32(x, 'activation input')).slice();

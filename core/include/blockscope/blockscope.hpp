@@ -10,6 +10,7 @@
 #include "blockscope/gpt_model.hpp"
 #include "blockscope/inspection.hpp"
 #include "blockscope/layer_norm.hpp"
+#include "blockscope/mistakes.hpp"
 #include "blockscope/linear.hpp"
 #include "blockscope/multi_head_attention.hpp"
 #include "blockscope/ops.hpp"
