@@ -24,8 +24,9 @@ const char* layer_norm_variant_id(LayerNormVariant v);
 LayerNormVariant parse_layer_norm_variant(const std::string& id);  // Error naming the ids on an unknown one
 
 // x (rows, d) with d = gamma.size() as variant `v` computes it (statistics in double, as the core's LayerNorm).
-// Same argument checks as layer_norm_trace. A variance of no values (unbiased-variance over one feature,
-// wrong-axis over one row with it) is NaN, as in PyTorch, and so are the values it divides.
+// Same argument checks as layer_norm_trace. As in PyTorch, a variance of no values (unbiased-variance over one
+// feature) is NaN, and no-eps over a constant row divides 0 by 0: NaN too. Those NaNs are the mistake's own
+// output (what the learner's code prints), not an error.
 std::vector<float> layer_norm_variant(LayerNormVariant v, std::span<const float> x, std::span<const float> gamma,
                                       std::span<const float> beta, float eps);
 
