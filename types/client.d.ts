@@ -7,9 +7,10 @@ import type {
   ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason,
   RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate,
   FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, MemoryStats, ParameterInfo,
-  RowStats, LayerNormVariantId, NormInspection, StepId, StepInspection, BlockInspection, ForwardInspection,
-  ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason, Checkpoint, LoadProgress,
-  LoadModelOptions, ModelSource, TokenizerOptions, ResidualMLPConfig
+  RowStats, MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection, StepId,
+  StepInspection, BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions,
+  GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions, ModelSource, TokenizerOptions,
+  ResidualMLPConfig
 } from './shapes.js';
 export * from './shapes.js';
 
@@ -83,16 +84,31 @@ export class RemoteBlock extends RemoteHandle {
   forward(x: FloatArray, B: number, T: number): Promise<{ output: Float32Array; inspection: BlockInspection }>;
   /** Pre- or post-norm wiring, same weights. */
   setNormPlacement(placement: NormPlacement): Promise<void>;
+  /**
+   * Every step's values (input, norm1, att, add1, norm2, ff, add2 in the wiring's order) with a learner's mistake where
+   * it fits: a LayerNorm one in both norms, unless atStep confines it to one step ("break a step").
+   */
+  mistake(id: MistakeId, x: FloatArray, B: number, T: number, options?: { atStep?: BlockStepId | '' }): Promise<BlockStepValues[]>;
+  /** The mistakes that can happen in this block at sequence length T, 'correct' first. */
+  mistakes(T: number): Promise<MistakeId[]>;
 }
 
 export class RemoteMultiHeadAttention extends RemoteHandle {
   /** x: (B, T, d_in) flat -> output (B, T, d_out), weights (B, NH, T, T). */
   forward(x: FloatArray, B: number, T: number): Promise<{ output: Float32Array; weights: Float32Array }>;
+  /** The output (B, T, d_out) as a learner's attention with mistake `id` computes it. */
+  mistake(id: MistakeId, x: FloatArray, B: number, T: number): Promise<Float32Array>;
+  /** The mistakes this attention can show, 'correct' first. */
+  mistakes(): Promise<MistakeId[]>;
 }
 
 export class RemoteFeedForward extends RemoteHandle {
   /** x: (rows, emb_dim) flat. */
   forward(x: FloatArray): Promise<{ output: Float32Array; hiddenPre: Float32Array; hiddenPost: Float32Array }>;
+  /** x (B, T, emb_dim) as a learner's FFN with mistake `id` computes it. */
+  mistake(id: MistakeId, x: FloatArray, B: number, T: number): Promise<Float32Array>;
+  /** The mistakes that apply at sequence length T ('across-sequence' needs T = emb_dim), 'correct' first. */
+  mistakes(T: number): Promise<MistakeId[]>;
 }
 
 export class RemoteTokenizer extends RemoteObject {
@@ -158,10 +174,16 @@ export class RuntimeClient {
   readonly fallbackReason: string | null;
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics. */
   layerNorm(x: FloatArray, options?: LayerNormOptions): Promise<LayerNormResult>;
-  /** LayerNorm of x as a learner's mistake computes it ('correct' is LayerNorm itself; ids in layerNormVariants()). */
-  layerNormVariant(variant: LayerNormVariantId, x: FloatArray, options?: LayerNormOptions): Promise<Float32Array>;
-  /** The LayerNorm variant ids, 'correct' first: the order a check tries them in. */
-  layerNormVariants(): Promise<LayerNormVariantId[]>;
+  /** LayerNorm of x as a learner's code with mistake `id` computes it ('correct' is LayerNorm itself). */
+  layerNormMistake(id: MistakeId, x: FloatArray, options?: LayerNormOptions): Promise<Float32Array>;
+  /** The LayerNorm mistake ids, 'correct' first: the order a check tries them in. */
+  layerNormMistakes(): Promise<MistakeId[]>;
+  /** The activation `expected` of x as a learner's code with mistake `id` computes it. */
+  activationMistake(id: MistakeId, expected: ActivationKind, x: FloatArray): Promise<Float32Array>;
+  /** The activation mistakes that apply where `expected` is meant, 'correct' first. */
+  activationMistakes(expected: ActivationKind): Promise<MistakeId[]>;
+  /** Every mistake id the core knows, with the site where it happens. */
+  mistakes(): Promise<MistakeInfo[]>;
   /** An activation applied elementwise. */
   activation(kind: ActivationKind, x: FloatArray): Promise<Float32Array>;
   /** d activation / dx at x. */

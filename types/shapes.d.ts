@@ -123,7 +123,15 @@ export interface ParameterInfo {
 export interface RowStats { mean: Float32Array; var: Float32Array }
 /** A LayerNorm's input and output statistics. */
 /** A learner's LayerNorm mistake, as core/include/blockscope/mistakes.hpp names it (stable ids). */
-export type LayerNormVariantId = 'correct' | 'wrong-axis' | 'unbiased-variance' | 'eps-outside-sqrt' | 'no-eps' | 'no-affine';
+/** A learner's mistake (core/include/blockscope/mistakes.hpp; the guide lists what each means). */
+export type MistakeId = 'correct' | 'wrong-axis' | 'unbiased-variance' | 'eps-outside-sqrt' | 'no-eps' | 'no-affine'
+  | 'tanh-approximation' | 'exact-erf' | 'relu-instead-of-gelu' | 'no-activation' | 'across-sequence'
+  | 'no-scale' | 'no-causal-mask' | 'softmax-wrong-axis' | 'no-attention-residual' | 'no-ffn-residual'
+  | 'post-norm' | 'pre-norm';
+export type MistakeSite = 'module' | 'layer-norm' | 'activation' | 'feed-forward' | 'attention' | 'wiring';
+export interface MistakeInfo { id: MistakeId; site: MistakeSite }
+export type BlockStepId = 'input' | 'norm1' | 'att' | 'add1' | 'norm2' | 'ff' | 'add2';
+export interface BlockStepValues { id: BlockStepId; values: Float32Array }
 export interface NormInspection { in: RowStats; out: RowStats }
 /** A step of a block's forward pass, stable across placements and versions (the order depends on the placement). */
 export type StepId = 'input' | 'norm1' | 'att' | 'drop1' | 'add1' | 'norm2' | 'ff' | 'drop2' | 'add2';

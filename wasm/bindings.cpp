@@ -30,6 +30,13 @@ Tensor batch_input(const val& x, double B_, double T_, int64_t d, const char* wh
   return Tensor({B, T, d}, std::move(in));
 }
 
+// Mistake ids as a JS array (mistakes.hpp: the order a check tries them in, correct first).
+val mistake_ids(std::span<const Mistake> ms) {
+  val ids = val::array();
+  for (Mistake m : ms) ids.call<void>("push", std::string(mistake_id(m)));
+  return ids;
+}
+
 class AttentionHandle {
  public:
   AttentionHandle(const std::string& config, double seed)
@@ -47,11 +54,23 @@ class AttentionHandle {
       return o;
     });
   }
+  // The output as a learner's attention with mistake `id` computes it (mistakes.hpp), and the ids that apply.
+  val mistake(const std::string& id, val x, double B, double T) {
+    return guarded([&] {
+      const Tensor in = batch_input(x, B, T, att_.config().d_in, "attention input", "d_in");
+      mistake_out_ = attention_mistake(att_, parse_mistake(id), in.data, in.shape[0], in.shape[1]);
+      return view(mistake_out_);
+    });
+  }
+  val mistakes() const {
+    return guarded([&] { return mistake_ids(attention_mistakes(att_)); });
+  }
   ParamArena& arena() { return *att_.own_params(); }
 
  private:
   MultiHeadAttention att_;
   Tensor out_;
+  std::vector<float> mistake_out_;
 };
 
 class BlockHandle {
@@ -78,11 +97,30 @@ class BlockHandle {
   void setNormPlacement(const std::string& p) {
     guarded([&] { block_.set_norm_placement(parse_norm_placement(p)); });
   }
+  // Every step's values with mistake `id` where it fits (confined to `at_step` unless empty): [{id, values}].
+  val mistake(const std::string& id, val x, double B, double T, const std::string& at_step) {
+    return guarded([&] {
+      const Tensor in = batch_input(x, B, T, block_.config().emb_dim, "block input", "emb_dim");
+      steps_ = block_mistake(block_, parse_mistake(id), in.data, in.shape[0], in.shape[1], at_step);
+      val out = val::array();
+      for (const BlockStep& s : steps_) {
+        val o = val::object();
+        o.set("id", s.id);
+        o.set("values", view(s.values));
+        out.call<void>("push", o);
+      }
+      return out;
+    });
+  }
+  val mistakes(double T) const {
+    return guarded([&] { return mistake_ids(block_mistakes(block_, integer_of(T, "T", 0, INT32_MAX))); });
+  }
 
  private:
   TransformerBlock block_;
   Tensor out_;
   BlockInspection insp_;
+  std::vector<BlockStep> steps_;
 };
 
 class FeedForwardHandle {
@@ -110,11 +148,23 @@ class FeedForwardHandle {
       return o;
     });
   }
+  // x (B, T, emb_dim) as a learner's FFN with mistake `id` computes it, and the ids that apply at length T.
+  val mistake(const std::string& id, val x, double B, double T) {
+    return guarded([&] {
+      const Tensor in = batch_input(x, B, T, ff_.config().emb_dim, "feed-forward input", "emb_dim");
+      mistake_out_ = feed_forward_mistake(ff_, parse_mistake(id), in.data, in.shape[0], in.shape[1]);
+      return view(mistake_out_);
+    });
+  }
+  val mistakes(double T) const {
+    return guarded([&] { return mistake_ids(feed_forward_mistakes(ff_, integer_of(T, "T", 0, INT32_MAX))); });
+  }
   ParamArena& arena() { return *ff_.own_params(); }
 
  private:
   FeedForward ff_;
   Tensor out_;
+  std::vector<float> mistake_out_;
 };
 
 // Storage behind the views the free functions return (valid until the next call).
@@ -137,21 +187,40 @@ val layerNorm(val x, val gamma, val beta, double eps) {
   });
 }
 
-// LayerNorm as one of the learners' mistakes computes it (mistakes.hpp; "correct" is LayerNorm itself).
-val layerNormVariant(const std::string& variant, val x, val gamma, val beta, double eps) {
+// LayerNorm as a learner's code with mistake `id` computes it (mistakes.hpp; "correct" is LayerNorm itself).
+val layerNormMistake(const std::string& id, val x, val gamma, val beta, double eps) {
   return guarded([&] {
-    const LayerNormVariant v = parse_layer_norm_variant(variant);
+    const Mistake m = parse_mistake(id);
     const auto xs = floats_from(x, "LayerNorm input"), g = floats_from(gamma, "gamma"), b = floats_from(beta, "beta");
-    g_out = layer_norm_variant(v, xs, g, b, static_cast<float>(eps));
+    g_out = layer_norm_mistake(m, xs, g, b, static_cast<float>(eps));
     return view(g_out);
   });
 }
+val layerNormMistakes() { return mistake_ids(layer_norm_mistakes()); }
 
-// The variant ids, correct first: the order a check tries them in.
-val layerNormVariantIds() {
-  val ids = val::array();
-  for (LayerNormVariant v : layer_norm_variants()) ids.call<void>("push", std::string(layer_norm_variant_id(v)));
-  return ids;
+// The activation `expected` of x as a learner's code with mistake `id` computes it, and the ids that apply.
+val activationMistake(const std::string& id, const std::string& expected, val x) {
+  return guarded([&] {
+    const Mistake m = parse_mistake(id);
+    g_out = activation_mistake(m, parse_activation(expected.c_str()), floats_from(x, "activation input"));
+    return view(g_out);
+  });
+}
+val activationMistakes(const std::string& expected) {
+  return guarded([&] { return mistake_ids(activation_mistakes(parse_activation(expected.c_str()))); });
+}
+
+// Every mistake id with its site: [{id, site}] (site: module, layer-norm, activation, feed-forward, attention, wiring).
+val mistakeList() {
+  static constexpr const char* kSites[] = {"module", "layer-norm", "activation", "feed-forward", "attention", "wiring"};
+  val out = val::array();
+  for (Mistake m : all_mistakes()) {
+    val o = val::object();
+    o.set("id", std::string(mistake_id(m)));
+    o.set("site", std::string(kSites[static_cast<int>(mistake_site(m))]));
+    out.call<void>("push", o);
+  }
+  return out;
 }
 
 val activation(const std::string& kind, val x) {
@@ -229,21 +298,30 @@ EMSCRIPTEN_BINDINGS(blockscope) {
                    .constructor(&make_handle<BlockHandle, std::string, double>, allow_raw_pointers())
                    .function("forward", &BlockHandle::forward)
                    .function("config", &BlockHandle::config)
-                   .function("setNormPlacement", &BlockHandle::setNormPlacement);
+                   .function("setNormPlacement", &BlockHandle::setNormPlacement)
+                   .function("mistake", &BlockHandle::mistake)
+                   .function("mistakes", &BlockHandle::mistakes);
   with_parameters(block);
   auto att = bind_class<AttentionHandle>("MultiHeadAttention")
                  .constructor(&make_handle<AttentionHandle, std::string, double>, allow_raw_pointers())
-                 .function("forward", &AttentionHandle::forward);
+                 .function("forward", &AttentionHandle::forward)
+                 .function("mistake", &AttentionHandle::mistake)
+                 .function("mistakes", &AttentionHandle::mistakes);
   with_parameters(att);
   auto ff = bind_class<FeedForwardHandle>("FeedForward")
                 .constructor(&make_handle<FeedForwardHandle, double, double, std::string, double>,
                              allow_raw_pointers())
-                .function("forward", &FeedForwardHandle::forward);
+                .function("forward", &FeedForwardHandle::forward)
+                .function("mistake", &FeedForwardHandle::mistake)
+                .function("mistakes", &FeedForwardHandle::mistakes);
   with_parameters(ff);
   bind_function("layerNorm", &layerNorm);
   bind_function("activation", &activation);
-  bind_function("layerNormVariant", &layerNormVariant);
-  bind_function("layerNormVariantIds", &layerNormVariantIds);
+  bind_function("layerNormMistake", &layerNormMistake);
+  bind_function("layerNormMistakes", &layerNormMistakes);
+  bind_function("activationMistake", &activationMistake);
+  bind_function("activationMistakes", &activationMistakes);
+  bind_function("mistakeList", &mistakeList);
   bind_function("activationDerivative", &activationDerivative);
   bind_function("memoryStats", &memoryStats);
   bind_function("feedForwardCosts", &feedForwardCosts);

@@ -103,6 +103,12 @@ export const API = {
       forward: CALL,
       /** Pre- or post-norm wiring, same weights. @ts (placement: NormPlacement): void */
       setNormPlacement: CALL,
+      /** Every step's values (input, norm1, att, add1, norm2, ff, add2 in the wiring's order) with a learner's mistake
+       * where it fits: a LayerNorm one in both norms, unless atStep confines it to one step ("break a step").
+       * @ts (id: MistakeId, x: FloatArray, B: number, T: number, options?: { atStep?: BlockStepId | '' }): BlockStepValues[] */
+      mistake: CALL,
+      /** The mistakes that can happen in this block at sequence length T, 'correct' first. @ts (T: number): MistakeId[] */
+      mistakes: CALL,
     },
   },
   MultiHeadAttention: {
@@ -112,6 +118,11 @@ export const API = {
       /** x: (B, T, d_in) flat -> output (B, T, d_out), weights (B, NH, T, T).
        * @ts (x: FloatArray, B: number, T: number): { output: Float32Array; weights: Float32Array } */
       forward: CALL,
+      /** The output (B, T, d_out) as a learner's attention with mistake `id` computes it.
+       * @ts (id: MistakeId, x: FloatArray, B: number, T: number): Float32Array */
+      mistake: CALL,
+      /** The mistakes this attention can show, 'correct' first. @ts (): MistakeId[] */
+      mistakes: CALL,
     },
   },
   FeedForward: {
@@ -120,6 +131,11 @@ export const API = {
     members: {
       /** x: (rows, emb_dim) flat. @ts (x: FloatArray): { output: Float32Array; hiddenPre: Float32Array; hiddenPost: Float32Array } */
       forward: CALL,
+      /** x (B, T, emb_dim) as a learner's FFN with mistake `id` computes it. @ts (id: MistakeId, x: FloatArray, B: number, T: number): Float32Array */
+      mistake: CALL,
+      /** The mistakes that apply at sequence length T ('across-sequence' needs T = emb_dim), 'correct' first.
+       * @ts (T: number): MistakeId[] */
+      mistakes: CALL,
     },
   },
   Tokenizer: {
@@ -212,11 +228,18 @@ export const API = {
       /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics.
        * @ts (x: FloatArray, options?: LayerNormOptions): LayerNormResult */
       layerNorm: CALL,
-      /** LayerNorm of x as a learner's mistake computes it ('correct' is LayerNorm itself; ids in layerNormVariants()).
-       * @ts (variant: LayerNormVariantId, x: FloatArray, options?: LayerNormOptions): Float32Array */
-      layerNormVariant: CALL,
-      /** The LayerNorm variant ids, 'correct' first: the order a check tries them in. @ts (): LayerNormVariantId[] */
-      layerNormVariants: CALL,
+      /** LayerNorm of x as a learner's code with mistake `id` computes it ('correct' is LayerNorm itself).
+       * @ts (id: MistakeId, x: FloatArray, options?: LayerNormOptions): Float32Array */
+      layerNormMistake: CALL,
+      /** The LayerNorm mistake ids, 'correct' first: the order a check tries them in. @ts (): MistakeId[] */
+      layerNormMistakes: CALL,
+      /** The activation `expected` of x as a learner's code with mistake `id` computes it.
+       * @ts (id: MistakeId, expected: ActivationKind, x: FloatArray): Float32Array */
+      activationMistake: CALL,
+      /** The activation mistakes that apply where `expected` is meant, 'correct' first. @ts (expected: ActivationKind): MistakeId[] */
+      activationMistakes: CALL,
+      /** Every mistake id the core knows, with the site where it happens. @ts (): MistakeInfo[] */
+      mistakes: CALL,
       /** An activation applied elementwise. @ts (kind: ActivationKind, x: FloatArray): Float32Array */
       activation: CALL,
       /** d activation / dx at x. @ts (kind: ActivationKind, x: FloatArray): Float32Array */

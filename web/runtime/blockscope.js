@@ -171,17 +171,29 @@ export class Blockscope {
       normalized: r.normalized.slice(), output: r.output.slice(),
     };
   }
-  /** LayerNorm of x as `variant` computes it: 'correct' or one of the learners' mistakes (layerNormVariants()). */
-  layerNormVariant(variant, x, { gamma, beta, eps = 1e-5, dim } = {}) {
+  /** LayerNorm of x as a learner's code with mistake `id` computes it ('correct': LayerNorm itself). */
+  layerNormMistake(id, x, { gamma, beta, eps = 1e-5, dim } = {}) {
     const xs = toFloat32(x, 'LayerNorm input');
     const d = gamma?.length ?? beta?.length ?? dim ?? xs.length;
     const g = gamma ? toFloat32(gamma, 'gamma') : new Float32Array(d).fill(1);
     const b = beta ? toFloat32(beta, 'beta') : new Float32Array(d);
-    return this.#m.layerNormVariant(String(variant), xs, g, b, num(eps)).slice();
+    return this.#m.layerNormMistake(String(id), xs, g, b, num(eps)).slice();
   }
-  /** The LayerNorm variant ids, 'correct' first (the core's list). */
-  layerNormVariants() {
-    return this.#m.layerNormVariantIds();
+  /** The LayerNorm mistake ids, 'correct' first (the order a check tries them in). */
+  layerNormMistakes() {
+    return this.#m.layerNormMistakes();
+  }
+  /** The activation `expected` of x as a learner's code with mistake `id` computes it. */
+  activationMistake(id, expected, x) {
+    return this.#m.activationMistake(String(id), String(expected), toFloat32(x, 'activation input')).slice();
+  }
+  /** The activation mistakes that apply where `expected` is meant, 'correct' first. */
+  activationMistakes(expected) {
+    return this.#m.activationMistakes(String(expected));
+  }
+  /** Every mistake id the core knows, with its site. */
+  mistakes() {
+    return this.#m.mistakeList();
   }
   /** kind: 'gelu_tanh' | 'gelu_erf' | 'relu' */
   activation(kind, x) {

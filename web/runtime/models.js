@@ -168,6 +168,15 @@ export class Block extends Handle {
   setNormPlacement(placement) {
     this.raw.setNormPlacement(String(placement));
   }
+  /** Every step's values with mistake `id` where it fits (only at `atStep` if given): [{id, values}]. */
+  mistake(id, x, B, T, { atStep = '' } = {}) {
+    return this.raw.mistake(String(id), toFloat32(x, 'block input'), num(B), num(T), String(atStep))
+      .map((s) => ({ id: s.id, values: s.values.slice() }));
+  }
+  /** The mistakes that can happen in this block at sequence length T, 'correct' first. */
+  mistakes(T) {
+    return this.raw.mistakes(num(T));
+  }
 }
 
 /** The book's MultiHeadAttention module on its own. */
@@ -177,6 +186,14 @@ export class MultiHeadAttention extends Handle {
     const r = this.raw.forward(toFloat32(x, 'attention input'), num(B), num(T));
     return { output: r.output.slice(), weights: r.weights.slice() };
   }
+  /** The output as a learner's attention with mistake `id` computes it. */
+  mistake(id, x, B, T) {
+    return this.raw.mistake(String(id), toFloat32(x, 'attention input'), num(B), num(T)).slice();
+  }
+  /** The mistakes this attention can show, 'correct' first. */
+  mistakes() {
+    return this.raw.mistakes();
+  }
 }
 
 /** Linear -> activation -> Linear with its hidden values. */
@@ -185,6 +202,14 @@ export class FeedForward extends Handle {
   forward(x) {
     const r = this.raw.forward(toFloat32(x, 'feed-forward input'));
     return { output: r.output.slice(), hiddenPre: r.hiddenPre.slice(), hiddenPost: r.hiddenPost.slice() };
+  }
+  /** x (B, T, emb_dim) as a learner's FFN with mistake `id` computes it. */
+  mistake(id, x, B, T) {
+    return this.raw.mistake(String(id), toFloat32(x, 'feed-forward input'), num(B), num(T)).slice();
+  }
+  /** The mistakes that apply at sequence length T, 'correct' first. */
+  mistakes(T) {
+    return this.raw.mistakes(num(T));
   }
 }
 

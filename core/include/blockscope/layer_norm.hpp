@@ -50,6 +50,8 @@ class LayerNorm {
 
   std::span<float> scale() { return {scale_, static_cast<size_t>(emb_dim_)}; }
   std::span<float> shift() { return {shift_, static_cast<size_t>(emb_dim_)}; }
+  std::span<const float> scale() const { return {scale_, static_cast<size_t>(emb_dim_)}; }
+  std::span<const float> shift() const { return {shift_, static_cast<size_t>(emb_dim_)}; }
   int64_t emb_dim() const { return emb_dim_; }
   ParamArena* own_params() { return own_.get(); }  // a standalone LayerNorm's "scale" and "shift"
   float eps() const { return eps_; }

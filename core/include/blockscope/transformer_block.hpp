@@ -124,6 +124,10 @@ class TransformerBlock {
   FeedForward& ff() { return ff_; }
   LayerNorm& norm1() { return norm1_; }
   LayerNorm& norm2() { return norm2_; }
+  const MultiHeadAttention& att() const { return att_; }
+  const FeedForward& ff() const { return ff_; }
+  const LayerNorm& norm1() const { return norm1_; }
+  const LayerNorm& norm2() const { return norm2_; }
 
  private:
   const BlockActs& workspace(int64_t B, int64_t T);
