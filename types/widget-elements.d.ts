@@ -36,6 +36,10 @@ export interface GeluExplorerAttributes extends CommonAttributes {
   derivative?: Bool;
   /** show the largest |tanh − erf| gap (default false) */
   difference?: Bool;
+  /** readouts to predict first: value (GELU at x), gelu-quiz (default "") */
+  predict?: string;
+  /** the GELU a learner’s code is checked against (default "tanh") */
+  'check-form'?: 'tanh' | 'erf';
 }
 export class GeluExplorer extends BlockscopeElement {}
 
@@ -53,6 +57,8 @@ export interface LayerNormExplorerAttributes extends CommonAttributes {
   eps?: Num;
   /** (default "features") */
   axis?: 'features' | 'sequence';
+  /** readouts to predict first: mean, variance, output, axis-quiz (default "") */
+  predict?: string;
 }
 export class LayerNormExplorer extends BlockscopeElement {}
 

@@ -1,14 +1,23 @@
 // <gelu-explorer> — GELU (tanh approximation and exact erf) against ReLU over a range, every value computed
 // by the Blockscope core. Hover, tap or drag on the plot, or use the arrow keys, to read values; the dip near
 // x = −0.75 is marked; the tanh-vs-erf difference and the derivatives can be shown.
-// Parts: title, legend, chart, controls, readout, difference, status.
+// GELU's formula and the lesson's eight values sit below the plot; a learner can predict the readout first, take the
+// seed's GELU-vs-ReLU quiz, check their own GELU on the eight inputs and copy the state as PyTorch (toPyTorch()).
+// Parts: title, legend, chart, controls, readout, difference, formula, eight-values, predict, check, check-input,
+// check-result, copy-pytorch, status.
 // Attributes (with their limits in static attrs): min (−3), max (3), x (1, the readout position; with sync-url the
-// learner's moves are written back to it), step (0.05, keyboard step), derivative, difference.
-// Events: blockscope-readout {x, values: {gelu_tanh, gelu_erf, relu}}, blockscope-ready.
+// learner's moves are written back to it), step (0.05, keyboard step), derivative, difference, predict (value,
+// gelu-quiz), check-form (tanh | erf: the GELU the learner's code should compute).
+// Events: blockscope-readout {x, values: {gelu_tanh, gelu_erf, relu}}, blockscope-answer, blockscope-check,
+// blockscope-ready.
 import { line } from 'd3-shape';
 
 import { BlockscopeElement, define, fmt, h } from '../kit/base.js';
 import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from '../kit/chart-kit.js';
+import { CHECK_CSS, CheckPanel } from '../kit/check-panel.js';
+import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
+import { eightTable, geluQuestions, geluSnippet, geluTarget } from './gelu-learner.js';
 
 const CURVES = [
   { kind: 'gelu_tanh', label: 'GELU (tanh approx.)', color: 'var(--bs-c1)', dash: null },
@@ -16,7 +25,8 @@ const CURVES = [
   { kind: 'relu', label: 'ReLU', color: 'var(--bs-c2)', dash: '2 3' },
 ];
 const POINTS = 601;
-const CSS = `.chart { touch-action: pan-y; -webkit-user-select: none; user-select: none; }`;
+const CSS = `.chart { touch-action: pan-y; -webkit-user-select: none; user-select: none; }
+.formula { font-size: 0.95rem; } table.eight caption { text-align: left; font-weight: 600; }`;
 
 export class GeluExplorer extends BlockscopeElement {
   static attrs = {
@@ -26,6 +36,8 @@ export class GeluExplorer extends BlockscopeElement {
     step: { default: 0.05, min: 0.001, max: 5, doc: 'arrow-key step (Shift: ×10)' },
     derivative: { default: false, doc: 'also plot f′(x)' },
     difference: { default: false, doc: 'show the largest |tanh − erf| gap' },
+    predict: { default: '', doc: 'readouts to predict first: value (GELU at x), gelu-quiz' },
+    'check-form': { default: 'tanh', options: ['tanh', 'erf'], doc: 'the GELU a learner’s code is checked against' },
   };
 
   setup() {
@@ -40,8 +52,16 @@ export class GeluExplorer extends BlockscopeElement {
     this.derivBox = h('input', { type: 'checkbox', id: 'deriv' });
     this.diffBox = h('input', { type: 'checkbox', id: 'diff' });
     this.diffText = h('p', { class: 'diff-text muted', part: 'difference', 'aria-live': 'polite' });
+    this.predict = new PredictPanel(this.panelPort(), { questions: geluQuestions(this),
+      onReveal: () => this.current != null && this.setX(this.current) });
+    this.check = new CheckPanel(this.panelPort(), { target: () => geluTarget(this),
+      what: () => `your GELU (${this.attr('check-form') === 'erf' ? 'exact erf form' : 'tanh form'}) of the lesson’s ` +
+        'eight inputs, x = torch.tensor([-3., -1., -0.5, 0., 0.5, 1., 2., 3.])' });
+    this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
+    this.eightBox = h('div', { class: 'scroll', 'data-predict': 'value',
+      'data-predict-note': 'The table of the eight values appears once you have made your prediction.' });
     s.append(
-      h('style', {}, KIT_CSS + CSS),
+      h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + CSS),
       h('h3', { part: 'title' }, 'GELU vs ReLU'),
       h('p', { class: 'muted' }, 'Hover or tap the plot (drag sideways to scan), or focus it and use ←/→ (Shift for bigger steps, Home/End). ' +
         'Every number comes from the Blockscope core.'),
@@ -50,8 +70,15 @@ export class GeluExplorer extends BlockscopeElement {
       h('div', { class: 'row', part: 'controls' },
         h('label', {}, this.derivBox, ' show derivatives'),
         h('label', {}, this.diffBox, ' show tanh − erf difference')),
+      this.predict.element,
       h('div', { class: 'scroll' }, this.readout),
       this.diffText,
+      h('p', { class: 'formula', part: 'formula' }, 'GELU(x) = x · Φ(x), where Φ is the standard normal CDF (the ',
+        'probability that a N(0, 1) variable is below x); the tanh form approximates it as ',
+        '0.5 · x · (1 + tanh(√(2/π) · (x + 0.044715 x³))), with √(2/π) ≈ 0.7979.'),
+      this.eightBox,
+      this.check.element,
+      this.copy.element,
       h('p', { class: 'status', part: 'status', role: 'status' }, 'Loading the core…'),
     );
     this.derivBox.addEventListener('change', () => this.toggle('derivative', this.derivBox.checked));
@@ -104,6 +131,7 @@ export class GeluExplorer extends BlockscopeElement {
         this.readoutAt(rt, x),
       ]);
       this.data = { xs, ys, ds, lo, hi };
+      this.eightBox.replaceChildren(await eightTable(this));
       this.draw();
       if (this.current === x) this.showReadout(x, readout); // else a newer position is on its way
       this.status(`${POINTS} points from the core (wasm ${rt.flavour}).`);
@@ -253,8 +281,18 @@ export class GeluExplorer extends BlockscopeElement {
   }
 
   showReadout(x, { values, derivs }) {
+    this.readoutValues = values;
     this.renderReadout(x, values, derivs);
+    this.predict.render();
+    this.predict.mask(this.shadowRoot);
+    this.check.refresh();
+    this.copy.refresh();
     this.emit('readout', { x, values });
+  }
+
+  /** The current state as a runnable PyTorch snippet that prints the numbers the widget shows. */
+  toPyTorch() {
+    return geluSnippet(this);
   }
 
   renderReadout(x, values, derivs) {
@@ -264,17 +302,20 @@ export class GeluExplorer extends BlockscopeElement {
       h('tr', {}, h('td', {}, 'x'), h('td', { class: 'num', 'data-kind': 'x' }, fmt(x, 2)), h('td', { class: 'deriv-col', hidden: !showD })),
       ...CURVES.map((c) => h('tr', {},
         h('th', { scope: 'row' }, c.label),
-        h('td', { class: 'num', 'data-kind': c.kind }, fmt(values[c.kind])),
+        h('td', { class: 'num', 'data-kind': c.kind, 'data-predict': c.kind === 'relu' ? null : 'value' }, fmt(values[c.kind])),
         h('td', { class: 'num deriv-col', hidden: !showD, 'data-kind': `${c.kind}-derivative` },
           showD ? fmt(derivs[c.kind]) : ''))),
     );
-    const text = `x = ${fmt(x, 2)}: ` + CURVES.map((c) => `${c.label} ${fmt(values[c.kind])}`).join(', ');
+    const hidden = this.predict.hides('value');
+    const text = `x = ${fmt(x, 2)}: ` + CURVES.map((c) => `${c.label} ${hidden && c.kind !== 'relu' ? 'hidden until you predict it'
+      : fmt(values[c.kind])}`).join(', ');
     this.chartBox.setAttribute('aria-valuenow', String(x));
     this.chartBox.setAttribute('aria-valuetext', text);
     if (this.chart && this.cursor) {
       const cx = this.chart.x(x);
       this.cursor.attr('transform', `translate(${cx},0)`);
-      this.cursor.selectAll('circle').attr('cy', (c) => this.chart.y(values[c.kind]));
+      this.cursor.selectAll('circle').attr('cy', (c) => this.chart.y(values[c.kind]))
+        .attr('visibility', (c) => (hidden && c.kind !== 'relu' ? 'hidden' : null));
     }
   }
 }

@@ -10,12 +10,19 @@
 //           wrong-axis mode well defined (there the vectors run over tokens).
 //   eps     ε (1e-5)
 //   axis    "features" (LayerNorm) or "sequence" (the wrong axis)
+//   predict readouts the learner predicts before they are shown: mean, variance, output (of the token in detail)
+//           and axis-quiz (the seed's "check yourself — LayerNorm axis")
+// Parts: predict, check, check-input, check-result, copy-pytorch (kit panels), status.
 // Events: blockscope-change {axis, eps, gamma, beta, T, d, input, mean, variance, rstd, normalized, output,
 //   changedInputs, changedOutputs} (matrices as arrays of rows; stats per token, or per feature on the wrong
 //   axis; changed* are 1-based token numbers after an edit of the inputs), blockscope-ready.
 import { BlockscopeElement, define, fmt, h, parseNumbers, parseRows } from '../kit/base.js';
 import { chartWidth, groupedBars, KIT_CSS, legend, watchWidth } from '../kit/chart-kit.js';
+import { CHECK_CSS, CheckPanel } from '../kit/check-panel.js';
 import { limitsOf } from '../kit/controls.js';
+import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
+import { layerNormQuestions, layerNormSnippet, layerNormTarget } from './layernorm-learner.js';
 
 // Book §4.2: the toy layer's output, Linear(5, 6) + ReLU after torch.manual_seed(123), as exact float32 values —
 // PyTorch's numbers, copied; the core's generator is not PyTorch's, so no Blockscope seed reproduces them.
@@ -34,6 +41,8 @@ const MAX_FEATURES = 24;
 const TOKEN_COLORS = ['var(--bs-c1)', 'var(--bs-c2)', 'var(--bs-c3)', 'var(--bs-c4)', 'var(--bs-c5)', 'var(--bs-muted)',
   'var(--bs-fg)', 'var(--bs-accent)'];
 const CHANGE_TOL = 1e-6;
+// The prediction each detail-table column would give away (x̂ is y when γ = 1 and β = 0).
+const PREDICTED_BY = { x: null, mean: 'mean', variance: 'variance', normalized: 'output', output: 'output' };
 
 const CSS = `
 .tokens { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.35rem; margin: 0.3rem 0; }
@@ -85,11 +94,17 @@ export class LayerNormExplorer extends BlockscopeElement {
     token: { default: 1, min: 1, max: 64, int: true, doc: 'the token shown step by step' },
     gamma: { default: 1, min: -2, max: 3 }, beta: { default: 0, min: -2, max: 2 }, eps: { default: 1e-5, min: 0, max: 1 },
     axis: { default: 'features', options: ['features', 'sequence'] },
+    predict: { default: '', doc: 'readouts to predict first: mean, variance, output, axis-quiz' },
   };
 
   setup() {
     const s = this.shadowRoot;
-    s.append(h('style', {}, KIT_CSS + CSS));
+    s.append(h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + CSS));
+    this.predict = new PredictPanel(this.panelPort(), { questions: layerNormQuestions(this), onReveal: () => this.draw() });
+    this.check = new CheckPanel(this.panelPort(), { what: () => 'your LayerNorm’s output for all the tokens ' +
+      `(shape (${this.result?.T ?? '…'}, ${this.result?.d ?? '…'})), with γ and β filled with the widget’s values`,
+    target: () => layerNormTarget(this) });
+    this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     this.presetSelect = h('select', { id: 'preset' },
       h('option', { value: 'custom' }, 'Your own tokens'),
       ...PRESETS.map((p) => h('option', { value: p.id }, p.label)));
@@ -111,6 +126,11 @@ export class LayerNormExplorer extends BlockscopeElement {
     this.report = h('p', { class: 'report', 'aria-live': 'polite' });
     this.axisHelp = h('p', { class: 'muted', id: 'axis-help' });
     this.bookNote = h('p', { class: 'note book-note', hidden: true });
+    const later = 'The chart appears once you have made your prediction.';
+    Object.assign(this.detailChart.dataset, { predict: 'mean output', predictNote: later });
+    Object.assign(this.seqChart.dataset, { predict: 'output', predictNote: later });
+    this.detailLegend.dataset.predict = 'mean';
+    this.bookNote.dataset.predict = 'variance';
     s.append(
       h('h3', {}, 'LayerNorm: normalize each token over its features'),
       h('p', { class: 'muted' }, 'LayerNorm(x) = γ ⊙ (x − μ) / √(σ² + ε) + β, where μ and σ² are the mean and the ',
@@ -130,6 +150,7 @@ export class LayerNormExplorer extends BlockscopeElement {
       h('div', { class: 'row' }, h('label', { class: 'switch' }, this.axisSwitch,
         ' Wrong axis: normalize over the sequence (tokens) instead of the features')),
       this.axisHelp,
+      this.predict.element,
       h('h4', {}, h('label', { for: 'token' }, 'Token in detail '), this.tokenSelect),
       h('div', { class: 'pair' },
         h('div', {}, this.detailLegend, this.detailChart),
@@ -140,6 +161,8 @@ export class LayerNormExplorer extends BlockscopeElement {
         h('div', {}, this.seqLegend, this.seqChart),
         h('div', { class: 'scroll' }, this.seqTable)),
       this.bookNote,
+      this.check.element,
+      this.copy.element,
       h('p', { class: 'status', role: 'status', id: 'status' }, 'Loading the core…'),
     );
     this.presetSelect.addEventListener('change', () => {
@@ -340,6 +363,15 @@ export class LayerNormExplorer extends BlockscopeElement {
     const widths = charts.map(([, box]) => chartWidth(box));
     charts.forEach(([drawChart], i) => drawChart(widths[i]));
     this.drawNotes();
+    this.predict.render();
+    this.predict.mask(this.shadowRoot);
+    this.check.refresh();
+    this.copy.refresh();
+  }
+
+  /** The current state as a runnable PyTorch snippet that prints the numbers the widget shows. */
+  toPyTorch() {
+    return this.result ? layerNormSnippet(this) : '';
   }
 
   /** Fills the detail table and legend; returns the drawing of the detail chart at a given width. */
@@ -354,9 +386,9 @@ export class LayerNormExplorer extends BlockscopeElement {
         h('dt', {}, 'μᵢ, σ²ᵢ'), h('dd', { class: 'text' }, `per feature i, over the ${T} token${T > 1 ? 's' : ''}`), ...affine);
     } else {
       this.stats.replaceChildren(
-        h('dt', {}, 'mean μ'), h('dd', { 'data-stat': 'mean' }, fmt(mean[t])),
-        h('dt', {}, 'variance σ²'), h('dd', { 'data-stat': 'variance' }, fmt(variance[t])),
-        h('dt', {}, '1 / √(σ² + ε)'), h('dd', { 'data-stat': 'rstd' }, fmt(rstd[t])), ...affine);
+        h('dt', {}, 'mean μ'), h('dd', { 'data-stat': 'mean', 'data-predict': 'mean' }, fmt(mean[t])),
+        h('dt', {}, 'variance σ²'), h('dd', { 'data-stat': 'variance', 'data-predict': 'variance' }, fmt(variance[t])),
+        h('dt', {}, '1 / √(σ² + ε)'), h('dd', { 'data-stat': 'rstd', 'data-predict': 'variance' }, fmt(rstd[t])), ...affine);
     }
     // On the wrong axis the table shows each feature's statistics instead of x̂ (x̂ = y when γ = 1, β = 0).
     const cols = [
@@ -370,7 +402,7 @@ export class LayerNormExplorer extends BlockscopeElement {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'i'), ...cols.map((c) => h('th', { scope: 'col' }, c.label)))),
       h('tbody', {}, ...x.map((_, i) => h('tr', {}, h('th', { scope: 'row' }, String(i + 1)),
         ...cols.map((c) => h('td', { class: `num ${this.changes?.cells[t]?.[i] && c.key === 'output' ? 'changed' : ''}`,
-          'data-col': c.key }, fmt(c.v[i])))))));
+          'data-col': c.key, 'data-predict': PREDICTED_BY[c.key] }, fmt(c.v[i])))))));
 
     const groups = x.map((_, i) => String(i + 1));
     const series = [
@@ -413,9 +445,9 @@ export class LayerNormExplorer extends BlockscopeElement {
       const changed = this.changes?.outputs.includes(t + 1);
       return h('tr', { 'data-token': String(t + 1), 'data-changed': changed ? 'true' : null },
         h('th', { scope: 'row' }, `token ${t + 1}`, changed ? h('span', { class: 'visually-hidden' }, ' (output changed)') : null),
-        ...(wrong ? [] : [h('td', { class: 'num', 'data-stat': 'mean' }, fmt(mean[t])),
-          h('td', { class: 'num', 'data-stat': 'variance' }, fmt(variance[t]))]),
-        h('td', { 'data-col': 'output' }, vec(output[t], t)));
+        ...(wrong ? [] : [h('td', { class: 'num', 'data-stat': 'mean', 'data-predict': 'mean' }, fmt(mean[t])),
+          h('td', { class: 'num', 'data-stat': 'variance', 'data-predict': 'variance' }, fmt(variance[t]))]),
+        h('td', { 'data-col': 'output', 'data-predict': 'output' }, vec(output[t], t)));
     });
     this.seqTable.replaceChildren(
       h('caption', { class: 'visually-hidden' }, wrong
@@ -426,8 +458,10 @@ export class LayerNormExplorer extends BlockscopeElement {
         h('th', { scope: 'col' }, 'output y'))),
       h('tbody', {}, ...body),
       ...(!wrong ? [] : [h('tfoot', {},
-        h('tr', {}, h('th', { scope: 'row' }, 'μ per feature'), h('td', { 'data-stat': 'feature-mean' }, vec(mean, -1))),
-        h('tr', {}, h('th', { scope: 'row' }, 'σ² per feature'), h('td', { 'data-stat': 'feature-variance' }, vec(variance, -1))))]));
+        h('tr', {}, h('th', { scope: 'row' }, 'μ per feature'),
+          h('td', { 'data-stat': 'feature-mean', 'data-predict': 'mean' }, vec(mean, -1))),
+        h('tr', {}, h('th', { scope: 'row' }, 'σ² per feature'),
+          h('td', { 'data-stat': 'feature-variance', 'data-predict': 'variance' }, vec(variance, -1))))]));
 
     const series = output.map((v, t) => ({ key: `t${t + 1}`, label: `token ${t + 1}`, color: TOKEN_COLORS[t % TOKEN_COLORS.length], values: v }));
     this.seqLegend.replaceChildren(legend(series));

@@ -1,0 +1,102 @@
+// layernorm-learner.js — what <layernorm-explorer> asks of the learner: predictions of the detail token's mean,
+// variance and output (with hints that name the likely mistake), the seed's "check yourself — LayerNorm axis"
+// quiz, the check of a learner's own LayerNorm against the core's mistakes, and the current state as PyTorch.
+// Helpers of the element (they read its `result`), not a custom element.
+import { fmt } from '../kit/base.js';
+import { judge } from '../kit/compare.js';
+import { pyList } from '../kit/copy-pytorch.js';
+import { mistakeText } from '../kit/mistake-text.js';
+
+const near = (a, b, tol) => Math.abs(a - b) <= tol;
+
+/** The LayerNorm mistakes on the current tokens, with the widget's γ and β as per-feature vectors. */
+export async function layerNormTarget(el) {
+  const { rows, T, d, gamma, beta, eps } = el.result;
+  const rt = await el.runtime();
+  const x = Float32Array.from(rows.flat());
+  const opts = { gamma: new Float32Array(d).fill(gamma), beta: new Float32Array(d).fill(beta), eps };
+  const ids = await rt.layerNormMistakes();
+  const candidates = await Promise.all(ids.map(async (id) => ({ id, values: await rt.layerNormMistake(id, x, opts) })));
+  return { shape: [T, d], candidates };
+}
+
+/** The questions `predict` may name. */
+export function layerNormQuestions(el) {
+  const r = () => el.result;
+  const tok = () => `token ${r().token} ([${r().rows[r().token - 1].map((v) => fmt(v, 2)).join(', ')}])`;
+  return {
+    mean: {
+      kind: 'number', tolerance: 0.01,
+      prompt: () => `Predict the mean μ of ${tok()}.`,
+      expected: () => r().mean[r().token - 1],
+      hint: (a) => {
+        const x = r().rows[r().token - 1];
+        const sum = x.reduce((s, v) => s + v, 0);
+        return near(a, sum, 0.01) ? `That is the sum of the ${x.length} features: the mean divides it by d = ${x.length}.` : null;
+      },
+    },
+    variance: {
+      kind: 'number', tolerance: 0.01,
+      prompt: () => `Predict the variance σ² LayerNorm uses for ${tok()}.`,
+      expected: () => r().variance[r().token - 1],
+      hint: (a, want) => {
+        const d = r().d;
+        if (d > 1 && near(a, (want * d) / (d - 1), 0.01)) return `That is the unbiased variance, ÷ (n − 1): LayerNorm divides by n = ${d}.`;
+        if (near(a, Math.sqrt(want), 0.01)) return 'That is the standard deviation σ; the variance is σ².';
+        return null;
+      },
+    },
+    output: {
+      kind: 'vector', tolerance: 0.01,
+      prompt: () => `Predict LayerNorm’s output y for ${tok()}: ${r().d} values, separated by commas.`,
+      expected: () => r().output[r().token - 1],
+      hint: async (a) => {
+        const { candidates } = await layerNormTarget(el);
+        const t = r().token - 1;
+        const d = r().d;
+        const row = candidates.map((c) => ({ id: c.id, values: c.values.subarray(t * d, (t + 1) * d) }));
+        const v = judge({ shape: [d], values: a, halfUnits: null }, [d], row, 0.01);
+        return v.match !== 'unknown' && v.match !== 'correct' ? `Those numbers are ${mistakeText(v.match).what}.` : null;
+      },
+    },
+    'axis-quiz': {
+      kind: 'choice',
+      prompt: () => 'Check yourself — LayerNorm axis: for x of shape (batch, seq_len, d_model), over which ' +
+        'dimension does LayerNorm compute its mean and variance?',
+      expected: () => 'features',
+      choices: [
+        { value: 'batch', label: 'dim 0, the batch', hint: 'That is BatchNorm: statistics per feature over the batch.' },
+        { value: 'sequence', label: 'dim 1, the sequence', hint: 'Then a token’s output depends on the other tokens: flip “Wrong axis” to watch it.' },
+        { value: 'features', label: 'dim −1, each token’s d_model features' },
+        { value: 'all', label: 'all dimensions at once', hint: 'One mean for the whole tensor would mix every token and every sequence.' },
+      ],
+    },
+  };
+}
+
+/** The current state as PyTorch: the tokens, nn.LayerNorm with the widget's γ, β and ε, printing what it shows. */
+export function layerNormSnippet(el) {
+  const { rows, d, gamma, beta, eps, axis } = el.result;
+  const wrong = axis === 'sequence';
+  return [
+    '# Blockscope <layernorm-explorer>: the widget\'s tokens through PyTorch\'s LayerNorm.',
+    'import torch',
+    '',
+    `x = torch.tensor(${pyList(rows)})`,
+    wrong
+      ? `# The widget's "wrong axis": statistics over the ${rows.length} tokens of each feature (dim 0).\nxs = x.T`
+      : 'xs = x',
+    `ln = torch.nn.LayerNorm(xs.shape[-1], eps=${eps})`,
+    'with torch.no_grad():',
+    `    ln.weight.fill_(${gamma})  # the widget's one γ for every feature (nn.LayerNorm learns a vector)`,
+    `    ln.bias.fill_(${beta})`,
+    '    y = ln(xs)',
+    'mean = xs.mean(-1)',
+    'variance = xs.var(-1, unbiased=False)  # LayerNorm divides by n, not n - 1',
+    wrong ? 'y = y.T' : '',
+    'print("mean", mean.tolist())',
+    'print("variance", variance.tolist())',
+    'print("output", y.tolist())',
+    `# ${d} features per token; the widget's numbers come from the Blockscope core.`,
+  ].filter((l) => l !== '').join('\n') + '\n';
+}
