@@ -77,13 +77,19 @@ export interface FeedForwardExplorerAttributes extends CommonAttributes {
   /** (default true) */
   'attn-out-bias'?: Bool;
   /** (default "gelu") */
-  'example-activation'?: 'gelu' | 'relu';
+  'example-activation'?: 'gelu' | 'relu' | 'none';
   /** (default "Attention moves information between tokens. The feed-forward layer then thinks about each token by itself.") */
   prompt?: string;
   /** (default 1, 1 to 2, whole) */
   layer?: Num;
   /** (default "1, 0, -1, 0.5; 0.5, -0.5, 1, 2; -1, 2, 0, 1") */
   demo?: string;
+  /** across-sequence: the trap (default "per-token") */
+  'demo-mode'?: 'per-token' | 'across-sequence';
+  /** lesson 82 §29's FFN(4, 16) with its PyTorch weights (default "") */
+  preset?: '' | 'ffn-lesson82';
+  /** readouts to predict first: params (default "") */
+  predict?: string;
 }
 export class FeedForwardExplorer extends BlockscopeElement {}
 
@@ -113,6 +119,8 @@ export interface BlockExplorerAttributes extends CommonAttributes {
   seed?: Num;
   /** (default "byte") */
   tokenizer?: 'byte' | 'gpt2';
+  /** readouts to predict first: first-op, prenorm-quiz (default "") */
+  predict?: string;
 }
 export class BlockExplorer extends BlockscopeElement {}
 

@@ -160,6 +160,7 @@ test('GELU: predict the value, the GELU-vs-ReLU quiz, and every GELU mistake nam
   // ReLU's value for x = 1 is 1: the hint says so.
   assert.match(await answer(page, tag, 'value', '1'), /the core computes 0\.8412\. Off by 0\.1588.*That is ReLU’s value/);
   assert.equal(await page.locator(`${tag} td[data-kind="gelu_tanh"]`).textContent(), '0.8412');
+  await page.locator(`${tag} td[data-eight="gelu_tanh"]`).first().waitFor(); // the table is back too
   await page.locator(`${tag} [data-question="gelu-quiz"] input[value="zero"]`).check();
   await page.locator(`${tag} [data-question="gelu-quiz"] button`).first().click();
   await page.locator(`${tag} #predict-gelu-quiz-result`).filter({ hasText: 'That is ReLU' }).waitFor();

@@ -118,3 +118,44 @@ def block_mistakes(norm, T, d):
     return (LAYER_NORM + [m for m in feed_forward_mistakes("gelu_tanh", T, d) if m != "correct"]
             + [m for m in attention_mistakes(True) if m != "correct"]
             + ["no-attention-residual", "no-ffn-residual", "post-norm" if norm == "pre" else "pre-norm"])
+
+
+def lesson_attention(attn, x, mistake="correct"):
+    """The lesson's MultiHeadSelfAttn.forward (book_modules.py, non-causal, no biases) with one line changed."""
+    B, T, D = x.shape
+    split = lambda W: W(x).view(B, T, attn.h, attn.dk).transpose(1, 2)  # noqa: E731
+    Q, K, V = split(attn.Wq), split(attn.Wk), split(attn.Wv)
+    scores = Q @ K.transpose(-2, -1)
+    scores = scores if mistake == "no-scale" else scores / attn.dk ** 0.5
+    w = scores.softmax(-2 if mistake == "softmax-wrong-axis" else -1)
+    return attn.Wo((w @ V).transpose(1, 2).reshape(B, T, D))
+
+
+def encoder_steps(block, x, mistake="correct"):
+    """The lesson's EncoderBlock with `mistake` as a learner's own code makes it (their LayerNorm serves both norms),
+    as the hooks snippet records it: {norm1, att, add1 (norm2's input), norm2, ff, add2 (the output)}."""
+    def norm(ln, t):
+        m = mistake if mistake in SITES["layer_norm"] else "correct"
+        return layer_norm(t, ln.weight, ln.bias, ln.eps, m)
+
+    def ffn(t):
+        lin1, lin2 = block.ffn[0], block.ffn[2]
+        m = mistake if mistake in SITES["ff"] else "correct"
+        return feed_forward(lin1.weight, lin1.bias, lin2.weight, lin2.bias, t, "gelu_erf", m)
+
+    att = lambda t: lesson_attention(block.attn, t, mistake if mistake in SITES["attention"] else "correct")  # noqa: E731
+    s = {}
+    if mistake == "post-norm":  # x = norm1(x + attn(x)); x = norm2(x + ffn(x)), recorded by the same hooks
+        s["att"] = att(x)
+        s["norm1"] = norm(block.norm1, x + s["att"])
+        s["ff"] = ffn(s["norm1"])
+        s["add1"] = s["norm1"] + s["ff"]  # norm2's input
+        s["norm2"] = s["add2"] = norm(block.norm2, s["add1"])
+        return {k: s[k] for k in ("norm1", "att", "add1", "norm2", "ff", "add2")}
+    s["norm1"] = norm(block.norm1, x)
+    s["att"] = att(s["norm1"])
+    s["add1"] = s["att"] if mistake == "no-attention-residual" else x + s["att"]
+    s["norm2"] = norm(block.norm2, s["add1"])
+    s["ff"] = ffn(s["norm2"])
+    s["add2"] = s["ff"] if mistake == "no-ffn-residual" else s["add1"] + s["ff"]
+    return s

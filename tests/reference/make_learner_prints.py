@@ -46,9 +46,54 @@ def gelu():
     return {"x": x.tolist(), "prints": out}
 
 
+def ffn_lesson82():
+    """The lesson's FFN(4, 16) after torch.manual_seed(0) (its w1, w2 are nn.Linear's), on four tokens (T = d, so the
+    FFN applied across the sequence fits), with each mistake."""
+    torch.manual_seed(0)
+    w1, w2 = torch.nn.Linear(4, 16), torch.nn.Linear(16, 4)
+    rows = [[1.0, 0.0, -1.0, 0.5], [0.5, -0.5, 1.0, 2.0], [-1.0, 2.0, 0.0, 1.0], [0.0, 0.3, -0.7, 1.5]]
+    x = torch.tensor(rows)
+    with torch.no_grad():
+        out = {m: prints(lm.feed_forward(w1.weight, w1.bias, w2.weight, w2.bias, x, "gelu_erf", m))
+               for m in lm.feed_forward_mistakes("gelu_erf", 4, 4)}
+    return {"x": "; ".join(", ".join(str(v) for v in r) for r in rows), "prints": out}
+
+
+ENCODER_MISTAKES = ["wrong-axis", "unbiased-variance", "eps-outside-sqrt", "no-eps", "no-affine", "tanh-approximation",
+                    "relu-instead-of-gelu", "no-activation", "no-scale", "softmax-wrong-axis", "no-attention-residual",
+                    "no-ffn-residual", "post-norm"]
+
+
+def encoder_block():
+    """The lesson's EncoderBlock (torch.manual_seed(42), x = torch.randn(2, 5, 8)) with each mistake, printed as the
+    hooks snippet prints its steps. Mistakes that change no step by more than 1e-4 here (no-affine with gamma 1 and
+    beta 0, the eps ones at variance ~1) are left out: no check could tell them from the correct block."""
+    from book_modules import EncoderBlock
+    torch.manual_seed(42)
+    block = EncoderBlock(8, 2, 32).eval()
+    x = torch.randn(2, 5, 8)
+    order = ["norm1", "att", "add1", "norm2", "ff", "add2"]
+    with torch.no_grad():
+        ref = lm.encoder_steps(block, x)
+        assert torch.allclose(ref["add2"], block(x), atol=1e-6)
+        out = {"correct": {"first": None, "print": str({k: v.tolist() for k, v in ref.items()})}}
+        for m in ENCODER_MISTAKES:
+            s = lm.encoder_steps(block, x, m)
+            diffs = [(s[k] - ref[k]).abs().max().item() for k in order]
+            first = next((k for k, dv in zip(order, diffs) if dv > 1e-4), None)
+            if max(diffs) <= 1e-4:
+                continue
+            out[m] = {"first": first, "print": str({k: s[k].tolist() for k in order})}
+        # One step pasted on its own: the attention output without the 1/sqrt(d) scale, as print(tensor) shows it.
+        out["single-att"] = {"first": "att", "step": "att", "mistake": "no-scale",
+                             "print": str(lm.encoder_steps(block, x, "no-scale")["att"])}
+    return out
+
+
 def main():
     data = {"generator": "tests/reference/make_learner_prints.py", "torch_version": torch.__version__,
-            "layernorm": layer_norm(), "gelu": gelu()}
+            "layernorm": layer_norm(), "gelu": gelu(), "encoder_block": encoder_block(),
+            "ffn_lesson82": ffn_lesson82()}
     with open(OUT, "w") as f:
         json.dump(data, f, indent=1)
         f.write("\n")

@@ -11,15 +11,21 @@ web/presets/encoder-block-lesson82.json — lesson 82 §37 "EncoderBlock as nn.M
 x = torch.randn(2, 5, 8) and PyTorch's output, produced by make_goldens.make_encoder_block() (the same function
 writes tests/golden/encoder_block.json). The parameters are keyed by the core's names, with the map from the
 lesson's state_dict names, and the core BlockConfig that wires a block the lesson's way, so <block-explorer>
-passes both through unchanged.
+passes both through unchanged; with PyTorch's value at every step (norm1, att, add1, norm2, ff, add2) recorded by the
+forward-hooks snippet the widget offers learners (HOOKS_SNIPPET, carried in the preset).
 
 web/presets/ffn-d2-lesson-example.json — lesson LM4-T3's worked example (d = 2, hidden width 4, x = [1, -2]): the
 lesson's W1, b1, W2, b2 and PyTorch's hidden pre-activation, activation and output for GELU (tanh form) and ReLU.
 <ffn-explorer> hard-codes the lesson's matrices; its browser test checks them and the core's numbers against this.
 
+web/presets/ffn-lesson82.json — lesson 82 §29 "FFN sublayer in PyTorch": the lesson's FFN(d_model=4, d_ff=16) built
+after torch.manual_seed(0) with its exact class, x = [[1, 0, -1, 0.5]], and PyTorch's hidden values and output
+(printed as [-0.3974, 0.2011, 0.0934, -0.1582]; 148 parameters), for <ffn-explorer preset="ffn-lesson82">.
+
 Run from the repo root with `/usr/bin/python3 tests/reference/make_lesson_presets.py`.
 """
 
+import inspect
 import json
 import math
 import os
@@ -82,6 +88,45 @@ ENCODER_NAMES = {
 }
 
 
+# The snippet <block-explorer> offers a learner (the preset carries it): forward hooks on the lesson's EncoderBlock
+# that record every step of its forward pass and print them as one dict. Run here on the lesson's own block to
+# make the preset's per-step intermediates, so what the widget compares against is what this snippet prints.
+HOOKS_SNIPPET = """\
+# Record every step of your EncoderBlock's forward pass (run it after `block` and `x` exist, as in the lesson).
+steps = {}
+def keep(name):
+    def hook(module, inputs, output):
+        steps[name] = output.detach()
+    return hook
+hooks = [
+    block.norm1.register_forward_hook(keep("norm1")),
+    block.attn.register_forward_hook(keep("att")),
+    block.norm2.register_forward_pre_hook(lambda module, inputs: steps.__setitem__("add1", inputs[0].detach())),
+    block.norm2.register_forward_hook(keep("norm2")),
+    block.ffn.register_forward_hook(keep("ff")),
+]
+with torch.no_grad():
+    steps["add2"] = block(x)
+for h in hooks:
+    h.remove()
+print({name: value.tolist() for name, value in steps.items()})
+"""
+
+
+def encoder_block_steps():
+    """PyTorch's value at every step of the lesson's block on the lesson's x, recorded by HOOKS_SNIPPET."""
+    torch.manual_seed(42)
+    block = mg.EncoderBlock(8, 2, 32)
+    x = torch.randn(2, 5, 8)
+    block.eval()
+    scope = {"block": block, "x": x, "torch": torch, "print": lambda *a: None}
+    exec(HOOKS_SNIPPET, scope)  # noqa: S102  (our own snippet, the one the widget shows)
+    steps = scope["steps"]
+    assert list(steps) == ["norm1", "att", "add1", "norm2", "ff", "add2"], list(steps)
+    assert torch.equal(steps["add2"], block(x).detach())
+    return {k: [float(v) for v in t.flatten().tolist()] for k, t in steps.items()}
+
+
 def encoder_block_preset():
     (case,) = mg.make_encoder_block()  # torch.manual_seed(42); EncoderBlock(8, 2, 32); x = torch.randn(2, 5, 8)
     assert case["config"]["param_count"] == 840
@@ -107,6 +152,11 @@ def encoder_block_preset():
         "params": {ENCODER_NAMES[n]: flat(t) for n, t in case["params"].items()},
         "x": case["inputs"]["x"],
         "torch_output": case["outputs"]["y"],
+        # Every step of the forward pass as PyTorch computed it (the block explorer's "first step that disagrees").
+        "torch_steps": encoder_block_steps(),
+        "hooks_snippet": HOOKS_SNIPPET,
+        # The lesson's classes verbatim, for the widget's "Copy as PyTorch".
+        "lesson_code": inspect.getsource(mg.MultiHeadSelfAttn) + inspect.getsource(mg.EncoderBlock),
     }
 
 
@@ -147,6 +197,47 @@ def ffn_example_preset():
     return out
 
 
+# Lesson 82 section 29 "FFN sublayer in PyTorch", verbatim, and its printed numbers.
+FFN_LESSON82_PRINTOUT = {"output": [-0.3974, 0.2011, 0.0934, -0.1582], "params": 148}
+
+
+class LessonFFN(nn.Module):
+    def __init__(self, d_model, d_ff):
+        super().__init__()
+        self.w1 = nn.Linear(d_model, d_ff)
+        self.w2 = nn.Linear(d_ff, d_model)
+
+    def forward(self, x):
+        return self.w2(F.gelu(self.w1(x)))
+
+
+def ffn_lesson82_preset():
+    torch.manual_seed(0)
+    ffn = LessonFFN(d_model=4, d_ff=16)
+    x = torch.tensor([[1.0, 0.0, -1.0, 0.5]])
+    with torch.no_grad():
+        hid = F.gelu(ffn.w1(x))
+        out = ffn(x)
+    params = sum(p.numel() for p in ffn.parameters())
+    assert tuple(hid.shape) == (1, 16) and tuple(out.shape) == (1, 4)
+    assert [round(v, 4) for v in out.squeeze().tolist()] == FFN_LESSON82_PRINTOUT["output"], out
+    assert params == FFN_LESSON82_PRINTOUT["params"]
+    names = {"w1.weight": "layers.0.weight", "w1.bias": "layers.0.bias", "w2.weight": "layers.2.weight",
+             "w2.bias": "layers.2.bias"}
+    return {
+        "generator": GENERATOR, "torch_version": torch.__version__,
+        "source": "lesson 82, section 29 'FFN sublayer in PyTorch' (torch.manual_seed(0); ffn = FFN(d_model=4, "
+                  "d_ff=16) with F.gelu, the exact erf form; x = torch.tensor([[1.0, 0.0, -1.0, 0.5]]))",
+        "config": {"emb_dim": 4, "hidden_dim": 16, "activation": "gelu_erf"},
+        "num_parameters": params,
+        "torch_names": {core: t for t, core in names.items()},
+        "params": {names[n]: [float(v) for v in p.detach().flatten().tolist()] for n, p in ffn.named_parameters()},
+        "x": [float(v) for v in x.flatten().tolist()],
+        "torch_hidden": [float(v) for v in hid.flatten().tolist()],
+        "torch_output": [float(v) for v in out.flatten().tolist()],
+    }
+
+
 def write_json(fname, obj):
     os.makedirs(OUT_DIR, exist_ok=True)
     path = os.path.join(OUT_DIR, fname)
@@ -160,6 +251,7 @@ def main():
     write_json("residual-flow-lesson82.json", residual_flow_preset())
     write_json("encoder-block-lesson82.json", encoder_block_preset())
     write_json("ffn-d2-lesson-example.json", ffn_example_preset())
+    write_json("ffn-lesson82.json", ffn_lesson82_preset())
 
 
 if __name__ == "__main__":

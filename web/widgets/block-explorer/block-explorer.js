@@ -7,16 +7,23 @@
 // inspection of the forward pass that produced it (nothing is recomputed). The step texts and the diagram live in
 // block-steps.js, the charts in block-charts.js.
 // Attributes: preset ("" | encoder-block-lesson82), norm (pre|post), block (1), step (1), metric (norm|mean|var),
-//   per-token, layers (8), emb-dim (64), heads (4), prompt, seed (123, a Blockscope seed), tokenizer (byte|gpt2).
+//   per-token, layers (8), emb-dim (64), heads (4), prompt, seed (123, a Blockscope seed), tokenizer (byte|gpt2),
+//   predict (first-op: the stepper stays out of the page until answered; prenorm-quiz).
+// With the lesson preset a learner checks their own EncoderBlock step by step and practises on a broken step
+// (block-learner.js: parts step-check, check-input, check-result). Parts predict, copy-pytorch; toPyTorch().
 // Events: blockscope-forward {config, seed, ids, tokens, residualNorms: {pre, post}, inspection: {pre, post}} for the
 //   GPT, {preset, config, numParameters, tokens, output, torchOutput, maxAbsDiff, inspection} for the lesson's block;
-//   blockscope-step {placement, block, index, step (the core's step id), op, code, mean, var, norm}.
+//   blockscope-step {placement, block, index, step (the core's step id), op, code, mean, var, norm};
+//   blockscope-answer; blockscope-check {widget, match, maxDiff, step (the first that disagrees), steps, tolerance}.
 import { mean } from 'd3-array';
 
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { METRICS, renderBars, renderDepth, renderSummary, renderTokenTable } from './block-charts.js';
 import { watchWidth } from '../kit/chart-kit.js';
 import { attrField } from '../kit/controls.js';
+import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
+import { blockQuestions, gptSnippet, lessonSnippet, STEP_CHECK_CSS, StepCheck } from './block-learner.js';
 import { createLessonBlock, LESSON_CSS, LESSON_PRESET, LessonPanel, loadLessonPreset, tokenLabels } from './block-lesson.js';
 import { BlockDiagram, PLACEMENTS, STEPS, stepInfo } from './block-steps.js';
 import { openTokenizer } from '../kit/tokens.js';
@@ -77,12 +84,17 @@ export class BlockExplorer extends BlockscopeElement {
     layers: { default: 8, min: 1, max: 48, int: true }, 'emb-dim': { default: 64, min: 4, max: 512, int: true },
     heads: { default: 4, min: 1, max: 16, int: true }, prompt: 'Every effort moves you',
     seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, tokenizer: { default: 'byte', options: ['byte', 'gpt2'] },
+    predict: { default: '', doc: 'readouts to predict first: first-op, prenorm-quiz' },
   };
 
   setup() {
     this.ready = false;
     const s = this.shadowRoot;
-    s.append(h('style', {}, CSS + LESSON_CSS));
+    s.append(h('style', {}, CSS + LESSON_CSS + PREDICT_CSS + COPY_CSS + STEP_CHECK_CSS));
+    this.predict = new PredictPanel(this.panelPort(), { questions: blockQuestions(this),
+      onReveal: () => (this.runs ? this.renderView() : this.afterRender()) });
+    this.stepCheck = new StepCheck(this.panelPort({ lessonBlock: () => this.checkBlock() }));
+    this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     const radio = (value) => h('label', {},
       h('input', { type: 'radio', name: 'placement', value, onchange: () => this.setAttribute('norm', value) }),
       ` ${PLACEMENTS[value]}`);
@@ -158,11 +170,15 @@ export class BlockExplorer extends BlockscopeElement {
       h('div', { class: 'row' }, this.placementBox,
         h('span', {}, h('label', { for: 'block' }, 'block '), this.blockSelect)),
       ...this.gptOnly,
-      h('div', { class: 'stepnav row' }, this.prevButton, this.stepLabel, this.nextButton,
-        h('span', { class: 'muted' }, 'or focus the diagram and use ←/→')),
-      h('div', { class: 'stepper' }, this.diagramBox, panel),
+      this.predict.element,
+      this.stepperWrap = h('div', { class: 'stepper-wrap' },
+        h('div', { class: 'stepnav row' }, this.prevButton, this.stepLabel, this.nextButton,
+          h('span', { class: 'muted' }, 'or focus the diagram and use ←/→')),
+        h('div', { class: 'stepper' }, this.diagramBox, panel)),
       this.lessonPanel.root,
+      this.stepCheck.element,
       this.depthSection,
+      this.copy.element,
       h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
     );
     this.whileConnected(() => watchWidth(this.barBox, () => this.runs && this.renderView()));
@@ -172,10 +188,39 @@ export class BlockExplorer extends BlockscopeElement {
   /** Frees the model (base.js calls this once the widget has left the page; invalidate(UPDATE.REBUILD) rebuilds it). */
   release() {
     const model = this.model;
-    if (!model) return false;
+    const check = this.checkPromise;
+    this.checkPromise = null;
+    check?.then(({ block }) => block.dispose()).catch(() => {});
+    if (!model) return !!check;
     this.model = null;
     model.dispose().catch(() => {});
     return true;
+  }
+
+  /** A second core Block with the lesson's weights, kept pre-norm (the lesson's wiring) for the learner's checks. */
+  checkBlock() {
+    this.checkPromise ??= (async () => {
+      const preset = await loadLessonPreset();
+      return { preset, block: await createLessonBlock(await this.runtime(), preset) };
+    })();
+    this.checkPromise.catch(() => { this.checkPromise = null; });
+    return this.checkPromise;
+  }
+
+  /** The learner panels after a render: the questions, the concealed stepper, the step check, the snippet. */
+  afterRender() {
+    this.predict.render();
+    this.predict.conceal('first-op', this.stepperWrap, 'The step-by-step view appears once you have answered the ' +
+      'question above: it shows the order of the operations.');
+    this.stepCheck.hidden = !this.lesson;
+    if (this.lesson) this.stepCheck.show().catch((err) => this.status(`Could not prepare the step check: ${err.message}`, { error: true }));
+    this.copy.refresh();
+  }
+
+  /** The current state as a runnable PyTorch snippet (the lesson's code with the preset; else the parameter count). */
+  toPyTorch() {
+    if (this.lesson) return lessonSnippet(this.lesson.preset);
+    return this.model ? gptSnippet(this.model.config) : '';
   }
 
   placement() {
@@ -396,6 +441,7 @@ export class BlockExplorer extends BlockscopeElement {
       xLabel: lesson ? 'token x[b, t] (sequence b, position t)' : undefined });
     renderTokenTable(this.tokenTable, step, this.tokens);
     if (this.residual) renderDepth(this.depth, this.residual, { d, currentBlock: b, perToken: this.boolAttr('per-token') });
+    this.afterRender();
     this.emit('step', {
       placement: p, block: b + 1, index: i, step: step.id, op: step.op, code: info[i].code.join('\n'),
       mean: Array.from(step.mean), var: Array.from(step.var), norm: Array.from(step.norm),

@@ -18,6 +18,8 @@ export function loadLessonPreset() {
       source: p.source, config: p.config, numParameters: p.num_parameters, torchNames: p.torch_names,
       params: Object.fromEntries(Object.entries(p.params).map(([n, v]) => [n, Float32Array.from(v)])),
       x: Float32Array.from(p.x.data), shape: p.x.shape, torchOutput: Float32Array.from(p.torch_output.data),
+      torchSteps: Object.fromEntries(Object.entries(p.torch_steps).map(([n, v]) => [n, Float32Array.from(v)])),
+      hooksSnippet: p.hooks_snippet, lessonCode: p.lesson_code,
     };
   }).catch((err) => {
     presetPromise = null; // try again next time

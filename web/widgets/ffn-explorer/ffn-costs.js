@@ -118,7 +118,8 @@ export class CostsSection {
       ...PRESETS.map((p) => h('button', { type: 'button', 'data-preset': p.id, onclick: () => this.setAttrs(p.attrs) }, p.label)));
     this.flow = h('ol', { class: 'flow', 'aria-label': 'Tensor shapes through the feed-forward network' });
     this.costTable = h('table', { class: 'costs' });
-    this.paramChart = h('div', { class: 'chart param-chart' });
+    this.paramChart = h('div', { class: 'chart param-chart', 'data-predict': 'params',
+      'data-predict-note': 'The parameter chart appears once you have predicted the count.' });
     this.convention = h('p', { class: 'note convention', id: 'convention' });
     this.breakdown = h('table', { class: 'breakdown' });
     this.nodes = [
@@ -235,9 +236,11 @@ export class CostsSection {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'quantity (formula)'), h('th', { scope: 'col' }, 'value (core)'))),
       h('tbody', {}, ...rows.map(([q, f, v, key]) => h('tr', {},
         h('th', { scope: 'row' }, q, h('span', { class: 'formula' }, f)),
-        h('td', { class: 'num', 'data-cost': key }, ...[v].flat().map((line) => h('span', { class: 'line' }, line)))))));
+        h('td', { class: 'num', 'data-cost': key, 'data-predict': key === 'parameters' ? 'params' : null },
+          ...[v].flat().map((line) => h('span', { class: 'line' }, line)))))));
     this.drawBreakdown();
     this.drawChart();
+    this.host.afterDraw?.();
   }
 
   drawBreakdown() {
@@ -246,7 +249,7 @@ export class CostsSection {
     this.convention.textContent = `Attention counted as: ${c.note} Change it with the bias menu above.`;
     const row = (part, formula, value, key) => h('tr', {},
       h('th', { scope: 'row' }, part, h('span', { class: 'formula' }, formula)),
-      h('td', { class: 'num', 'data-breakdown': key }, int.format(value)));
+      h('td', { class: 'num', 'data-breakdown': key, 'data-predict': key === 'feed-forward' ? 'params' : null }, int.format(value)));
     this.breakdown.replaceChildren(
       h('caption', { class: 'visually-hidden' }, `Parameters of one transformer block at d = ${d}, h = ${hidden}, counted by the core`),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'part (formula)'), h('th', { scope: 'col' }, 'parameters (core)'))),
@@ -256,7 +259,7 @@ export class CostsSection {
         row('two LayerNorms (γ and β each)', '2 · 2d', block.norms, 'norms')),
       h('tfoot', {}, h('tr', {},
         h('th', { scope: 'row' }, 'one block'),
-        h('td', { class: 'num sum', 'data-breakdown': 'total' },
+        h('td', { class: 'num sum', 'data-breakdown': 'total', 'data-predict': 'params' },
           `${int.format(block.total)} = ${[block.attention, block.feedForward, block.norms].map((v) => int.format(v)).join(' + ')}`))));
   }
 

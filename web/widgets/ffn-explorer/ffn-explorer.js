@@ -7,17 +7,26 @@
 //   attention's projections have biases in the counts (true/false: lesson LM4-T3's 4d² + d; false/false: lesson 82's
 //   EncoderBlock, 4d²), example-activation (gelu | relu: the worked example's activation), prompt (the text whose
 //   UTF-8 bytes feed the GPT), layer (1: the block whose FFN is shown), demo (the position-wise tokens: ";" between
-//   tokens, "," between features).
+//   tokens, "," between features), demo-mode (per-token | across-sequence: lesson 82's trap, the FFN applied along
+//   the sequence axis so that one edit moves every position), preset ("" | ffn-lesson82: lesson 82 §29's FFN(4, 16)
+//   with PyTorch's weights, ffn-lesson.js), predict (params: the FFN's parameter count, hidden until answered).
+// Parts: predict, check, check-input, check-result (the lesson preset's check), copy-pytorch; toPyTorch() returns the
+//   state as PyTorch (the lesson's code with the preset, else the worked example).
 // Seeds are Blockscope seeds: the core's own generator, so torch.manual_seed(123) would give different weights.
 // Events: blockscope-change {section: 'example', activation, x, W1, b1, W2, b2, hiddenPre, hiddenPost, output} |
 //   {section: 'costs', d, expansion, hidden, batch, tokens, qkvBias, attnOutBias, parameters, attention, norms,
 //   blockTotal, share, flopsPerToken, hiddenEntries, hiddenBytes} | {section: 'hidden', layer, T, hidden, pre, post
-//   (summaries)} | {section: 'positionwise', outputs, changedInputs, changedOutputs, maxDelta}, blockscope-ready.
+//   (summaries)} | {section: 'positionwise', mode, outputs, changedInputs, changedOutputs, maxDelta} | {section: 'lesson',
+//   x, hidden, output, numParameters, maxAbsDiff}, blockscope-answer, blockscope-check, blockscope-ready.
 import { extent } from 'd3-array';
 
 import { BlockscopeElement, define, fmt, h } from '../kit/base.js';
 import { chartWidth, createChart, KIT_CSS, legend, naturalSize, overlaidHistogram, watchWidth } from '../kit/chart-kit.js';
+import { CHECK_CSS } from '../kit/check-panel.js';
+import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
 import { COSTS_CSS, CostsSection, int, pct } from './ffn-costs.js';
+import { FFN_PRESET, LESSON_FFN_CSS, LessonFFN } from './ffn-lesson.js';
 import { DEFAULT_DEMO, POSITIONWISE_CSS, PositionwiseDemo } from './ffn-positionwise.js';
 import { EXAMPLE_CSS, WorkedExample } from './ffn-worked-example.js';
 
@@ -45,15 +54,25 @@ export class FeedForwardExplorer extends BlockscopeElement {
     expansion: { default: 4, min: 0.25, max: 64, doc: 'hidden width h = expansion · d' },
     batch: { default: 8, min: 1, max: 2 ** 20, int: true }, tokens: { default: 1024, min: 1, max: 2 ** 20, int: true },
     'qkv-bias': false, 'attn-out-bias': true,
-    'example-activation': { default: 'gelu', options: ['gelu', 'relu'] }, prompt: DEFAULT_PROMPT,
-    layer: { default: 1, min: 1, max: GPT_CONFIG.n_layers, int: true }, demo: DEFAULT_DEMO };
+    'example-activation': { default: 'gelu', options: ['gelu', 'relu', 'none'] }, prompt: DEFAULT_PROMPT,
+    layer: { default: 1, min: 1, max: GPT_CONFIG.n_layers, int: true }, demo: DEFAULT_DEMO,
+    'demo-mode': { default: 'per-token', options: ['per-token', 'across-sequence'], doc: 'across-sequence: the trap' },
+    preset: { default: '', options: ['', FFN_PRESET], doc: "lesson 82 §29's FFN(4, 16) with its PyTorch weights" },
+    predict: { default: '', doc: 'readouts to predict first: params' } };
 
   setup() {
     const s = this.shadowRoot;
-    s.append(h('style', {}, KIT_CSS + COSTS_CSS + EXAMPLE_CSS + POSITIONWISE_CSS + CSS));
+    s.append(h('style', {}, KIT_CSS + COSTS_CSS + EXAMPLE_CSS + POSITIONWISE_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS +
+      LESSON_FFN_CSS + CSS));
+    // Panels that draw on their own call afterDraw so that a hidden prediction stays hidden whatever finishes last.
+    const afterDraw = () => this.refreshLearner();
+    this.lessonFfn = new LessonFFN(this.panelPort({ afterDraw }));
+    // A revealed value is drawn again by the panels that show it (the mask took it out of the document).
+    this.predict = new PredictPanel(this.panelPort(), { questions: this.questions(), onReveal: () => this.redrawAll() });
+    this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     this.example = new WorkedExample(this.panelPort());
-    this.costs = new CostsSection(this.panelPort());
-    this.positionwise = new PositionwiseDemo(this.panelPort(), SEED);
+    this.costs = new CostsSection(this.panelPort({ afterDraw }));
+    this.positionwise = new PositionwiseDemo(this.panelPort({ afterDraw }), SEED);
 
     this.promptInput = h('input', { type: 'text', id: 'prompt', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'hidden-summary' });
     this.promptInput.addEventListener('input', () => {
@@ -78,7 +97,9 @@ export class FeedForwardExplorer extends BlockscopeElement {
       h('h3', {}, 'The feed-forward network: expand, GELU, project back'),
       h('p', { class: 'muted' }, 'FFN(x) = W₂ · GELU(W₁x + b₁) + b₂, applied to every token on its own. ',
         'Every number below is computed by the Blockscope core.'),
+      this.lessonFfn.root,
       ...this.example.nodes,
+      this.predict.element,
       ...this.costs.nodes,
       h('h4', {}, 'Hidden values before and after GELU'),
       h('p', { class: 'muted gpt-info' }, 'A small GPT with random weights (',
@@ -94,6 +115,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
       h('div', { class: 'pair even' }, this.histPre, this.histPost),
       h('details', {}, h('summary', {}, 'Histogram counts as a table'), h('div', { class: 'scroll' }, this.histTable)),
       ...this.positionwise.nodes,
+      this.copy.element,
       h('p', { class: 'status', role: 'status', id: 'status' }, 'Loading the core…'),
     );
     this.whileConnected(() => watchWidth(this, () => this.redraw()));
@@ -109,15 +131,60 @@ export class FeedForwardExplorer extends BlockscopeElement {
 
   /** Recomputes every part (also what invalidate() runs when the element returns after release()). */
   async update() {
-    await Promise.all([this.example.update(), this.costs.update(), this.updateHidden(), this.positionwise.update()]);
+    this.lessonFfn.hidden = this.attr('preset') !== FFN_PRESET;
+    await Promise.all([this.example.update(), this.costs.update(), this.updateHidden(), this.positionwise.update(),
+      this.attr('preset') === FFN_PRESET ? this.lessonFfn.update() : null]);
+    this.refreshLearner();
   }
 
   attributeChanged(name) {
     if (!this.costs) return; // URL-hash attributes arrive before setup(); start() reads them anyway
-    if (['d', 'expansion', 'batch', 'tokens', 'qkv-bias', 'attn-out-bias'].includes(name)) this.costs.update();
-    else if (name === 'example-activation') this.example.update();
-    else if (name === 'prompt' || name === 'layer') this.updateHidden();
-    else if (name === 'demo') this.positionwise.update();
+    let done;
+    if (['d', 'expansion', 'batch', 'tokens', 'qkv-bias', 'attn-out-bias'].includes(name)) done = this.costs.update();
+    else if (name === 'example-activation') done = this.example.update();
+    else if (name === 'prompt' || name === 'layer') done = this.updateHidden();
+    else if (name === 'demo' || name === 'demo-mode') done = this.positionwise.update();
+    else if (name === 'preset' || name === 'predict') done = this.update();
+    Promise.resolve(done).then(() => this.refreshLearner());
+  }
+
+  /** The predictions' questions: the FFN's parameter count at the sizes shown. */
+  questions() {
+    const c = () => this.costs.costs;
+    return {
+      params: {
+        kind: 'number', tolerance: 0,
+        prompt: () => `Predict the parameter count of the FFN at d = ${int.format(c()?.d ?? 0)}, h = ${int.format(c()?.hidden ?? 0)} ` +
+          '(both Linear layers with their biases).',
+        expected: () => c().ff.parameters,
+        hint: (a) => {
+          const { d, hidden } = c();
+          if (a === 2 * d * hidden) return `That counts the two weight matrices only: the biases add h + d = ${int.format(hidden + d)}.`;
+          if (a === 2 * d * hidden + hidden || a === 2 * d * hidden + d) return 'One bias is missing: b₁ has h entries and b₂ has d.';
+          if (a === d * hidden + hidden) return 'That is the first Linear only: the second, Linear(h, d), has as many weights.';
+          return null;
+        },
+      },
+    };
+  }
+
+  redrawAll() {
+    if (this.costs.costs) this.costs.draw();
+    if (this.positionwise.demo) this.positionwise.draw();
+    this.lessonFfn.draw();
+    this.refreshLearner();
+  }
+
+  /** The learner panels after a redraw: the prediction's questions and masks, the check's prompt. */
+  refreshLearner() {
+    this.predict.render();
+    this.predict.mask(this.shadowRoot);
+    this.copy.refresh();
+  }
+
+  /** The current state as a runnable PyTorch snippet: the lesson's code with the preset, else the worked example. */
+  toPyTorch() {
+    return this.attr('preset') === FFN_PRESET ? this.lessonFfn.snippet() : this.example.snippet();
   }
 
   /** Frees the worker-side objects (base.js calls this once the element has left the page). */
@@ -125,7 +192,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
     const gpt = this.gpt;
     this.gpt = null;
     gpt?.dispose().catch(() => {});
-    const freed = [this.example.release(), this.positionwise.release()];
+    const freed = [this.example.release(), this.positionwise.release(), this.lessonFfn.release()];
     return !!gpt || freed.some(Boolean);
   }
 
@@ -133,6 +200,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
     this.costs.redraw();
     if (this.acts) this.drawHistograms();
     this.positionwise.redraw();
+    this.refreshLearner();
   }
 
   // ---- hidden values before and after GELU ----

@@ -45,10 +45,25 @@ export class PositionwiseDemo {
     this.info = h('p', { class: 'muted demo-info' });
     this.reportLine = h('p', { class: 'report', 'aria-live': 'polite' });
     this.table = h('table', { class: 'demo-out' });
+    this.modeBox = h('input', { type: 'checkbox', id: 'demo-mode', role: 'switch', 'aria-describedby': 'demo-mode-help' });
+    this.modeBox.addEventListener('change', () => {
+      const on = this.modeBox.checked;
+      this.host.set('demo-mode', on ? 'across-sequence' : 'per-token');
+      if (on && this.demo && this.demo.rows.length !== this.demo.d) {
+        // The trap transposes (T, d) to (d, T): it runs only with as many positions as features.
+        const d = this.demo.d;
+        const rows = Array.from({ length: d }, (_, t) => this.demo.rows[t] ?? this.demo.rows[t % this.demo.rows.length].map((v) => -v));
+        this.host.set('demo', rows.map((r) => r.join(', ')).join('; '));
+      }
+    });
     this.deltaChart = h('div', { class: 'chart delta-chart' });
     this.nodes = [
       h('h4', {}, 'Position-wise: each token on its own'),
       this.info,
+      h('div', { class: 'row' }, h('label', { class: 'switch' }, this.modeBox,
+        ' Trap: apply the FFN across the sequence (to x.transpose(-2, -1)) instead of to each token')),
+      h('p', { class: 'muted', id: 'demo-mode-help' }, 'Lesson 82’s trap: the FFN’s Linear layers then mix positions. ',
+        'It needs as many positions as features (switching it on fills them in).'),
       this.list,
       this.reportLine,
       h('div', { class: 'pair' },
@@ -115,6 +130,8 @@ export class PositionwiseDemo {
       if (!same) input.value = rows[t].join(', ');
       input.removeAttribute('aria-invalid');
     });
+    const across = this.host.attr('demo-mode') === 'across-sequence';
+    this.modeBox.checked = across;
     const seq = (this.seq = (this.seq ?? 0) + 1);
     let out;
     try {
@@ -126,7 +143,9 @@ export class PositionwiseDemo {
         this.ffn = await rt.createFeedForward({ embDim: d, expansion: DEMO_EXPANSION, activation: 'gelu_tanh', seed: this.seed });
         this.ffnDim = d;
       }
-      out = await this.ffn.forward(Float32Array.from(rows.flat()));
+      const x = Float32Array.from(rows.flat());
+      // The trap runs in the core as the learner's mistake would (mistakes.hpp: across-sequence).
+      out = across ? { output: await this.ffn.mistake('across-sequence', x, 1, T) } : await this.ffn.forward(x);
     } catch (err) {
       if (seq === this.seq) this.host.report(`Could not run the feed-forward network: ${err.message}`, { error: true });
       return;
@@ -135,7 +154,7 @@ export class PositionwiseDemo {
     const outputs = Array.from({ length: T }, (_, t) => Array.from(out.output.subarray(t * d, (t + 1) * d)));
     const prev = this.demo;
     let change = null;
-    if (prev && prev.d === d && prev.rows.length === T) {
+    if (prev && prev.d === d && prev.rows.length === T && prev.across === across) {
       const inputs = [];
       const changed = [];
       const deltas = outputs.map((o, t) => {
@@ -146,26 +165,29 @@ export class PositionwiseDemo {
       });
       if (inputs.length) change = { inputs, changed, delta: deltas };
     }
-    this.demo = { rows, d, outputs, change, numParameters: this.ffn.numParameters, hidden: DEMO_EXPANSION * d };
+    this.demo = { rows, d, outputs, change, across, numParameters: this.ffn.numParameters, hidden: DEMO_EXPANSION * d };
     this.draw();
     if (error) this.host.report(`${error} — showing the last valid tokens.`, { error: true });
-    this.host.emit('change', { section: 'positionwise', inputs: rows, outputs, changedInputs: change?.inputs ?? [],
+    this.host.emit('change', { section: 'positionwise', mode: across ? 'across-sequence' : 'per-token', inputs: rows, outputs, changedInputs: change?.inputs ?? [],
       changedOutputs: change?.changed ?? [], maxDelta: change?.delta ?? [] });
   }
 
   draw() {
-    const { rows, d, outputs, change, numParameters, hidden } = this.demo;
-    this.info.textContent = `The same FFN (d = ${d} → h = ${hidden} → d, GELU, random weights from Blockscope seed ` +
-      `${this.seed}: ${int.format(numParameters)} parameters) runs on ${rows.length} token vectors in one call, as a ` +
-      `(${rows.length}, ${d}) input. Edit a token (or press +1): only its own output changes, because no information ` +
-      'passes between positions inside the FFN.';
+    const { rows, d, outputs, change, numParameters, hidden, across } = this.demo;
+    this.info.replaceChildren(`The same FFN (d = ${d} → h = ${hidden} → d, GELU, random weights from Blockscope seed ` +
+      `${this.seed}: `, h('span', { 'data-predict': 'params' }, int.format(numParameters)), ` parameters) runs on ` +
+      `${rows.length} token vectors in one call, as a (${rows.length}, ${d}) input. ` + (across
+      ? 'Trap on: the FFN reads each feature across the positions, so an edit of one token moves every output.'
+      : 'Edit a token (or press +1): only its own output changes, because no information passes between positions ' +
+        'inside the FFN.'));
+    this.host.afterDraw?.();
     const list = (ts) => (ts.length === 1 ? `position ${ts[0]}` : `positions ${ts.join(', ')}`);
     if (!change) this.reportLine.textContent = '';
     else {
       const others = change.changed.filter((t) => !change.inputs.includes(t));
       this.reportLine.textContent = `You changed ${list(change.inputs)}; the output changed at ` +
         `${change.changed.length ? list(change.changed) : 'no position'}` +
-        (others.length ? '.' : ' only — every other output is bit-for-bit the same.');
+        (others.length ? ': the FFN mixed the positions — that is the trap.' : ' only — every other output is bit-for-bit the same.');
     }
     const vec = (v) => h('div', { class: 'vec num' }, ...v.map((e) => h('span', {}, fmt(e))));
     this.table.replaceChildren(

@@ -3,6 +3,7 @@
 // y = W₂a + b₂). Every result is the core's: a FeedForward(2, 4) with the edited matrices loaded as its parameters,
 // run on x. A helper of the element, not a custom element.
 import { fmt, h, parseNumber } from '../kit/base.js';
+import { pyList } from '../kit/copy-pytorch.js';
 
 const D = 2;
 const HIDDEN = 4;
@@ -28,6 +29,8 @@ const TENSORS = [
 export const EXAMPLE_ACTIVATIONS = {
   gelu: { core: 'gelu_tanh', name: 'GELU', label: 'GELU (tanh form, as in the lesson)' },
   relu: { core: 'relu', name: 'ReLU', label: 'ReLU' },
+  // Lesson LM4-T4 "why a nonlinearity": Linear → Linear, which the core computes as the no-activation mistake.
+  none: { core: 'gelu_tanh', name: 'identity', label: 'none: W₂(W₁x + b₁) + b₂ (why a nonlinearity?)' },
 };
 const MAX_ABS = 1e6;
 
@@ -89,6 +92,7 @@ export class WorkedExample {
       'Reset to the lesson’s example');
     this.steps = h('div', { class: 'example-steps' });
     this.result = h('p', { class: 'example-result', 'aria-live': 'polite' });
+    this.collapse = h('p', { class: 'note collapse', hidden: true });
     this.nodes = [
       h('h4', {}, 'A worked example: d = 2, hidden width 4'),
       h('p', { class: 'muted' }, 'Lesson LM4-T3’s tiny FFN: W₁ reads x into four hidden units, W₂ reads out the first ',
@@ -102,6 +106,7 @@ export class WorkedExample {
       this.message,
       this.steps,
       this.result,
+      this.collapse,
     ];
     this.fill(LESSON_EXAMPLE);
   }
@@ -181,7 +186,8 @@ export class WorkedExample {
   handle(kind) {
     this.handles[kind] ??= (async () => {
       const rt = await this.host.runtime();
-      const ff = await rt.createFeedForward({ embDim: D, hiddenDim: HIDDEN, activation: EXAMPLE_ACTIVATIONS[kind].core, seed: 0 });
+      const core = EXAMPLE_ACTIVATIONS[kind]?.core ?? 'gelu_tanh';
+      const ff = await rt.createFeedForward({ embDim: D, hiddenDim: HIDDEN, activation: core, seed: 0 });
       const shapes = Object.fromEntries(ff.parameters.map((p) => [p.name, p.shape.join('×')]));
       for (const t of TENSORS.filter((q) => q.param)) {
         const want = t.cols === 1 ? `${t.rows}` : `${t.rows}×${t.cols}`;
@@ -212,21 +218,67 @@ export class WorkedExample {
     }
     const seq = (this.seq = (this.seq ?? 0) + 1);
     let r;
+    let collapsed;
     try {
       const ff = await this.handle(kind);
       await ff.loadParameters(Object.fromEntries(TENSORS.filter((t) => t.param)
         .map((t) => [t.param, Float32Array.from(values[t.key].flat())])));
       r = await ff.forward(Float32Array.from(values.x));
+      if (kind === 'none') r = { ...r, hiddenPost: r.hiddenPre, output: await ff.mistake('no-activation', values.x, 1, 1) };
+      collapsed = kind === 'none' ? await this.collapsed(values, ff) : null;
     } catch (err) {
       if (seq === this.seq) this.say(`Could not run the worked example: ${err.message}`, { error: true });
       return;
     }
     if (seq !== this.seq) return;
-    this.state = { kind, values, pre: Array.from(r.hiddenPre), post: Array.from(r.hiddenPost), output: Array.from(r.output) };
+    this.state = { kind, values, pre: Array.from(r.hiddenPre), post: Array.from(r.hiddenPost), output: Array.from(r.output),
+      collapsed };
     this.say('');
     this.draw();
     this.host.emit('change', { section: 'example', activation: kind, ...values, hiddenPre: this.state.pre,
       hiddenPost: this.state.post, output: this.state.output });
+  }
+
+  /**
+   * Without an activation the two layers are one linear map: y = (W₂W₁)x + (W₂b₁ + b₂). The core computes both
+   * parts: W₂W₁'s columns as the no-activation FFN with zero biases applied to the unit vectors, and the offset as
+   * the FFN (with its biases) applied to x = 0.
+   */
+  async collapsed(values, ff) {
+    const zero = await this.handle('collapse');
+    await zero.loadParameters({ 'layers.0.weight': Float32Array.from(values.W1.flat()), 'layers.0.bias': new Float32Array(HIDDEN),
+      'layers.2.weight': Float32Array.from(values.W2.flat()), 'layers.2.bias': new Float32Array(D) });
+    const cols = await zero.mistake('no-activation', [1, 0, 0, 1], 1, D); // row j = W₂W₁ e_j
+    const offset = await ff.mistake('no-activation', new Float32Array(D), 1, 1);
+    const M = Array.from({ length: D }, (_, i) => Array.from({ length: D }, (__, j) => cols[j * D + i]));
+    return { M, offset: Array.from(offset) };
+  }
+
+  /** The worked example as PyTorch: nn.Linear layers with the cells' values, printing every step. */
+  snippet() {
+    if (!this.state) return '';
+    const { kind, values } = this.state;
+    const act = { gelu: 'nn.GELU(approximate="tanh")', relu: 'nn.ReLU()', none: 'nn.Identity()' }[kind];
+    return [
+      '# Blockscope <ffn-explorer>: the worked example (d = 2, hidden width 4) in PyTorch.',
+      'import torch, torch.nn as nn',
+      '',
+      ...(kind === 'none' ? ['# No activation between the layers: "why a nonlinearity?"'] : []),
+      `ffn = nn.Sequential(nn.Linear(2, 4), ${act}, nn.Linear(4, 2))`,
+      'with torch.no_grad():',
+      `    ffn[0].weight.copy_(torch.tensor(${pyList(values.W1)}))`,
+      `    ffn[0].bias.copy_(torch.tensor(${pyList(values.b1)}))`,
+      `    ffn[2].weight.copy_(torch.tensor(${pyList(values.W2)}))`,
+      `    ffn[2].bias.copy_(torch.tensor(${pyList(values.b2)}))`,
+      `    x = torch.tensor(${pyList(values.x)})`,
+      '    h = ffn[0](x)',
+      '    a = ffn[1](h)',
+      '    y = ffn[2](a)',
+      'print("hidden_pre", h.tolist())',
+      'print("hidden_post", a.tolist())',
+      'print("output", y.tolist())',
+      ...(kind === 'none' ? ['print("collapsed", (ffn[2].weight @ ffn[0].weight).tolist())  # W₂W₁: one linear map'] : []),
+    ].join('\n') + '\n';
   }
 
   say(text, { error = false } = {}) {
@@ -259,6 +311,15 @@ export class WorkedExample {
         output.map((v, j) => row(String(j + 1), dot(values.W2[j], post, values.b2[j], coreTerm), v, 'out', j))));
     this.result.replaceChildren(`FFN(x) = `, h('span', { class: 'num', 'data-example': 'output' }, vector(output)),
       ` (hidden after ${act}: `, h('span', { class: 'num', 'data-example': 'hidden' }, vector(post)), ').');
+    const c = this.state.collapsed;
+    this.collapse.hidden = !c;
+    if (c) {
+      this.collapse.replaceChildren('Without an activation the two layers collapse into one: W₂W₁ = ',
+        h('span', { class: 'num', 'data-example': 'collapsed' }, `[${c.M.map((r) => vector(r)).join(', ')}]`),
+        ' and W₂b₁ + b₂ = ', h('span', { class: 'num', 'data-example': 'offset' }, vector(c.offset)),
+        ', so FFN(x) = (W₂W₁)x + (W₂b₁ + b₂) is a single 2 × 2 linear map: the four hidden units add parameters but ',
+        'no expressive power. Switch GELU back on and the map is no longer linear.');
+    }
   }
 
   /** Frees the worker-side FeedForwards; returns true if there were any. */

@@ -52,8 +52,12 @@ export class GeluExplorer extends BlockscopeElement {
     this.derivBox = h('input', { type: 'checkbox', id: 'deriv' });
     this.diffBox = h('input', { type: 'checkbox', id: 'diff' });
     this.diffText = h('p', { class: 'diff-text muted', part: 'difference', 'aria-live': 'polite' });
-    this.predict = new PredictPanel(this.panelPort(), { questions: geluQuestions(this),
-      onReveal: () => this.current != null && this.setX(this.current) });
+    // A revealed value is drawn again where the mask took it out: the readout and the table of eight values.
+    this.predict = new PredictPanel(this.panelPort(), { questions: geluQuestions(this), onReveal: async () => {
+      if (!this.data) return;
+      this.eightBox.replaceChildren(await eightTable(this));
+      if (this.current != null) this.setX(this.current);
+    } });
     this.check = new CheckPanel(this.panelPort(), { target: () => geluTarget(this),
       what: () => `your GELU (${this.attr('check-form') === 'erf' ? 'exact erf form' : 'tanh form'}) of the lesson’s ` +
         'eight inputs, x = torch.tensor([-3., -1., -0.5, 0., 0.5, 1., 2., 3.])' });

@@ -141,3 +141,52 @@ export function parsePasted(input) {
     format,
   };
 }
+
+/**
+ * A printed dict of named tensors or lists — `{'norm1': tensor([...]), 'att': [[...]]}`, as a hooks snippet prints
+ * its recorded steps — as {name: parsePasted(value)} in the printed order. Throws PasteError naming the entry that
+ * cannot be read. A paste that is not a dict is refused (parsePasted reads single tensors).
+ */
+export function parsePastedDict(input) {
+  const text = String(input).trim();
+  if (!text.startsWith('{')) throw new PasteError('expected a dict such as {\'norm1\': [...], \'att\': [...]}');
+  if (!text.endsWith('}')) throw new PasteError('the dict’s "{" is never closed: paste the whole print');
+  const body = text.slice(1, -1);
+  // Keys start the dict or follow a comma at depth 0 (no bracket or parenthesis open); other quotes (device='cpu')
+  // are skipped whole.
+  const keys = [];
+  let depth = 0;
+  let prev = ','; // the last non-space character outside quotes: ',' at the start
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === "'" || c === '"') {
+      const m = body.slice(i).match(/^(['"])([\w.-]+)\1\s*:/);
+      if (m && depth === 0 && prev === ',') {
+        keys.push({ name: m[2], start: i, valueAt: i + m[0].length });
+        i += m[0].length - 1;
+        prev = ':';
+        continue;
+      }
+      const close = body.indexOf(c, i + 1);
+      i = close < 0 ? body.length : close;
+      prev = c;
+      continue;
+    }
+    if (c === '[' || c === '(' || c === '{') depth++;
+    else if (c === ']' || c === ')' || c === '}') depth--;
+    if (!/\s/.test(c)) prev = c;
+  }
+  if (keys.length === 0) throw new PasteError('the dict has no \'name\': value entries');
+  const out = {};
+  keys.forEach((k, n) => {
+    const end = n + 1 < keys.length ? keys[n + 1].start : body.length;
+    const value = body.slice(k.valueAt, end).trim().replace(/,$/, '');
+    try {
+      out[k.name] = parsePasted(value);
+    } catch (err) {
+      if (err instanceof PasteError) throw new PasteError(`'${k.name}': ${err.message}`);
+      throw err;
+    }
+  });
+  return out;
+}

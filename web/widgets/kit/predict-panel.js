@@ -72,6 +72,20 @@ export class PredictPanel {
     }
   }
 
+  /**
+   * Takes `el` out of the document while `name` is hidden (a placeholder saying `note` stands in its place) and puts
+   * it back once answered: for a whole view that would give the answer away (the block's order of operations).
+   */
+  conceal(name, el, note) {
+    this.stand ??= new WeakMap();
+    let ph = this.stand.get(el);
+    if (!ph) {
+      ph = h('p', { class: 'masked' }, note);
+      this.stand.set(el, ph);
+    }
+    if (this.hides(name)) { if (el.isConnected) el.replaceWith(ph); } else if (ph.isConnected) ph.replaceWith(el);
+  }
+
   /** Builds the questions asked now (after the attribute changed or the inputs did: the prompts name them). */
   render() {
     const names = this.asked();
