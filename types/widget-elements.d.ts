@@ -59,6 +59,8 @@ export interface LayerNormExplorerAttributes extends CommonAttributes {
   axis?: 'features' | 'sequence';
   /** readouts to predict first: mean, variance, output, axis-quiz (default "") */
   predict?: string;
+  /** book-4.2: the book’s toy output, walked step by step (default "") */
+  preset?: '' | 'book-4.2';
 }
 export class LayerNormExplorer extends BlockscopeElement {}
 

@@ -37,7 +37,7 @@ function setAttrs(page, tag, attrs) {
 function recordEvents(page) {
   return page.evaluate(() => {
     window.__events = [];
-    for (const name of ['blockscope-answer', 'blockscope-check']) {
+    for (const name of ['blockscope-answer', 'blockscope-check', 'blockscope-change']) {
       document.addEventListener(name, (e) => window.__events.push({ type: name, ...e.detail }));
     }
   });
@@ -230,4 +230,50 @@ test('Copy as PyTorch: each snippet, run by PyTorch, prints the widget\'s number
   await screenshot(g.page, 'learner-gelu-dark');
   assertClean(g.problems);
   await g.context.close();
+});
+
+test('book-4.2: the walk reproduces the book\'s printouts (PyTorch\'s, from the preset) with the core\'s numbers', async () => {
+  const { page, context, problems } = await openLayerNorm({ preset: 'book-4.2' });
+  const tag = 'layernorm-explorer';
+  const preset = JSON.parse(readFileSync(new URL('../../web/presets/layernorm-book42.json', import.meta.url), 'utf8'));
+  const pre = page.locator(`${tag} .book-walk pre`);
+  await pre.filter({ hasText: 'μ per token (core): [0.1324, 0.2170]' }).waitFor();
+  // The tokens are PyTorch's toy output (the preset), shown in the main view with the biased variance.
+  assert.deepEqual(await page.locator(`${tag} table.sequence td[data-stat="variance"]`).allTextContents(), ['0.0192', '0.0332']);
+  const fmt = (v) => v.toFixed(4).replace('-', '−');
+  await page.locator(`${tag} .book-walk button[data-step="variance"]`).click();
+  await page.locator(`${tag} #book-unbiased`).check();
+  await pre.filter({ hasText: `[${preset.printed.var.map(fmt).join(', ')}]` }).waitFor(); // 0.0231, 0.0398
+  await page.locator(`${tag} .book-walk button[data-step="divide"]`).click();
+  for (const r of preset.printed.out_norm) await pre.filter({ hasText: `[${r.map(fmt).join(', ')}]` }).waitFor();
+  // Per-feature γ and β: the first feature doubled doubles only that column of y.
+  await page.locator(`${tag} .book-walk button[data-step="scale"]`).click();
+  const before = (await events(page, 'blockscope-change')).filter((e) => e.section === 'book').at(-1);
+  const wait = page.evaluate(() => new Promise((r) => document.addEventListener('blockscope-change', (e) => e.detail.section === 'book' && r(e.detail))));
+  await page.locator(`${tag} #book-gamma`).fill('2, 1, 1, 1, 1, 1');
+  const after = await wait;
+  assert.ok(Math.abs(after.output[0][0] - 2 * before.output[0][0]) < 1e-6);
+  assert.deepEqual(after.output[0].slice(1), before.output[0].slice(1));
+  await page.locator(`${tag} #book-gamma`).fill('2, 1');
+  await page.locator(`${tag} .status`).filter({ hasText: 'γ needs 6 values' }).waitFor();
+  await screenshot(page, 'learner-layernorm-book42');
+  assertClean(problems);
+  await context.close();
+});
+
+test('the guide lists every mistake id the core knows, with the widgets\' words', async () => {
+  const { page, context, problems } = await openPage(env.browser, {});
+  await page.goto(`${env.url}docs/embedding.html`);
+  await page.locator('#mistake-ids[data-generated="true"]').waitFor({ timeout: 20000 });
+  const ids = await page.locator('#mistake-ids tr[data-mistake]').evaluateAll((rows) => rows.map((r) => r.dataset.mistake));
+  const core = await page.evaluate(async () => {
+    const { connect } = await import('/dist/blockscope-widgets.js');
+    return (await (await connect()).mistakes()).map((m) => m.id).filter((id) => id !== 'correct');
+  });
+  assert.deepEqual(ids, core);
+  for (const row of await page.locator('#mistake-ids tbody tr').all()) {
+    assert.ok((await row.locator('td').nth(2).textContent()).length > 10, 'each mistake has its text');
+  }
+  assertClean(problems);
+  await context.close();
 });

@@ -22,6 +22,10 @@ web/presets/ffn-lesson82.json — lesson 82 §29 "FFN sublayer in PyTorch": the 
 after torch.manual_seed(0) with its exact class, x = [[1, 0, -1, 0.5]], and PyTorch's hidden values and output
 (printed as [-0.3974, 0.2011, 0.0934, -0.1582]; 148 parameters), for <ffn-explorer preset="ffn-lesson82">.
 
+web/presets/layernorm-book42.json — book §4.2's toy layer output (Linear(5, 6) + ReLU after torch.manual_seed(123))
+and what the book prints about it (mean, the unbiased variance 0.0231/0.0398, out_norm without eps), for
+<layernorm-explorer preset="book-4.2">.
+
 Run from the repo root with `/usr/bin/python3 tests/reference/make_lesson_presets.py`.
 """
 
@@ -238,6 +242,32 @@ def ffn_lesson82_preset():
     }
 
 
+def layernorm_book42_preset():
+    """Book §4.2, verbatim: the toy layer's output and what the book prints about it."""
+    torch.manual_seed(123)
+    batch_example = torch.randn(2, 5)
+    layer = nn.Sequential(nn.Linear(5, 6), nn.ReLU())
+    with torch.no_grad():
+        out = layer(batch_example)
+        mean = out.mean(dim=-1, keepdim=True)
+        var = out.var(dim=-1, keepdim=True)  # the book's first print: torch.var's default, unbiased
+        out_norm = (out - mean) / torch.sqrt(var)  # and no eps
+    printed = {"mean": [0.1324, 0.2170], "var": [0.0231, 0.0398],
+               "out_norm": [[0.6159, 1.4126, -0.8719, 0.5872, -0.8719, -0.8719],
+                            [-0.0189, 0.1121, -1.0876, 1.5173, 0.5647, -1.0876]]}
+    assert [round(v, 4) for v in mean.flatten().tolist()] == printed["mean"], mean
+    assert [round(v, 4) for v in var.flatten().tolist()] == printed["var"], var
+    assert [[round(v, 4) for v in r] for r in out_norm.tolist()] == printed["out_norm"], out_norm
+    return {
+        "generator": GENERATOR, "torch_version": torch.__version__,
+        "source": "book §4.2 (torch.manual_seed(123); batch_example = torch.randn(2, 5); layer = "
+                  "nn.Sequential(nn.Linear(5, 6), nn.ReLU()); out = layer(batch_example); mean, var = "
+                  "out.mean(dim=-1, keepdim=True), out.var(dim=-1, keepdim=True); out_norm = (out - mean) / torch.sqrt(var))",
+        "out": out.tolist(), "mean": mean.flatten().tolist(), "var_unbiased": var.flatten().tolist(),
+        "var_biased": out.var(dim=-1, unbiased=False).tolist(), "out_norm": out_norm.tolist(), "printed": printed,
+    }
+
+
 def write_json(fname, obj):
     os.makedirs(OUT_DIR, exist_ok=True)
     path = os.path.join(OUT_DIR, fname)
@@ -252,6 +282,7 @@ def main():
     write_json("encoder-block-lesson82.json", encoder_block_preset())
     write_json("ffn-d2-lesson-example.json", ffn_example_preset())
     write_json("ffn-lesson82.json", ffn_lesson82_preset())
+    write_json("layernorm-book42.json", layernorm_book42_preset())
 
 
 if __name__ == "__main__":

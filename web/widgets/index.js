@@ -13,5 +13,6 @@ export { GPTExplorer } from './gpt-explorer/gpt-explorer.js';
 export { TrainingLab } from './training-lab/training-lab.js';
 export { ResidualFlowExplorer } from './residual-flow-explorer/residual-flow-explorer.js';
 export { connect } from '../runtime/client.js';
+export { MISTAKE_TEXT } from './kit/mistake-text.js';
 
 mark('widgets-defined');

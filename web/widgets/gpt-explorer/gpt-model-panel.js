@@ -3,7 +3,7 @@
 // the random-model settings and the checkpoint loader (URL, file picker, drop zone). Controls set the host's
 // attributes or call its loadFiles()/loadUrl()/useShipped(); the panel never touches a model.
 import { h } from '../kit/base.js';
-import { attrField, attrSelect } from '../kit/controls.js';
+import { attrField, attrSelect, seedField } from '../kit/controls.js';
 import { LABELS } from './gpt-models.js';
 
 export const MODEL_PANEL_CSS = `
@@ -43,7 +43,7 @@ export class ModelPanel {
     this.shippedButton = h('button', { type: 'button', class: 'use-shipped', hidden: true, onclick: () => host.useShipped() },
       'Back to the trained model');
     this.section = h('section', { class: 'model' }, h('h4', {}, 'Model'), this.switch,
-      h('div', { class: 'row seed' }, attrField(host, 'seed', 'seed of the random weights')), this.text, this.loading,
+      h('div', { class: 'row seed' }, seedField(host, 'seed', 'Blockscope seed of the random weights')), this.text, this.loading,
       this.message, h('div', { class: 'row' }, this.retryButton, this.shippedButton),
       h('div', { class: 'row' }, attrSelect(host, 'norm', 'LayerNorm placement', { pre: 'pre-norm (GPT-2)', post: 'post-norm (same weights)' })),
       this.buildSettings(), this.buildLoader());

@@ -80,6 +80,17 @@ export function attrField(host, name, label, props = {}, { kind = 'number', onIn
   return h('label', { for: name }, `${label} `, input);
 }
 
+/** What every seed a widget offers is, said once: the core's generator, not PyTorch's. */
+export const SEED_NOTE = 'A Blockscope seed drives the core’s own random generator: torch.manual_seed with the same ' +
+  'number gives PyTorch different numbers.';
+
+/** attrField for a seed attribute, labelled as a Blockscope seed with SEED_NOTE as its title. */
+export function seedField(host, name, label) {
+  const field = attrField(host, name, label, { title: SEED_NOTE });
+  field.title = SEED_NOTE;
+  return field;
+}
+
 /** A range input (min/max from the attribute's metadata) with an <output> showing describe(value) (also its aria-valuetext). */
 export function attrSlider(host, name, label, props, describe) {
   const input = h('input', { type: 'range', id: name, ...limitsOf(host, name), ...props });

@@ -16,28 +16,22 @@
 // Events: blockscope-change {axis, eps, gamma, beta, T, d, input, mean, variance, rstd, normalized, output,
 //   changedInputs, changedOutputs} (matrices as arrays of rows; stats per token, or per feature on the wrong
 //   axis; changed* are 1-based token numbers after an edit of the inputs), blockscope-ready.
-import { BlockscopeElement, define, fmt, h, parseNumbers, parseRows } from '../kit/base.js';
+import { BlockscopeElement, define, fmt, h, parseNumbers } from '../kit/base.js';
 import { chartWidth, groupedBars, KIT_CSS, legend, watchWidth } from '../kit/chart-kit.js';
 import { CHECK_CSS, CheckPanel } from '../kit/check-panel.js';
 import { limitsOf } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
+import { checkRows, MAX_TOKENS, parseTokens, rowsToText, sameRow, toRows, transpose } from './layernorm-rows.js';
+import { BOOK_CSS, BOOK_PRESET, BOOK_TOY, BookWalk, bookNote } from './layernorm-book.js';
 import { layerNormQuestions, layerNormSnippet, layerNormTarget } from './layernorm-learner.js';
 
-// Book §4.2: the toy layer's output, Linear(5, 6) + ReLU after torch.manual_seed(123), as exact float32 values —
-// PyTorch's numbers, copied; the core's generator is not PyTorch's, so no Blockscope seed reproduces them.
-const BOOK_TOY = [
-  [0.2259521335363388, 0.346953809261322, 0.0, 0.22160431742668152, 0.0, 0.0],
-  [0.2132834792137146, 0.23942121863365173, 0.0, 0.5198363661766052, 0.3297472298145294, 0.0],
-];
 const DEFAULT_VALUES = '1, 3, 5, 7; 10, 20, 30, 40; 0, 4, 4, 0';
 const PRESETS = [
   { id: 'lesson', label: 'Lesson 82: [1, 3, 5, 7] and two more tokens', values: DEFAULT_VALUES },
   { id: 'book', label: 'Book §4.2: PyTorch’s toy Linear(5, 6) + ReLU output', values: BOOK_TOY.map((r) => r.join(', ')).join('; ') },
   { id: 'single', label: 'One token: [1, 3, 5, 7]', values: '1, 3, 5, 7' },
 ];
-const MAX_TOKENS = 8;
-const MAX_FEATURES = 24;
 const TOKEN_COLORS = ['var(--bs-c1)', 'var(--bs-c2)', 'var(--bs-c3)', 'var(--bs-c4)', 'var(--bs-c5)', 'var(--bs-muted)',
   'var(--bs-fg)', 'var(--bs-accent)'];
 const CHANGE_TOL = 1e-6;
@@ -60,34 +54,6 @@ dl.stats dd.text { font-family: inherit; }
 tfoot th, tfoot td { border-top: 2px solid var(--bs-border); }
 `;
 
-/** Parses "1, 3; 4, 5" into rows of equal length; throws an Error naming the offending token. */
-export function parseTokens(text) {
-  return checkRows(parseRows(text, 'token'));
-}
-
-function checkRows(rows) {
-  if (rows.length > MAX_TOKENS) throw new Error(`at most ${MAX_TOKENS} tokens, got ${rows.length}`);
-  const d = rows[0].length;
-  if (d > MAX_FEATURES) throw new Error(`at most ${MAX_FEATURES} features per token, got ${d}`);
-  rows.forEach((r, t) => {
-    if (r.length !== d) {
-      throw new Error(`token ${t + 1} has ${r.length} features but token 1 has ${d}; every token needs the same d`);
-    }
-  });
-  return rows;
-}
-
-const rowsToText = (rows) => rows.map((r) => r.join(', ')).join('; ');
-const sameRow = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
-
-/** (rows, cols) row-major -> (cols, rows): marshalling for the wrong-axis mode, no arithmetic. */
-function transpose(flat, rows, cols) {
-  const out = new Float32Array(rows * cols);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = flat[r * cols + c];
-  return out;
-}
-const toRows = (flat, rows, cols) => Array.from({ length: rows }, (_, r) => Array.from(flat.subarray(r * cols, (r + 1) * cols)));
-
 export class LayerNormExplorer extends BlockscopeElement {
   static attrs = {
     values: { default: DEFAULT_VALUES, doc: 'tokens split by ";", features by ","' },
@@ -95,11 +61,13 @@ export class LayerNormExplorer extends BlockscopeElement {
     gamma: { default: 1, min: -2, max: 3 }, beta: { default: 0, min: -2, max: 2 }, eps: { default: 1e-5, min: 0, max: 1 },
     axis: { default: 'features', options: ['features', 'sequence'] },
     predict: { default: '', doc: 'readouts to predict first: mean, variance, output, axis-quiz' },
+    preset: { default: '', options: ['', BOOK_PRESET], doc: 'book-4.2: the book’s toy output, walked step by step' },
   };
 
   setup() {
     const s = this.shadowRoot;
-    s.append(h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + CSS));
+    s.append(h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + BOOK_CSS + CSS));
+    this.book = new BookWalk(this.panelPort());
     this.predict = new PredictPanel(this.panelPort(), { questions: layerNormQuestions(this), onReveal: () => this.draw() });
     this.check = new CheckPanel(this.panelPort(), { what: () => 'your LayerNorm’s output for all the tokens ' +
       `(shape (${this.result?.T ?? '…'}, ${this.result?.d ?? '…'})), with γ and β filled with the widget’s values`,
@@ -123,7 +91,7 @@ export class LayerNormExplorer extends BlockscopeElement {
     this.seqChart = h('div', { class: 'chart seq-chart' });
     this.seqLegend = h('div');
     this.seqTable = h('table', { class: 'sequence' });
-    this.report = h('p', { class: 'report', 'aria-live': 'polite' });
+    this.editReport = h('p', { class: 'report', 'aria-live': 'polite' });
     this.axisHelp = h('p', { class: 'muted', id: 'axis-help' });
     this.bookNote = h('p', { class: 'note book-note', hidden: true });
     const later = 'The chart appears once you have made your prediction.';
@@ -150,13 +118,14 @@ export class LayerNormExplorer extends BlockscopeElement {
       h('div', { class: 'row' }, h('label', { class: 'switch' }, this.axisSwitch,
         ' Wrong axis: normalize over the sequence (tokens) instead of the features')),
       this.axisHelp,
+      this.book.root,
       this.predict.element,
       h('h4', {}, h('label', { for: 'token' }, 'Token in detail '), this.tokenSelect),
       h('div', { class: 'pair' },
         h('div', {}, this.detailLegend, this.detailChart),
         h('div', {}, this.stats, h('div', { class: 'scroll' }, this.detailTable))),
       h('h4', {}, 'The whole sequence'),
-      this.report,
+      this.editReport,
       h('div', { class: 'pair' },
         h('div', {}, this.seqLegend, this.seqChart),
         h('div', { class: 'scroll' }, this.seqTable)),
@@ -180,6 +149,8 @@ export class LayerNormExplorer extends BlockscopeElement {
   /** The last valid tokens: from the values attribute, or the default when it is invalid (with a message). */
   readValues() {
     try {
+      // The book preset brings its tokens unless the page (or the learner) gives others.
+      if (this.attr('preset') === BOOK_PRESET && !this.hasAttribute('values')) return { rows: BOOK_TOY };
       return { rows: parseTokens(this.attr('values')) };
     } catch (err) {
       return { rows: this.rows ?? parseTokens(DEFAULT_VALUES), error: `values: ${err.message}` };
@@ -196,12 +167,20 @@ export class LayerNormExplorer extends BlockscopeElement {
     await this.update();
   }
 
+  /** The book walk follows the preset (and ε). */
+  async updateBook() {
+    const on = this.attr('preset') === BOOK_PRESET;
+    this.book.hidden = !on;
+    if (on) await this.book.update().catch((err) => this.status(`Could not load the book’s numbers: ${err.message}`, { error: true }));
+  }
+
   attributeChanged() {
     // The base class applies URL-hash attributes before setup(); start() reads them anyway.
     if (this.tokenList) this.update();
   }
 
   async update() {
+    this.updateBook();
     const { rows, error } = this.readValues();
     const T = rows.length;
     const d = rows[0].length;
@@ -487,30 +466,26 @@ export class LayerNormExplorer extends BlockscopeElement {
       : 'LayerNorm: each token is normalized with its own mean and variance, so editing one token changes only ' +
         'that token’s output. Flip the switch to see what goes wrong on the other axis.';
     const c = this.changes;
-    this.report.classList.remove('trap');
+    this.editReport.classList.remove('trap');
     if (!c) {
-      this.report.textContent = '';
+      this.editReport.textContent = '';
     } else {
       const list = (ts) => (ts.length === 1 ? `token ${ts[0]}` : `tokens ${ts.join(', ')}`);
       const others = c.outputs.filter((t) => !c.inputs.includes(t));
       if (others.length) {
-        this.report.classList.add('trap');
-        this.report.textContent = `You changed ${list(c.inputs)}; outputs changed for ${list(c.outputs)}. ` +
+        this.editReport.classList.add('trap');
+        this.editReport.textContent = `You changed ${list(c.inputs)}; outputs changed for ${list(c.outputs)}. ` +
           `${others.length === 1 ? 'Token' : 'Tokens'} ${others.join(', ')} changed without being edited: the ` +
           'statistics were taken across tokens.';
       } else {
-        this.report.textContent = `You changed ${list(c.inputs)}; only ${c.outputs.length ? list(c.outputs) : 'no token'}’s ` +
+        this.editReport.textContent = `You changed ${list(c.inputs)}; only ${c.outputs.length ? list(c.outputs) : 'no token'}’s ` +
           'output changed — each token is normalized on its own.';
       }
     }
     const book = this.presetSelect.value === 'book' && !wrong;
     this.bookNote.hidden = !book;
     if (book) {
-      this.bookNote.textContent = 'Book §4.2: these tokens are PyTorch’s own output after torch.manual_seed(123), ' +
-        'copied exactly (the core’s random generator is not PyTorch’s, so a Blockscope seed 123 gives other numbers). ' +
-        'The book first prints the variance with PyTorch’s default, the ' +
-        'unbiased estimate (÷ (n − 1)): 0.0231 and 0.0398. LayerNorm uses the biased variance (÷ n), which is what ' +
-        `the core computes here: ${fmt(variance[0])} and ${fmt(variance[1])}.`;
+      this.bookNote.textContent = bookNote(variance);
     }
   }
 }

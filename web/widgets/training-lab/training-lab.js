@@ -90,7 +90,8 @@ export class TrainingLab extends BlockscopeElement {
       h('h3', {}, 'Training lab: two GPTs side by side'),
       h('p', {}, `Two small GPTs learn to predict the next byte of the Brown corpus (1961 American English) in this tab, ` +
         `in a worker, one step each in turn: batches of ${BATCH} windows of ${CONTEXT} bytes, AdamW with a cosine schedule ` +
-        'and gradient clipping at 1. They start from the same seed and see the same batches; only the setting you compare differs.'),
+        'and gradient clipping at 1. They start from the same Blockscope seed (the core’s own generator, not ' +
+          'torch.manual_seed) and see the same batches; only the setting you compare differs.'),
       h('fieldset', {}, h('legend', { class: 'fs' }, 'Settings'),
         h('div', { class: 'row controls' },
           wide(attrSelect(this, 'comparison', 'compare', Object.fromEntries(Object.entries(COMPARISONS).map(([k, c]) => [k, c.label]))))),
