@@ -12,6 +12,16 @@ const WIDGETS = WIDGET_TAGS; // the lesson page shows every widget, in this orde
 const LAZY = ['training-lab', 'gpt-explorer']; // load their data/model only when scrolled near
 const env = browserSuite();
 
+/** The page asks first: answers its predictions (LayerNorm's mean and variance, GELU(1), the FFN's parameter count). */
+async function answerPredictions(page) {
+  for (const [tag, q, a] of [['layernorm-explorer', 'mean', '4'], ['layernorm-explorer', 'variance', '5'],
+    ['gelu-explorer', 'value', '0.84'], ['ffn-explorer', 'params', '4722432']]) {
+    await page.locator(`${tag} #predict-${q}`).fill(a);
+    await page.locator(`${tag} #predict-${q}`).press('Enter');
+    await page.locator(`${tag} #predict-${q}-result`).filter({ hasText: /\S/ }).waitFor();
+  }
+}
+
 /**
  * Opens the lesson and waits until every widget has reported its first result (a blockscope-* event); the GPT
  * widget loads its model when it nears the viewport, so it is scrolled to once the others are alive.
@@ -40,15 +50,23 @@ test('the lesson page runs all seven widgets in chapter order with the core\'s n
   const order = await page.evaluate((tags) => [...document.querySelectorAll(tags.join(','))].map((e) => e.localName), WIDGETS);
   assert.deepEqual(order, WIDGETS);
   assert.match(await page.textContent('#accuracy'), /10⁻⁵ \+ 10⁻⁵·\|e\|.*10⁻⁴/s);
+  // Keyboard: Tab reaches the first widget's controls from the skip link onwards.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip');
+  // The page asks before it shows: the numbers its text asks for are hidden until answered.
+  assert.ok(!(await page.locator('layernorm-explorer [data-stat="mean"]').first().textContent()).includes('4.0000'));
+  assert.equal(await page.locator('ffn-explorer [data-cost="parameters"] .masked').count(), 1);
+  await answerPredictions(page);
+  assert.match(await page.locator('gelu-explorer #predict-value-result').textContent(), /^Right: 0\.8412 \(within 0\.01\)/);
+  assert.match(await page.locator('ffn-explorer #predict-params-result').textContent(), /^Right/);
   await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor();
+  // Lesson 82 §29's FFN at its section, with the lesson's printout.
+  await page.locator('ffn-explorer .ffn-lesson pre.printout').filter({ hasText: '[−0.3974, 0.2011, 0.0934, −0.1582]' }).waitFor();
   assert.equal(await page.locator('layernorm-explorer [data-stat="mean"]').first().textContent(), '4.0000');
   assert.equal(await page.locator('layernorm-explorer [data-stat="variance"]').first().textContent(), '5.0000');
   await page.locator('ffn-explorer [data-cost="parameters"]').filter({ hasText: '4,722,432' }).waitFor();
   assert.equal(await page.locator('#gpt a[href="models/brown/README.md"]').count(), 1, 'the GPT section links the model card');
   assert.equal(await page.locator('gpt-explorer table.candidates.selected').getAttribute('data-model'), 'trained');
-  // Keyboard: Tab reaches the first widget's controls from the skip link onwards.
-  await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip');
   await screenshot(page, 'lesson-desktop-light');
   assertClean(problems);
   await context.close();
@@ -87,6 +105,8 @@ test('after one visit the lesson page works offline (service worker), trained mo
   await page.goto(env.url);
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload(); // now controlled by the worker, which caches every file this load fetches
+  await page.locator('ffn-explorer .ffn-lesson pre.printout').waitFor({ timeout: 30000 }); // the FFN preset, cached too
+  await answerPredictions(page);
   await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
   await page.locator('ffn-explorer [data-cost="parameters"]').filter({ hasText: '4,722,432' }).waitFor({ timeout: 30000 });
   await trainedTable();
@@ -94,6 +114,8 @@ test('after one visit the lesson page works offline (service worker), trained mo
   await context.setOffline(true);
   problems.console.length = 0;
   await page.reload();
+  await page.locator('layernorm-explorer #predict-mean').waitFor({ timeout: 30000 });
+  await answerPredictions(page);
   await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
   assert.equal(await page.locator('layernorm-explorer [data-stat="mean"]').first().textContent(), '4.0000');
   await trainedTable(); // the shipped checkpoint came from the cache
