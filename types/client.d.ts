@@ -6,9 +6,9 @@ import type {
   Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
   ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason,
   RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate,
-  FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, MemoryStats, ParameterInfo,
-  RowStats, MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection, StepId,
-  StepInspection, BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions,
+  FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats,
+  ParameterInfo, RowStats, MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection,
+  StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions,
   GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions, ModelSource, TokenizerOptions,
   ResidualMLPConfig
 } from './shapes.js';
@@ -211,6 +211,11 @@ export class RuntimeClient {
   feedForwardCosts(options: FeedForwardCostOptions): Promise<FeedForwardCosts>;
   /** Parameters of one block by part. */
   blockParameters(config: Record<string, unknown>): Promise<BlockParameters>;
+  /**
+   * FLOPs per token of one block's sublayers at a sequence length, and the length below which the FFN costs more than
+   * attention (2d for the standard FFN).
+   */
+  blockFlops(config: Record<string, unknown>, options?: { tokens?: number }): Promise<BlockFlops>;
   /** A tokenizer: GPT-2's (its files shipped with the build, or given), or one id per byte. */
   createTokenizer(options?: TokenizerOptions): Promise<RemoteTokenizer>;
   /**

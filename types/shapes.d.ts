@@ -107,9 +107,10 @@ export interface LayerNormResult {
 }
 export interface Candidate { id: number; logit: number; probability: number }
 export interface FeedForwardOptions { embDim: number; hiddenDim?: number; expansion?: number; activation?: ActivationKind; seed?: number }
-export interface FeedForwardCostOptions { embDim: number; hiddenDim?: number; expansion?: number; batch?: number; tokens?: number }
+export interface FeedForwardCostOptions { embDim: number; hiddenDim?: number; expansion?: number; batch?: number; tokens?: number; bias?: boolean }
 export interface FeedForwardCosts { parameters: number; flopsPerToken: number; hiddenEntries: number }
 export interface BlockParameters { attention: number; feedForward: number; norms: number; total: number }
+export interface BlockFlops { feedForward: number; attentionProjections: number; attentionScores: number; ffnDominatesBelow: number }
 /** malloc'd bytes in use, the wasm memory size, and the wasm stack pointer (constant unless the stack leaks). */
 export interface MemoryStats { allocatedBytes: number; heapBytes: number; stackPointer: number }
 export interface ParameterInfo {

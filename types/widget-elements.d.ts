@@ -78,6 +78,8 @@ export interface FeedForwardExplorerAttributes extends CommonAttributes {
   'qkv-bias'?: Bool;
   /** (default true) */
   'attn-out-bias'?: Bool;
+  /** biases b₁, b₂ in the FFN’s counts (default true) */
+  'ffn-bias'?: Bool;
   /** (default "gelu") */
   'example-activation'?: 'gelu' | 'relu' | 'none';
   /** (default "Attention moves information between tokens. The feed-forward layer then thinks about each token by itself.") */

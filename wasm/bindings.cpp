@@ -241,10 +241,10 @@ val activationDerivative(const std::string& kind, val x) {
 
 // Sizes and costs of a feed-forward network (the FFN explorer's numbers): parameters, FLOPs per token and
 // hidden activations for a (B, n) batch.
-val feedForwardCosts(double emb_dim, double hidden_dim, double B, double n) {
+val feedForwardCosts(double emb_dim, double hidden_dim, double B, double n, bool bias) {
   return guarded([&] {
     const FeedForwardConfig cfg{integer_of(emb_dim, "embDim", 0, INT32_MAX),
-                                integer_of(hidden_dim, "hiddenDim", 0, INT32_MAX), Activation::GeluTanh, true};
+                                integer_of(hidden_dim, "hiddenDim", 0, INT32_MAX), Activation::GeluTanh, bias};
     val o = val::object();
     o.set("parameters", static_cast<double>(FeedForward::num_params(cfg)));
     o.set("flopsPerToken", static_cast<double>(FeedForward::flops_per_token(cfg)));
@@ -263,6 +263,21 @@ val blockParameters(const std::string& config) {
     o.set("feedForward", static_cast<double>(FeedForward::num_params(b.feed_forward())));
     o.set("norms", static_cast<double>(2 * LayerNorm::num_params(b.emb_dim)));
     o.set("total", static_cast<double>(TransformerBlock::num_params(b)));
+    return o;
+  });
+}
+
+// FLOPs per token of one block's sublayers for a sequence of n tokens: feedForward, attentionProjections,
+// attentionScores, and ffnDominatesBelow (the sequence length below which the FFN costs more than attention).
+val blockFlops(const std::string& config, double n) {
+  return guarded([&] {
+    const BlockConfig b = BlockConfig::from_json(json_from(config, "block config"));
+    const int64_t tokens = integer_of(n, "tokens", 0, INT32_MAX);
+    val o = val::object();
+    o.set("feedForward", static_cast<double>(FeedForward::flops_per_token(b.feed_forward())));
+    o.set("attentionProjections", static_cast<double>(MultiHeadAttention::projection_flops_per_token(b.attention())));
+    o.set("attentionScores", static_cast<double>(MultiHeadAttention::score_flops_per_token(b.attention(), tokens)));
+    o.set("ffnDominatesBelow", static_cast<double>(b.ffn_dominates_below_tokens()));
     return o;
   });
 }
@@ -326,5 +341,6 @@ EMSCRIPTEN_BINDINGS(blockscope) {
   bind_function("memoryStats", &memoryStats);
   bind_function("feedForwardCosts", &feedForwardCosts);
   bind_function("blockParameters", &blockParameters);
+  bind_function("blockFlops", &blockFlops);
   bind_function("buildInfo", &buildInfo);
 }

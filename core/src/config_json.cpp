@@ -165,7 +165,7 @@ json GPTConfig::to_json() const {
 BlockConfig BlockConfig::from_json(const json& j) {
   const Reader r(j, "block config",
                  {"emb_dim", "context_length", "n_heads", "drop_rate", "qkv_bias", "norm", "ffn_hidden",
-                  "activation", "causal", "attn_out_bias", "ln_eps", "residual"});
+                  "activation", "causal", "attn_out_bias", "ffn_bias", "ln_eps", "residual"});
   BlockConfig b;
   b.emb_dim = r.integer("emb_dim");
   b.context_length = r.integer("context_length");
@@ -177,6 +177,7 @@ BlockConfig BlockConfig::from_json(const json& j) {
   b.activation = parse_activation(r.text("activation", "gelu_tanh").c_str());
   b.causal = r.flag("causal", true);
   b.attn_out_bias = r.flag("attn_out_bias", true);
+  b.ffn_bias = r.flag("ffn_bias", true);
   b.ln_eps = static_cast<float>(r.number("ln_eps", 1e-5));
   b.residual = r.flag("residual", true);
   b.validate();
@@ -184,12 +185,14 @@ BlockConfig BlockConfig::from_json(const json& j) {
 }
 
 json BlockConfig::to_json() const {
-  return {{"emb_dim", emb_dim},         {"context_length", context_length},
+  json j = {{"emb_dim", emb_dim},         {"context_length", context_length},
           {"n_heads", n_heads},         {"drop_rate", drop_rate},
           {"qkv_bias", qkv_bias},       {"norm", norm_placement_name(norm)},
           {"ffn_hidden", hidden_dim()}, {"activation", activation_name(activation)},
           {"causal", causal},           {"attn_out_bias", attn_out_bias},
           {"ln_eps", detail::short_float(ln_eps)}, {"residual", residual}};
+  if (!ffn_bias) j["ffn_bias"] = false;  // written only when off: configs from before it read back the same
+  return j;
 }
 
 AttentionConfig AttentionConfig::from_json(const json& j) {

@@ -23,6 +23,16 @@ void AttentionConfig::validate() const {
   require(drop_rate >= 0.0 && drop_rate < 1.0, "drop_rate must be in [0, 1), got ", drop_rate);
 }
 
+int64_t MultiHeadAttention::projection_flops_per_token(const AttentionConfig& cfg) {
+  const char* what = "attention's projection flops";
+  return checked_mul(2, checked_add(checked_product(what, {3, cfg.d_in, cfg.d_out}), checked_mul(cfg.d_out, cfg.d_out, what), what), what);
+}
+
+int64_t MultiHeadAttention::score_flops_per_token(const AttentionConfig& cfg, int64_t n) {
+  require(n > 0, "sequence length must be positive, got ", n);
+  return checked_product("attention's score flops", {4, n, cfg.d_out});
+}
+
 int64_t MultiHeadAttention::num_params(const AttentionConfig& cfg) {
   cfg.validate();
   const char* what = "the attention's parameter count";

@@ -25,7 +25,14 @@ AttentionConfig BlockConfig::attention() const {
   return {emb_dim, emb_dim, context_length, n_heads, qkv_bias, attn_out_bias, causal, drop_rate};
 }
 
-FeedForwardConfig BlockConfig::feed_forward() const { return {emb_dim, hidden_dim(), activation, true}; }
+FeedForwardConfig BlockConfig::feed_forward() const { return {emb_dim, hidden_dim(), activation, ffn_bias}; }
+
+int64_t BlockConfig::ffn_dominates_below_tokens() const {
+  const int64_t extra = FeedForward::flops_per_token(feed_forward()) - MultiHeadAttention::projection_flops_per_token(attention());
+  if (extra <= 0) return 0;
+  const int64_t per_token = MultiHeadAttention::score_flops_per_token(attention(), 1);  // 4 d per token of n
+  return (extra + per_token - 1) / per_token;  // the smallest n at which attention catches up
+}
 
 void BlockConfig::validate() const {
   using L = SizeLimits;

@@ -205,3 +205,24 @@ test('block: predict the first operation (stepper out of the page until answered
   assertClean(problems);
   await context.close();
 });
+
+test('the FFN cost view: attention\'s 8d² and 4nd FLOPs, "the FFN dominates below 2d tokens", the FFN-bias toggle', async () => {
+  const tag = 'ffn-explorer';
+  const { page, context, problems } = await open(tag, {}, '.dominance');
+  const cost = (key) => page.locator(`${tag} [data-cost="${key}"]`).textContent();
+  assert.equal(await cost('flops'), '9,437,184');            // 16d² at d = 768
+  assert.equal(await cost('attention-flops'), '4,718,592');  // 8d²
+  assert.equal(await cost('score-flops'), '3,145,728');      // 4nd at n = 1024
+  assert.match(await page.locator(`${tag} .dominance`).textContent(), /shorter than 1,536 tokens = 2d: at n = 1,024 the FFN is the larger cost/);
+  // n = 2048 > 2d: attention is now the larger cost.
+  await page.locator(`${tag} #in-tokens`).fill('2048');
+  await page.locator(`${tag} .dominance`).filter({ hasText: 'no longer the larger cost' }).waitFor();
+  // Keyboard: Space on the FFN-bias checkbox drops the 5d biases from the count (8d² = 4,718,592 at d = 768).
+  await page.locator(`${tag} #ffn-bias`).focus();
+  await page.keyboard.press('Space');
+  await page.locator(`${tag} [data-cost="parameters"]`).filter({ hasText: '4,718,592' }).waitFor();
+  const e = (await events(page, 'blockscope-change')).filter((x) => x.section === 'costs').at(-1);
+  assert.deepEqual([e.ffnBias, e.parameters, e.ffnDominatesBelow], [false, 4718592, 1536]);
+  assertClean(problems);
+  await context.close();
+});

@@ -3,6 +3,8 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/feed_forward.hpp"
+#include "blockscope/multi_head_attention.hpp"
+#include "blockscope/transformer_block.hpp"
 #include "support/golden.hpp"
 
 using namespace blockscope;
@@ -49,6 +51,29 @@ TEST_CASE("FFN cost formulas: 16d^2 FLOPs per token and B n 4d hidden entries", 
   const double attention = 4.0 * 768 * 768 + 4 * 768;
   CHECK(FeedForward::num_params(gpt2) / (FeedForward::num_params(gpt2) + attention) == Approx(0.667).margin(5e-4));
   CHECK_THROWS_WITH(FeedForward::hidden_entries(gpt2, 0, 5), Catch::Contains("got B=0 n=5"));
+}
+
+TEST_CASE("attention's FLOPs: 8d^2 for the projections, 4nd for the scores — the FFN dominates below 2d tokens",
+          "[feed_forward][lesson]") {
+  BlockConfig gpt2;
+  gpt2.emb_dim = 768;
+  gpt2.context_length = 1024;
+  gpt2.n_heads = 12;
+  CHECK(MultiHeadAttention::projection_flops_per_token(gpt2.attention()) == 8 * 768 * 768);
+  CHECK(MultiHeadAttention::score_flops_per_token(gpt2.attention(), 1024) == 4 * 1024 * 768);
+  // 16d^2 > 8d^2 + 4nd exactly while n < 2d (lesson LM4-T3: "shorter than about 2d").
+  CHECK(gpt2.ffn_dominates_below_tokens() == 2 * 768);
+  gpt2.ffn_hidden = 768;  // a 1x-wide FFN (4d^2) never costs more than the projections alone
+  CHECK(gpt2.ffn_dominates_below_tokens() == 0);
+  CHECK_THROWS_WITH(MultiHeadAttention::score_flops_per_token(gpt2.attention(), 0), Catch::Contains("got 0"));
+  // Without its biases the FFN has 8d^2 parameters, and the key round-trips (written only when off).
+  gpt2.ffn_hidden = 0;
+  gpt2.ffn_bias = false;
+  CHECK(FeedForward::num_params(gpt2.feed_forward()) == 8 * 768 * 768);
+  CHECK(BlockConfig::from_json(gpt2.to_json()).ffn_bias == false);
+  CHECK(TransformerBlock::num_params(gpt2) == TransformerBlock::num_params(BlockConfig::from_json(gpt2.to_json())));
+  gpt2.ffn_bias = true;
+  CHECK(!gpt2.to_json().contains("ffn_bias"));
 }
 
 TEST_CASE("feed-forward matches the PyTorch nn.Sequential on every golden case", "[feed_forward][golden]") {

@@ -103,7 +103,7 @@ TEST_CASE("every step of the block with each mistake equals PyTorch's", "[mistak
   }
 }
 
-TEST_CASE("mistake ids are stable and parse back; an unknown one names the ids", "[mistakes]") {
+TEST_CASE("mistake ids are stable and parse back — an unknown one names the ids", "[mistakes]") {
   std::set<std::string> seen;
   for (Mistake m : all_mistakes()) {
     CHECK(parse_mistake(mistake_id(m)) == m);

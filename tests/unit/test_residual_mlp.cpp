@@ -48,7 +48,7 @@ TEST_CASE("residual-flow nets match PyTorch: y, every weight and bias gradient, 
   }
 }
 
-TEST_CASE("the lesson's printout: no-res L1=15.069, L8=9.787; residual L1=29.272, L8=31.163", "[residual_flow][lesson]") {
+TEST_CASE("the lesson's printout: no-res L1=15.069, L8=9.787 — residual L1=29.272, L8=31.163", "[residual_flow][lesson]") {
   const std::vector<float> no_res = run_case(golden::find_case("residual_flow.json", "no_residual")).weight_grad_norms();
   const std::vector<float> res = run_case(golden::find_case("residual_flow.json", "residual")).weight_grad_norms();
   CHECK(no_res.front() == Approx(15.069).margin(5e-4));
@@ -98,7 +98,7 @@ TEST_CASE("parameters are named like the lesson's ModuleList, norms only with la
   CHECK(normed.params().get("norms.2.shift")[0] == 0.0f);
 }
 
-TEST_CASE("init is deterministic: same seed, same weights; another seed, other weights", "[residual_flow]") {
+TEST_CASE("init is deterministic: same seed, same weights — another seed, other weights", "[residual_flow]") {
   for (const float init_std : {0.0f, 0.3f}) {
     ResidualMLPConfig cfg;
     cfg.init_std = init_std;
@@ -111,7 +111,7 @@ TEST_CASE("init is deterministic: same seed, same weights; another seed, other w
   }
 }
 
-TEST_CASE("init_std 0.3 draws N(0, 0.3) weights; the default is U(+-1/sqrt(dim)); biases keep the default",
+TEST_CASE("init_std 0.3 draws N(0, 0.3) weights — the default is U(+-1/sqrt(dim)) — biases keep the default",
           "[residual_flow]") {
   ResidualMLPConfig cfg;
   cfg.dim = 64;
@@ -193,7 +193,7 @@ TEST_CASE("configs: from_json reads the lesson's keys (null init_std = default i
   CHECK_NOTHROW(bad([](auto& c) { c.depth = 256; }).validate());
 }
 
-TEST_CASE("bad inputs throw Error naming the shape or the NaN; backward needs a forward", "[residual_flow]") {
+TEST_CASE("bad inputs throw Error naming the shape or the NaN — backward needs a forward", "[residual_flow]") {
   using Catch::Contains;
   ResidualMLP net(ResidualMLPConfig{}, 1);
   CHECK_THROWS_WITH(net.backward_sum(), Contains("forward"));
@@ -208,11 +208,12 @@ TEST_CASE("bad inputs throw Error naming the shape or the NaN; backward needs a 
   x.data[21] = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_WITH(net.forward(x), Contains("ResidualMLP input") && Contains("21"));
   CHECK_THROWS_AS(net.backward_sum(), Error);  // a rejected forward leaves nothing to differentiate
-  // Activations are bounded like the weights (and below 2^32 floats, for wasm32): 256 layers x 1.1M rows.
+  // Activations are bounded like the weights, by the net's budget: 256 layers x 1.1M rows need 2.3 GB, over the
+  // portable 2 GiB (what a page's wasm32 module gives a model, and below 2^32 floats for its size_t).
   ResidualMLPConfig deep;
   deep.depth = 256;
   deep.dim = 1;
-  ResidualMLP tall(deep, 1);
+  ResidualMLP tall(deep, 1, MemoryBudget{MemoryBudget::kPortableBytes});
   CHECK_THROWS_WITH(tall.forward(Tensor({1100000, 1})), Contains("B = 1100000"));
 }
 

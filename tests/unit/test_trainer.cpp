@@ -93,7 +93,7 @@ TEST_CASE("a step reports per-layer gradient norms that add up to the global nor
   CHECK(trainer.memory_bytes() > 4 * 3 * model.num_parameters());
 }
 
-TEST_CASE("the same seed gives the same losses; another seed another data order", "[trainer]") {
+TEST_CASE("the same seed gives the same losses — another seed another data order", "[trainer]") {
   const GPTConfig cfg = small_gpt(16, 8, 8, 2, 1, 0.1);
   std::vector<int32_t> tokens;
   for (int i = 0; i < 300; ++i) tokens.push_back((i * 5 + i / 3) % 16);

@@ -68,7 +68,7 @@ TEST_CASE("a run evaluates every eval_every steps and after the schedule's last,
   CHECK(other.run([](const RunStep& s) { return !s.evaluated(); }).reason == StopReason::Steps);
 }
 
-TEST_CASE("a run advances one micro-batch or one evaluation per call; cancel ends it at the next update",
+TEST_CASE("a run advances one micro-batch or one evaluation per call — cancel ends it at the next update",
           "[training_run]") {
   const GPTConfig cfg = small_gpt(16, 8, 8, 2, 1);
   GPTModel model(cfg, 2);

@@ -270,6 +270,9 @@ export const API = {
       feedForwardCosts: CALL,
       /** Parameters of one block by part. @ts (config: Record<string, unknown>): BlockParameters */
       blockParameters: CALL,
+      /** FLOPs per token of one block's sublayers at a sequence length, and the length below which the FFN costs more
+       * than attention (2d for the standard FFN). @ts (config: Record<string, unknown>, options?: { tokens?: number }): BlockFlops */
+      blockFlops: CALL,
       /** A tokenizer: GPT-2's (its files shipped with the build, or given), or one id per byte. @ts (options?: TokenizerOptions): Promise<Tokenizer> */
       createTokenizer: create('Tokenizer', { async: true }),
       /** Loads a checkpoint directory (config.json + model.safetensors, the book's or Hugging Face GPT-2's layout),

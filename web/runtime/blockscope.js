@@ -263,9 +263,13 @@ export class Blockscope {
   createFeedForward({ embDim, hiddenDim, expansion = 4, activation = 'gelu_tanh', seed = 123 }) {
     return new FeedForward(new this.#m.FeedForward(num(embDim), num(hiddenDim ?? expansion * embDim), String(activation), num(seed)));
   }
-  /** FFN sizes from the core: {parameters, flopsPerToken, hiddenEntries} for a (B, n) batch. */
-  feedForwardCosts({ embDim, hiddenDim, expansion = 4, batch = 1, tokens = 1 }) {
-    return this.#m.feedForwardCosts(num(embDim), num(hiddenDim ?? expansion * embDim), num(batch), num(tokens));
+  /** FFN sizes from the core: {parameters, flopsPerToken, hiddenEntries} for a (B, n) batch; bias: both Linears'. */
+  feedForwardCosts({ embDim, hiddenDim, expansion = 4, batch = 1, tokens = 1, bias = true }) {
+    return this.#m.feedForwardCosts(num(embDim), num(hiddenDim ?? expansion * embDim), num(batch), num(tokens), !!bias);
+  }
+  /** FLOPs per token of one block's sublayers at `tokens`: {feedForward, attentionProjections, attentionScores, ffnDominatesBelow}. */
+  blockFlops(config, { tokens = 1 } = {}) {
+    return this.#m.blockFlops(jsonText(config, 'block config'), num(tokens));
   }
   /** Parameters of one block by part: {attention, feedForward, norms, total}. */
   blockParameters(config) {

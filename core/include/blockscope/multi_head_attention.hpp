@@ -56,6 +56,11 @@ class MultiHeadAttention {
   explicit MultiHeadAttention(const AttentionConfig& cfg, uint64_t seed = 123);
   MultiHeadAttention(ParamArena& arena, const std::string& prefix, const AttentionConfig& cfg);
   static int64_t num_params(const AttentionConfig& cfg);
+  // Multiply-add FLOPs per token (2 per multiply-add): the four projections, 2 (3 d_in d_out + d_out^2) = 8d^2 at
+  // d_in = d_out = d; and the attention matrix products for a sequence of n tokens, QK^T and the weighted sum of V,
+  // 2 n d_out each = 4 n d (every key counted, as the lessons count it; a causal mask halves it on average).
+  static int64_t projection_flops_per_token(const AttentionConfig& cfg);
+  static int64_t score_flops_per_token(const AttentionConfig& cfg, int64_t n);
 
   void init(Rng& rng);
   // x (B, T, d_in) -> (B, T, d_out). Throws Error if T > context_length or d_in mismatches.

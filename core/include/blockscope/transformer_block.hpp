@@ -39,6 +39,7 @@ struct BlockConfig {
   Activation activation = Activation::GeluTanh;
   bool causal = true;
   bool attn_out_bias = true;
+  bool ffn_bias = true;  // false: both of the FFN's Linear layers without bias (a cost-view toggle)
   float ln_eps = 1e-5f;
   // false removes both shortcut connections (x + sublayer(x) becomes sublayer(x)): the lesson's "without
   // residuals" experiment. Not a model anyone would ship; default true.
@@ -47,6 +48,10 @@ struct BlockConfig {
   int64_t hidden_dim() const { return ffn_hidden > 0 ? ffn_hidden : checked_mul(4, emb_dim, "4 x emb_dim"); }
   AttentionConfig attention() const;
   FeedForwardConfig feed_forward() const;
+  // The sequence length below which the FFN costs more FLOPs per token than all of attention (projections plus the
+  // attention matrix products): n < (ffn - projections) / 4d, i.e. n < 2d for the standard 4d-wide FFN (lesson
+  // LM4-T3: "the FFN is the main cost for sequences shorter than about 2d"). 0 if attention always costs more.
+  int64_t ffn_dominates_below_tokens() const;
   void validate() const;  // sizes positive and within SizeLimits (memory_budget.hpp)
   // The book's block keys ("emb_dim", "context_length", "n_heads", "drop_rate", "qkv_bias") plus "norm",
   // "ffn_hidden", "activation", "causal", "attn_out_bias", "ln_eps"; strict, validated (config_json.cpp).

@@ -109,6 +109,8 @@ export class CostsSection {
     this.sizeInputs = Object.fromEntries(SIZE_NAMES.map((n) => [n, grid.querySelector(`#in-${n}`)]));
     this.biasSelect = h('select', { id: 'attn-bias', 'aria-describedby': 'convention' },
       ...Object.entries(BIAS_CONVENTIONS).map(([value, c]) => h('option', { value }, c.label)));
+    this.ffnBias = h('input', { type: 'checkbox', id: 'ffn-bias', 'aria-describedby': 'convention' });
+    this.ffnBias.addEventListener('change', () => this.host.set('ffn-bias', this.ffnBias.checked));
     this.biasSelect.addEventListener('change', () => {
       const c = BIAS_CONVENTIONS[this.biasSelect.value];
       this.setAttrs({ 'qkv-bias': c.qkv, 'attn-out-bias': c.out });
@@ -118,6 +120,7 @@ export class CostsSection {
       ...PRESETS.map((p) => h('button', { type: 'button', 'data-preset': p.id, onclick: () => this.setAttrs(p.attrs) }, p.label)));
     this.flow = h('ol', { class: 'flow', 'aria-label': 'Tensor shapes through the feed-forward network' });
     this.costTable = h('table', { class: 'costs' });
+    this.dominance = h('p', { class: 'note dominance', 'aria-live': 'polite' });
     this.paramChart = h('div', { class: 'chart param-chart', 'data-predict': 'params',
       'data-predict-note': 'The parameter chart appears once you have predicted the count.' });
     this.convention = h('p', { class: 'note convention', id: 'convention' });
@@ -126,9 +129,11 @@ export class CostsSection {
       h('h4', {}, 'Shapes and costs'),
       presets,
       grid,
-      h('div', { class: 'row bias-row' }, h('label', { for: 'attn-bias' }, 'Biases in attention’s projections'), this.biasSelect),
+      h('div', { class: 'row bias-row' }, h('label', { for: 'attn-bias' }, 'Biases in attention’s projections'), this.biasSelect,
+        h('label', {}, this.ffnBias, ' biases in the FFN (b₁, b₂)')),
       this.flow,
       h('div', { class: 'pair' }, h('div', { class: 'scroll' }, this.costTable), this.paramChart),
+      this.dominance,
       h('h4', {}, 'One block’s parameters'),
       this.convention,
       h('div', { class: 'scroll' }, this.breakdown),
@@ -171,6 +176,8 @@ export class CostsSection {
     const { sizes, error } = this.readSizes();
     const qkvBias = host.boolAttr('qkv-bias');
     const outBias = host.boolAttr('attn-out-bias');
+    const ffnBias = host.boolAttr('ffn-bias');
+    this.ffnBias.checked = ffnBias;
     const convention = conventionOf(qkvBias, outBias);
     this.biasSelect.value = convention;
     for (const [n, el] of Object.entries(this.sizeInputs)) {
@@ -180,16 +187,19 @@ export class CostsSection {
     const seq = (this.seq = (this.seq ?? 0) + 1);
     let ff;
     let block;
+    let flops;
     let flavour;
     try {
       const rt = await host.runtime();
       flavour = rt.flavour;
       const { d, hidden, batch, tokens } = sizes;
-      [ff, block] = await Promise.all([
-        rt.feedForwardCosts({ embDim: d, hiddenDim: hidden, batch, tokens }),
-        // Counting needs no weights; one head always divides d (the counts do not depend on the head count).
-        rt.blockParameters({ emb_dim: d, context_length: tokens, n_heads: 1, qkv_bias: qkvBias,
-          attn_out_bias: outBias, ffn_hidden: hidden }),
+      // Counting needs no weights; one head always divides d (the counts do not depend on the head count).
+      const blockConfig = { emb_dim: d, context_length: tokens, n_heads: 1, qkv_bias: qkvBias, attn_out_bias: outBias,
+        ffn_hidden: hidden, ffn_bias: ffnBias };
+      [ff, block, flops] = await Promise.all([
+        rt.feedForwardCosts({ embDim: d, hiddenDim: hidden, batch, tokens, bias: ffnBias }),
+        rt.blockParameters(blockConfig),
+        rt.blockFlops(blockConfig, { tokens }),
       ]);
     } catch (err) {
       if (seq === this.seq) host.report(`Could not compute the costs: ${err.message}`, { error: true });
@@ -198,20 +208,22 @@ export class CostsSection {
     if (seq !== this.seq) return;
     this.sizes = sizes;
     const share = block.feedForward / (block.attention + block.feedForward);
-    this.costs = { ...sizes, qkvBias, outBias, convention, ff, block, share, bytes: ff.hiddenEntries * 4 };
+    this.costs = { ...sizes, qkvBias, outBias, ffnBias, convention, ff, block, flops, share, bytes: ff.hiddenEntries * 4 };
     this.draw();
     if (error) host.report(`${error} — showing the last valid sizes.`, { error: true });
     else host.report(`Computed by the core (wasm ${flavour}).`);
     host.emit('change', {
       section: 'costs', d: sizes.d, expansion: sizes.expansion, hidden: sizes.hidden, batch: sizes.batch,
-      tokens: sizes.tokens, qkvBias, attnOutBias: outBias, parameters: ff.parameters, attention: block.attention,
+      tokens: sizes.tokens, qkvBias, attnOutBias: outBias, ffnBias, parameters: ff.parameters, attention: block.attention,
+      attentionProjectionFlops: flops.attentionProjections, attentionScoreFlops: flops.attentionScores,
+      ffnDominatesBelow: flops.ffnDominatesBelow,
       norms: block.norms, blockTotal: block.total, share, flopsPerToken: ff.flopsPerToken,
       hiddenEntries: ff.hiddenEntries, hiddenBytes: this.costs.bytes,
     });
   }
 
   draw() {
-    const { d, hidden, batch, tokens, expansion, ff, block, share, bytes, convention } = this.costs;
+    const { d, hidden, batch, tokens, expansion, ff, block, share, bytes, convention, flops, ffnBias } = this.costs;
     const shape = (...dims) => h('span', { class: 'shape' }, `(${dims.map((v) => int.format(v)).join(', ')})`);
     const arrow = (text) => h('li', { class: 'arrow', 'aria-hidden': 'true' }, text);
     this.flow.replaceChildren(
@@ -224,10 +236,13 @@ export class CostsSection {
     const c = BIAS_CONVENTIONS[convention];
     const rows = [
       ['hidden width h', `${plain.format(expansion)} · d`, int.format(hidden), 'hidden'],
-      ['FFN parameters', std ? '8d² + 5d' : '2dh + h + d', int.format(ff.parameters), 'parameters'],
+      ['FFN parameters', ffnBias ? (std ? '8d² + 5d' : '2dh + h + d') : (std ? '8d² (no biases)' : '2dh (no biases)'),
+        int.format(ff.parameters), 'parameters'],
       ['attention parameters', c.formula, int.format(block.attention), 'attention'],
       ['FFN share of the two sublayers', 'FFN / (attention + FFN)', pct(share), 'share'],
       ['FLOPs per token', std ? '2 · 8d² = 16d²' : '2 · 2dh = 4dh', int.format(ff.flopsPerToken), 'flops'],
+      ['attention projections, FLOPs per token', '2 · 4d² = 8d² (W_q, W_k, W_v, W_o)', int.format(flops.attentionProjections), 'attention-flops'],
+      ['attention scores and mixing, per token', `4nd at n = ${int.format(tokens)} (QKᵀ and weights · V)`, int.format(flops.attentionScores), 'score-flops'],
       ['hidden activations', std ? 'B · n · 4d entries' : 'B · n · h entries', [int.format(ff.hiddenEntries), ` (${words(ff.hiddenEntries)})`], 'entries'],
       ['… in float32', '4 bytes each', [`${int.format(bytes)} bytes`, ` ≈ ${one.format(bytes / 1e6)} MB (${one.format(bytes / 2 ** 20)} MiB)`], 'bytes'],
     ];
@@ -238,6 +253,14 @@ export class CostsSection {
         h('th', { scope: 'row' }, q, h('span', { class: 'formula' }, f)),
         h('td', { class: 'num', 'data-cost': key, 'data-predict': key === 'parameters' ? 'params' : null },
           ...[v].flat().map((line) => h('span', { class: 'line' }, line)))))));
+    const attention = flops.attentionProjections + flops.attentionScores;
+    const n2 = flops.ffnDominatesBelow;
+    this.dominance.textContent = n2 > 0
+      ? `The FFN costs more FLOPs per token than all of attention (projections + scores = ${int.format(attention)}) ` +
+        `while the sequence is shorter than ${int.format(n2)} tokens${std ? ' = 2d' : ''}: at n = ${int.format(tokens)} the FFN ` +
+        `is ${ff.flopsPerToken > attention ? 'the larger cost' : 'no longer the larger cost'} (${int.format(ff.flopsPerToken)} ` +
+        `against ${int.format(attention)}). FLOPs do not depend on the biases.`
+      : 'At this width the FFN never costs more FLOPs per token than attention.';
     this.drawBreakdown();
     this.drawChart();
     this.host.afterDraw?.();

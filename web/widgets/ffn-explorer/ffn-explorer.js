@@ -5,7 +5,8 @@
 // only that position's output moves (ffn-positionwise.js). Every number shown is computed by the core.
 // Attributes: d (768), expansion (4), batch (8), tokens (1024), qkv-bias (false) and attn-out-bias (true): which of
 //   attention's projections have biases in the counts (true/false: lesson LM4-T3's 4d² + d; false/false: lesson 82's
-//   EncoderBlock, 4d²), example-activation (gelu | relu: the worked example's activation), prompt (the text whose
+//   EncoderBlock, 4d²), ffn-bias (true: b₁ and b₂ in the counts), example-activation (gelu | relu | none: the worked
+//   example's activation; none shows the collapsed W₂W₁), prompt (the text whose
 //   UTF-8 bytes feed the GPT), layer (1: the block whose FFN is shown), demo (the position-wise tokens: ";" between
 //   tokens, "," between features), demo-mode (per-token | across-sequence: lesson 82's trap, the FFN applied along
 //   the sequence axis so that one edit moves every position), preset ("" | ffn-lesson82: lesson 82 §29's FFN(4, 16)
@@ -53,7 +54,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
     d: { default: 768, min: 1, max: 65536, int: true, doc: 'model width' },
     expansion: { default: 4, min: 0.25, max: 64, doc: 'hidden width h = expansion · d' },
     batch: { default: 8, min: 1, max: 2 ** 20, int: true }, tokens: { default: 1024, min: 1, max: 2 ** 20, int: true },
-    'qkv-bias': false, 'attn-out-bias': true,
+    'qkv-bias': false, 'attn-out-bias': true, 'ffn-bias': { default: true, doc: 'biases b₁, b₂ in the FFN’s counts' },
     'example-activation': { default: 'gelu', options: ['gelu', 'relu', 'none'] }, prompt: DEFAULT_PROMPT,
     layer: { default: 1, min: 1, max: GPT_CONFIG.n_layers, int: true }, demo: DEFAULT_DEMO,
     'demo-mode': { default: 'per-token', options: ['per-token', 'across-sequence'], doc: 'across-sequence: the trap' },
@@ -140,7 +141,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
   attributeChanged(name) {
     if (!this.costs) return; // URL-hash attributes arrive before setup(); start() reads them anyway
     let done;
-    if (['d', 'expansion', 'batch', 'tokens', 'qkv-bias', 'attn-out-bias'].includes(name)) done = this.costs.update();
+    if (['d', 'expansion', 'batch', 'tokens', 'qkv-bias', 'attn-out-bias', 'ffn-bias'].includes(name)) done = this.costs.update();
     else if (name === 'example-activation') done = this.example.update();
     else if (name === 'prompt' || name === 'layer') done = this.updateHidden();
     else if (name === 'demo' || name === 'demo-mode') done = this.positionwise.update();
