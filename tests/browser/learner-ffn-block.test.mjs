@@ -226,3 +226,22 @@ test('the FFN cost view: attention\'s 8d² and 4nd FLOPs, "the FFN dominates bel
   assertClean(problems);
   await context.close();
 });
+
+test('the compounding toy: 2¹⁰ ≈ 1024 and 0.5¹⁰ ≈ 0.001, next to the real networks\' layer-1/layer-L ratios', async () => {
+  const tag = 'residual-flow-explorer';
+  const { page, context, problems } = await open(tag, {}, '.toy-real');
+  const norms = (await page.evaluate(() => document.querySelector('residual-flow-explorer').result.norms));
+  await page.locator(`${tag} .compounding button[data-factor="2"]`).click();
+  assert.match(await page.locator(`${tag} #toy-result`).textContent(), /^2\.0\^10 = 1024\.00: .* explodes/);
+  await page.locator(`${tag} .compounding button[data-factor="0.5"]`).click();
+  assert.match(await page.locator(`${tag} #toy-result`).textContent(), /^0\.5\^10 = 9\.77 × 10\^−4: .* vanishes/);
+  const ratio = norms.withoutResidual[0] / norms.withoutResidual.at(-1);
+  assert.match(await page.locator(`${tag} .toy-real`).textContent(),
+    new RegExp(`without residual: layer 1 / layer 8 = ${ratio.toFixed(2)}`));
+  // Keyboard: type a factor; the bars follow (11 bars for 10 layers, log scale).
+  await page.locator(`${tag} #toy-factor`).fill('1.5');
+  assert.match(await page.locator(`${tag} #toy-result`).textContent(), /^1\.5\^10 = 57\.67/);
+  assert.equal(await page.locator(`${tag} .toy-chart rect`).count(), 11);
+  assertClean(problems);
+  await context.close();
+});

@@ -7,6 +7,7 @@
 //   relu), layernorm (pre-norm inside each layer), same-std (the residual net's weights ~ N(0, std) too; off: PyTorch's
 //   default Linear init, as in the lesson), seed ("lesson", or a Blockscope seed: a whole number). Out-of-range
 //   values are clamped to the controls' limits.
+// Below them, the compounding toy (seed 002, residual-compounding.js): factor^depth next to the real ratios.
 // Events: blockscope-gradient-norms {withResidual, withoutResidual (layer 1 first), depth, activation, layerNorm,
 //   std, sameStd, weights: 'lesson' | 'seeded', seed}, blockscope-ready.
 // The widget holds no worker objects between updates: each update creates both nets, reads their gradients and
@@ -18,6 +19,7 @@ import { line, symbol, symbolCircle, symbolSquare } from 'd3-shape';
 
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from '../kit/chart-kit.js';
+import { Compounding } from './residual-compounding.js';
 
 const PRESET_URL = new URL('../presets/residual-flow-lesson82.json', import.meta.url).href;
 const DIM = 16; // the lesson's d; the input x is the lesson's (4, 16) batch in every view
@@ -213,6 +215,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
     this.ratios = h('dl', { class: 'ratios', 'aria-live': 'polite' });
     this.torchText = h('p', { class: 'torch muted' });
     this.table = h('table', { class: 'norms' });
+    this.compounding = new Compounding(this.panelPort());
     this.shadowRoot.append(
       h('style', {}, KIT_CSS + CSS),
       h('h3', {}, 'Residual gradient flow: with vs without'),
@@ -244,9 +247,14 @@ export class ResidualFlowExplorer extends BlockscopeElement {
         'saturates), so eight layers neither shrink nor grow it much. At std 0.1 the gain is about 0.4 per layer: the plain ',
         'net’s layer-1 gradient collapses by orders of magnitude while the residual net’s stays close to its layer-8 value. ',
         'Deeper stacks make both effects stronger; a std near 1 makes the plain net’s gradient explode instead.'),
+      this.compounding.root,
       h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
     );
-    this.whileConnected(() => watchWidth(this, () => this.result && this.drawChart()));
+    this.whileConnected(() => watchWidth(this, () => {
+      if (!this.result) return;
+      this.drawChart();
+      this.compounding.draw();
+    }));
   }
 
   toggle(name, on) {
@@ -368,6 +376,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
         : `${init}; weights from Blockscope seed ${seed} (the core’s generator, not PyTorch’s), input: the lesson’s batch x.`);
     this.legendBox.replaceChildren(legend(NETS.map((n) => ({ label: n.label, color: n.color }))));
     const { zeros, overflows } = this.drawChart();
+    this.compounding.draw(this.result.norms);
     this.drawRatios();
     this.drawTable();
     const notes = [...s.notes];

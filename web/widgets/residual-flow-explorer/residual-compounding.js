@@ -1,0 +1,82 @@
+// residual-compounding.js — <residual-flow-explorer>'s compounding toy (seed 002): one illustrative factor per layer,
+// multiplied over the depth — 2¹⁰ ≈ 1024 explodes, 0.5¹⁰ ≈ 0.001 vanishes — drawn next to what the two real networks
+// above did: their layer-1 over layer-L gradient ratio (from the core's backward pass) and the per-layer factor that
+// ratio amounts to. The toy's numbers are plain arithmetic on the factor (no network); the real ones are the core's.
+// A helper of the element, not a custom element.
+import { axisBottom, axisLeft } from 'd3-axis';
+import { scaleBand, scaleLog } from 'd3-scale';
+
+import { fmt, h } from '../kit/base.js';
+import { chartWidth, createChart, naturalSize } from '../kit/chart-kit.js';
+
+const sci = (v) => (v >= 1e4 || v < 1e-2 ? v.toExponential(2).replace('e+', ' × 10^').replace('e-', ' × 10^−') : fmt(v, v < 1 ? 4 : 2));
+
+export class Compounding {
+  constructor(host) {
+    this.host = host;
+    this.factor = h('input', { type: 'number', id: 'toy-factor', min: '0.1', max: '3', step: '0.1', value: '0.5',
+      inputmode: 'decimal', 'aria-describedby': 'toy-result' });
+    this.steps = h('input', { type: 'number', id: 'toy-steps', min: '1', max: '30', step: '1', value: '10',
+      inputmode: 'numeric', 'aria-describedby': 'toy-result' });
+    for (const el of [this.factor, this.steps]) el.addEventListener('input', () => this.draw());
+    this.presets = [0.5, 2].map((f) => h('button', { type: 'button', 'data-factor': String(f), onclick: () => {
+      this.factor.value = String(f);
+      this.steps.value = '10';
+      this.draw();
+    } }, `${f} per layer, 10 layers`));
+    this.result = h('p', { class: 'toy-result', id: 'toy-result', role: 'status', 'aria-live': 'polite' });
+    this.real = h('p', { class: 'toy-real' });
+    this.chart = h('div', { class: 'chart toy-chart' });
+    this.root = h('section', { class: 'compounding', 'aria-labelledby': 'toy-title' },
+      h('h4', { id: 'toy-title' }, 'Compounding: one factor per layer'),
+      h('p', { class: 'muted' }, 'An illustration, not a network: each backward step multiplies the gradient by the ',
+        'same factor, so after L steps it is factor^L. Real layers multiply by different numbers, but depth compounds ',
+        'them the same way.'),
+      h('div', { class: 'row' }, h('label', { for: 'toy-factor' }, 'factor per layer '), this.factor,
+        h('label', { for: 'toy-steps' }, ' layers '), this.steps, ...this.presets),
+      this.result, this.chart, this.real);
+  }
+
+  read() {
+    const f = Math.min(3, Math.max(0.1, Number(this.factor.value) || 0.5));
+    const L = Math.min(30, Math.max(1, Math.round(Number(this.steps.value) || 10)));
+    return { f, L };
+  }
+
+  /** real: {withoutResidual, withResidual} per-layer gradient norms (layer 1 first) from the core, or null. */
+  draw(real = this.realNorms) {
+    this.realNorms = real;
+    const { f, L } = this.read();
+    const product = f ** L;
+    this.result.textContent = `${fmt(f, 1)}^${L} = ${sci(product)}: ` + (product > 1
+      ? `the gradient reaching the first layer is ${sci(product)} times what left the last — it explodes.`
+      : product < 1 ? `the first layer gets ${sci(product)} of it — it vanishes.` : 'it stays the same.');
+    if (real) {
+      const parts = Object.entries({ 'without residual': real.withoutResidual, 'with residual': real.withResidual }).map(([label, n]) => {
+        const ratio = n[0] / n[n.length - 1];
+        const per = n.length > 1 ? ratio ** (1 / (n.length - 1)) : 1;
+        return `${label}: layer 1 / layer ${n.length} = ${sci(ratio)}, as if each layer multiplied by ${fmt(per, 3)}`;
+      });
+      this.real.textContent = `The real networks above (the core’s backward pass): ${parts.join('; ')}.`;
+    }
+    this.drawChart(f, L);
+  }
+
+  drawChart(f, L) {
+    this.chart.replaceChildren();
+    const width = chartWidth(this.chart, { min: 260, max: 560 });
+    const values = Array.from({ length: L + 1 }, (_, k) => f ** k);
+    const chart = createChart(this.chart, { width, height: 170, xLabel: 'layers multiplied', yLabel: 'factor^L (log)',
+      title: `${fmt(f, 1)} multiplied over ${L} layers`, description: values.map((v, k) => `${k}: ${sci(v)}`).join(', ') });
+    naturalSize(chart, width, 170);
+    const lo = Math.min(...values, 1);
+    const hi = Math.max(...values, 1);
+    const y = scaleLog().domain([lo / 1.5, hi * 1.5]).range([chart.innerH, 0]);
+    const x = scaleBand().domain(values.map((_, k) => String(k))).range([0, chart.innerW]).padding(0.2);
+    chart.root.select('.x-axis').call(axisBottom(x).tickValues(x.domain().filter((_, k) => k % Math.ceil((L + 1) / 10) === 0)));
+    chart.root.select('.y-axis').call(axisLeft(y).ticks(4, '~e'));
+    chart.plot.selectAll('rect').data(values).join('rect').attr('x', (_, k) => x(String(k))).attr('width', x.bandwidth())
+      .attr('y', (v) => Math.min(y(v), y(1))).attr('height', (v) => Math.abs(y(1) - y(v)))
+      .attr('fill', f > 1 ? 'var(--bs-c2)' : 'var(--bs-c1)');
+  }
+}
