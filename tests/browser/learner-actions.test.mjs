@@ -277,3 +277,32 @@ test('the guide lists every mistake id the core knows, with the widgets\' words'
   assertClean(problems);
   await context.close();
 });
+
+test('LayerNorm vs BatchNorm for real: the same token moves with its batch under BatchNorm, not under LayerNorm (PyTorch\'s numbers)', async () => {
+  const { page, context, problems } = await openLayerNorm({}, { width: 360 });
+  const tag = 'layernorm-explorer';
+  const want = PRINTS.batchnorm.batches;
+  const changes = async () => (await events(page, 'blockscope-change')).filter((e) => e.section === 'batchnorm');
+  await page.locator(`${tag} details.batchnorm summary`).click();
+  await page.waitForFunction(() => window.__events.some((e) => e.section === 'batchnorm'));
+  const check = (e, key) => {
+    const b = e.batches.find((x) => x.key === key);
+    const ref = e.padded ? want[key].bn_padded : want[key].bn_real;
+    b.bn.forEach((v, i) => assert.ok(Math.abs(v - ref[i]) < 1e-5, `BN ${key}[${i}]: ${v} vs PyTorch ${ref[i]}`));
+    b.ln.forEach((v, i) => assert.ok(Math.abs(v - want[key].ln[i]) < 1e-5, `LN ${key}[${i}]`));
+  };
+  let e = (await changes()).at(-1);
+  assert.equal(e.padded, true);
+  check(e, 'A');
+  check(e, 'B');
+  await page.locator(`${tag} #bn-padding`).uncheck();
+  await page.waitForFunction(() => window.__events.filter((x) => x.section === 'batchnorm').at(-1).padded === false);
+  e = (await changes()).at(-1);
+  check(e, 'A');
+  check(e, 'B');
+  assert.match(await page.locator(`${tag} .bn-verdict`).textContent(), /LayerNorm’s moves by 0 /);
+  await assertFits(page, tag, 360, 'with the BatchNorm panel open');
+  await screenshot(page, 'learner-layernorm-vs-batchnorm-360');
+  assertClean(problems);
+  await context.close();
+});

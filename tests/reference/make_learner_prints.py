@@ -59,6 +59,31 @@ def ffn_lesson82():
     return {"x": "; ".join(", ".join(str(v) for v in r) for r in rows), "prints": out}
 
 
+# The sequences of <layernorm-explorer>'s LayerNorm-vs-BatchNorm panel (web/widgets/layernorm-explorer/layernorm-batchnorm.js).
+BN_SEQUENCES = {"s1": [[1, 3, 5, 7], [2, 2, 2, 6], [0, 4, 4, 0], [3, 1, 1, 3]], "s2": [[10, 20, 30, 40], [5, 5, 5, 5]],
+                "s3": [[-1, 0, 1, 2]]}
+
+
+def batchnorm():
+    """Seed 001 §7, for real: s1's first token through nn.BatchNorm1d (training mode, statistics over the batch) in
+    two batches of different partners and lengths — padded with zeros as a batch of variable-length sequences is,
+    or with the padding left out — and through nn.LayerNorm, which does not care."""
+    out = {}
+    for name, partner in (("A", "s2"), ("B", "s3")):
+        seqs = [BN_SEQUENCES["s1"], BN_SEQUENCES[partner]]
+        T = max(len(q) for q in seqs)
+        padded = torch.tensor([q + [[0.0] * 4] * (T - len(q)) for q in seqs], dtype=torch.float32)
+        real = torch.tensor([t for q in seqs for t in q], dtype=torch.float32)
+        bn = torch.nn.BatchNorm1d(4, affine=False).train()
+        ln = torch.nn.LayerNorm(4, elementwise_affine=False)
+        with torch.no_grad():
+            out[name] = {"partner": partner,
+                         "bn_padded": bn(padded.reshape(-1, 4))[0].tolist(),  # s1's first token
+                         "bn_real": bn(real)[0].tolist(),
+                         "ln": ln(real)[0].tolist()}
+    return {"sequences": BN_SEQUENCES, "batches": out}
+
+
 ENCODER_MISTAKES = ["wrong-axis", "unbiased-variance", "eps-outside-sqrt", "no-eps", "no-affine", "tanh-approximation",
                     "relu-instead-of-gelu", "no-activation", "no-scale", "softmax-wrong-axis", "no-attention-residual",
                     "no-ffn-residual", "post-norm"]
@@ -93,7 +118,7 @@ def encoder_block():
 def main():
     data = {"generator": "tests/reference/make_learner_prints.py", "torch_version": torch.__version__,
             "layernorm": layer_norm(), "gelu": gelu(), "encoder_block": encoder_block(),
-            "ffn_lesson82": ffn_lesson82()}
+            "ffn_lesson82": ffn_lesson82(), "batchnorm": batchnorm()}
     with open(OUT, "w") as f:
         json.dump(data, f, indent=1)
         f.write("\n")

@@ -12,7 +12,8 @@
 //   axis    "features" (LayerNorm) or "sequence" (the wrong axis)
 //   predict readouts the learner predicts before they are shown: mean, variance, output (of the token in detail)
 //           and axis-quiz (the seed's "check yourself — LayerNorm axis")
-// Parts: predict, check, check-input, check-result, copy-pytorch (kit panels), status.
+// Parts: predict, check, check-input, check-result, copy-pytorch (kit panels), batchnorm (LayerNorm vs BatchNorm on
+//   variable-length batches, layernorm-batchnorm.js), status.
 // Events: blockscope-change {axis, eps, gamma, beta, T, d, input, mean, variance, rstd, normalized, output,
 //   changedInputs, changedOutputs} (matrices as arrays of rows; stats per token, or per feature on the wrong
 //   axis; changed* are 1-based token numbers after an edit of the inputs), blockscope-ready.
@@ -23,6 +24,7 @@ import { limitsOf } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
 import { checkRows, MAX_TOKENS, parseTokens, rowsToText, sameRow, toRows, transpose } from './layernorm-rows.js';
+import { BatchNormPanel } from './layernorm-batchnorm.js';
 import { BOOK_CSS, BOOK_PRESET, BOOK_TOY, BookWalk, bookNote } from './layernorm-book.js';
 import { layerNormQuestions, layerNormSnippet, layerNormTarget } from './layernorm-learner.js';
 
@@ -68,6 +70,7 @@ export class LayerNormExplorer extends BlockscopeElement {
     const s = this.shadowRoot;
     s.append(h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + BOOK_CSS + CSS));
     this.book = new BookWalk(this.panelPort());
+    this.batchNorm = new BatchNormPanel(this.panelPort());
     this.predict = new PredictPanel(this.panelPort(), { questions: layerNormQuestions(this), onReveal: () => this.draw() });
     this.check = new CheckPanel(this.panelPort(), { what: () => 'your LayerNorm’s output for all the tokens ' +
       `(shape (${this.result?.T ?? '…'}, ${this.result?.d ?? '…'})), with γ and β filled with the widget’s values`,
@@ -130,6 +133,7 @@ export class LayerNormExplorer extends BlockscopeElement {
         h('div', {}, this.seqLegend, this.seqChart),
         h('div', { class: 'scroll' }, this.seqTable)),
       this.bookNote,
+      this.batchNorm.root,
       this.check.element,
       this.copy.element,
       h('p', { class: 'status', role: 'status', id: 'status' }, 'Loading the core…'),
