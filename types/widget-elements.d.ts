@@ -99,8 +99,8 @@ export class FeedForwardExplorer extends BlockscopeElement {}
 
 /** <block-explorer> */
 export interface BlockExplorerAttributes extends CommonAttributes {
-  /** lesson 82's EncoderBlock(8, 2, 32) with its PyTorch weights (default "") */
-  preset?: '' | 'encoder-block-lesson82';
+  /** lesson 82's EncoderBlock(8, 2, 32) with its PyTorch weights, or one block of the book's GPT_CONFIG_124M (default "") */
+  preset?: '' | 'encoder-block-lesson82' | 'gpt2-124m';
   /** (default "pre") */
   norm?: 'pre' | 'post';
   /** (default 1, 1 to 48, whole) */

@@ -245,3 +245,30 @@ test('the compounding toy: 2¹⁰ ≈ 1024 and 0.5¹⁰ ≈ 0.001, next to the r
   assertClean(problems);
   await context.close();
 });
+
+test('GPT_CONFIG_124M: the constructor view\'s five parts counted as PyTorch counts the book\'s TransformerBlock; steppable at 768', async () => {
+  const tag = 'block-explorer';
+  const { page, context, problems } = await open(tag, { preset: 'gpt2-124m' }, '.config-view:not([hidden]) td[data-part="total"]');
+  const counts = Object.fromEntries(await page.locator(`${tag} .config-view tr[data-part]`).evaluateAll((rows) =>
+    rows.map((r) => [r.dataset.part, Number(r.querySelector('td.num').textContent.replace(/,/g, ''))])));
+  counts.total = Number((await page.locator(`${tag} .config-view td[data-part="total"]`).textContent()).replace(/,/g, ''));
+  const py = runPython([
+    'import sys; sys.path.insert(0, "tests/reference")',
+    'from book_modules import TransformerBlock',
+    'cfg = {"vocab_size": 50257, "context_length": 1024, "emb_dim": 768, "n_heads": 12, "n_layers": 12, "drop_rate": 0.1, "qkv_bias": False}',
+    'b = TransformerBlock(cfg)',
+    'n = lambda m: sum(p.numel() for p in m.parameters())',
+    'print("parts", [n(b.att), n(b.ff), n(b.norm1), n(b.norm2), n(b.drop_shortcut), n(b)])',
+  ].join('\n'));
+  assert.deepEqual([counts.att, counts.ff, counts.norm1, counts.norm2, counts.drop, counts.total], py.parts);
+  // The stepper runs a real 768-wide block: norm1's output has per-token variance ≈ 1 (LayerNorm at init).
+  await page.evaluate(() => { window.__step = null; document.addEventListener('blockscope-step', (e) => { window.__step = e.detail; }); });
+  await page.locator(`${tag} .next`).click();
+  await page.waitForFunction(() => window.__step?.step === 'norm1');
+  const v = await page.evaluate(() => window.__step.var);
+  assert.ok(v.every((x) => Math.abs(x - 1) < 1e-3), `norm1 variance ${v.slice(0, 3)}`);
+  const fwd = await page.evaluate(() => document.querySelector('block-explorer').model.config);
+  assert.deepEqual([fwd.emb_dim, fwd.n_heads, fwd.context_length, fwd.n_layers], [768, 12, 1024, 1]);
+  assertClean(problems);
+  await context.close();
+});

@@ -23,6 +23,7 @@ import { watchWidth } from '../kit/chart-kit.js';
 import { attrField } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
+import { blockConfigOf, ConfigView, GPT2_BLOCK_MODEL, GPT2_PRESET, GPT_CONFIG_124M } from './block-config-view.js';
 import { blockQuestions, gptSnippet, lessonSnippet, STEP_CHECK_CSS, StepCheck } from './block-learner.js';
 import { createLessonBlock, LESSON_CSS, LESSON_PRESET, LessonPanel, loadLessonPreset, tokenLabels } from './block-lesson.js';
 import { BlockDiagram, PLACEMENTS, STEPS, stepInfo } from './block-steps.js';
@@ -34,6 +35,7 @@ const SEED_NOTE = 'A Blockscope seed drives the core’s own random generator: t
 const MODELS = [
   ['', 'GPT, random weights (Blockscope seed)'],
   [LESSON_PRESET, 'lesson 82’s EncoderBlock(8, 2, 32)'],
+  [GPT2_PRESET, 'one block of GPT_CONFIG_124M (emb_dim 768)'],
 ];
 const CSS = `
 .stepper { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.75rem; align-items: start; }
@@ -78,7 +80,8 @@ details > summary { cursor: pointer; margin: 0.25rem 0; }
 
 export class BlockExplorer extends BlockscopeElement {
   static attrs = {
-    preset: { default: '', options: ['', 'encoder-block-lesson82'], doc: "lesson 82's EncoderBlock(8, 2, 32) with its PyTorch weights" }, norm: { default: 'pre', options: ['pre', 'post'] },
+    preset: { default: '', options: ['', 'encoder-block-lesson82', GPT2_PRESET],
+      doc: "lesson 82's EncoderBlock(8, 2, 32) with its PyTorch weights, or one block of the book's GPT_CONFIG_124M" }, norm: { default: 'pre', options: ['pre', 'post'] },
     block: { default: 1, min: 1, max: 48, int: true }, step: { default: 1, min: 1, max: 64, int: true },
     metric: { default: 'norm', options: ['norm', 'mean', 'var'] }, 'per-token': false,
     layers: { default: 8, min: 1, max: 48, int: true }, 'emb-dim': { default: 64, min: 4, max: 512, int: true },
@@ -139,6 +142,7 @@ export class BlockExplorer extends BlockscopeElement {
       onchange: () => this.toggleAttribute('per-token', this.perTokenBox.checked) });
     this.depth = { box: h('div', { class: 'depth' }), text: h('p', { class: 'depth-text' }), table: h('table', { class: 'depth-table' }) };
     this.lessonPanel = new LessonPanel();
+    this.configView = new ConfigView();
     this.gptOnly = [
       h('div', { class: 'row' }, h('label', { for: 'prompt' }, 'Prompt'), this.promptInput),
       this.tokenNote,
@@ -176,6 +180,7 @@ export class BlockExplorer extends BlockscopeElement {
           h('span', { class: 'muted' }, 'or focus the diagram and use ←/→')),
         h('div', { class: 'stepper' }, this.diagramBox, panel)),
       this.lessonPanel.root,
+      this.configView.root,
       this.stepCheck.element,
       this.depthSection,
       this.copy.element,
@@ -233,6 +238,7 @@ export class BlockExplorer extends BlockscopeElement {
   }
 
   config() {
+    if (this.attr('preset') === GPT2_PRESET) return { ...GPT2_BLOCK_MODEL, vocab_size: this.tokenizer?.vocabSize ?? 256 };
     return {
       vocab_size: this.tokenizer?.vocabSize ?? 256, context_length: CONTEXT, emb_dim: Math.round(this.numAttr('emb-dim')),
       n_heads: Math.round(this.numAttr('heads')), n_layers: Math.round(this.numAttr('layers')),
@@ -260,8 +266,11 @@ export class BlockExplorer extends BlockscopeElement {
 
   syncControls() {
     const lesson = this.lessonMode();
-    this.presetSelect.value = lesson ? LESSON_PRESET : '';
+    const gpt2 = this.attr('preset') === GPT2_PRESET;
+    this.presetSelect.value = lesson ? LESSON_PRESET : gpt2 ? GPT2_PRESET : '';
+    this.configView.hidden = !gpt2;
     for (const el of this.gptOnly) el.hidden = lesson;
+    this.gptOnly[2].hidden = lesson || gpt2; // the sizes are GPT_CONFIG_124M's in that mode
     this.depthSection.hidden = lesson;
     this.lessonPanel.hidden = !lesson;
     for (const r of this.placementBox.querySelectorAll('input')) r.checked = r.value === this.placement();
@@ -293,6 +302,7 @@ export class BlockExplorer extends BlockscopeElement {
       this.tokenizer = await openTokenizer(rt, this.attr('tokenizer'));
       this.tokenNote.textContent = this.tokenizer.note;
       model = await rt.createGPT(this.config(), { seed }); // rejects with the core's message on a bad config
+      if (this.attr('preset') === GPT2_PRESET) this.configView.draw(await rt.blockParameters(blockConfigOf(GPT_CONFIG_124M)));
     }
     const old = this.model;
     this.model = model;
@@ -331,7 +341,7 @@ export class BlockExplorer extends BlockscopeElement {
     }
     const ids = all.slice(dropped);
     const cropped = dropped
-      ? ` The prompt has ${all.length} tokens; only the last ${CONTEXT} (the context length) are used.` : '';
+      ? ` The prompt has ${all.length} tokens; only the last ${this.model.config.context_length} (the context length) are used.` : '';
     this.ids = ids;
     this.tokens = await this.tokenizer.tokenTexts(ids);
     this.runs = runs;
