@@ -272,3 +272,20 @@ test('GPT_CONFIG_124M: the constructor view\'s five parts counted as PyTorch cou
   assertClean(problems);
   await context.close();
 });
+
+test('residual flow: the Copy-as-PyTorch snippet is lesson 82 §21\'s code and prints the widget\'s gradient norms', async () => {
+  const tag = 'residual-flow-explorer';
+  const { page, context, problems } = await open(tag, {}, '.toy-real');
+  const { code, norms } = await page.evaluate((t) => {
+    const el = document.querySelector(t);
+    return { code: el.toPyTorch(), norms: el.result.norms };
+  }, tag);
+  assert.match(code, /torch\.manual_seed\(7\)/);
+  const py = runPython(code);
+  near(py.withoutResidual, norms.withoutResidual, 1e-4, 'without residual');
+  near(py.withResidual, norms.withResidual, 1e-4, 'with residual');
+  await page.locator(`${tag} [part="copy-pytorch"]`).click();
+  await page.locator(`${tag} .copy-box [role="status"]`).filter({ hasText: /Copied|selected/ }).waitFor();
+  assertClean(problems);
+  await context.close();
+});

@@ -80,3 +80,48 @@ export class Compounding {
       .attr('fill', f > 1 ? 'var(--bs-c2)' : 'var(--bs-c1)');
   }
 }
+
+/**
+ * The widget's experiment as PyTorch. In the lesson's view: lesson 82 §21's code verbatim (its torch.manual_seed(7)
+ * draws the weights the widget loaded), printing every layer's gradient norm, which the widget shows. With other
+ * settings the weights are Blockscope-seeded: the snippet runs the same experiment on PyTorch's own draws and says so.
+ */
+export function lessonSnippet({ depth, std, activation, layernorm, sameStd }, lesson) {
+  const act = { tanh: 'torch.tanh', gelu: 'lambda t: torch.nn.functional.gelu(t, approximate="tanh")', relu: 'torch.relu' }[activation];
+  const ln = layernorm;
+  return [
+    lesson ? '# Blockscope <residual-flow-explorer>: lesson 82 §21, verbatim; it prints the norms the widget shows.'
+      : '# Blockscope <residual-flow-explorer>: the widget\'s settings on PyTorch\'s own weights (the widget\'s come from a\n' +
+        '# Blockscope seed, the core\'s generator, so its numbers differ from these; the lesson\'s view is reproducible).',
+    'import torch, torch.nn as nn',
+    'torch.manual_seed(7)',
+    `depth, d = ${depth}, 16`,
+    `act = ${act}`,
+    '',
+    'class NoRes(nn.Module):',
+    '    def __init__(self):',
+    '        super().__init__()',
+    '        self.layers = nn.ModuleList([nn.Linear(d, d) for _ in range(depth)])',
+    ...(ln ? ['        self.norms = nn.ModuleList([nn.LayerNorm(d) for _ in range(depth)])'] : []),
+    `        for l in self.layers: nn.init.normal_(l.weight, std=${std})`,
+    '    def forward(self, x):',
+    ln ? '        for l, n in zip(self.layers, self.norms): x = act(l(n(x)))' : '        for l in self.layers: x = act(l(x))',
+    '        return x',
+    '',
+    'class WithRes(nn.Module):',
+    '    def __init__(self):',
+    '        super().__init__()',
+    '        self.layers = nn.ModuleList([nn.Linear(d, d) for _ in range(depth)])',
+    ...(ln ? ['        self.norms = nn.ModuleList([nn.LayerNorm(d) for _ in range(depth)])'] : []),
+    ...(sameStd ? [`        for l in self.layers: nn.init.normal_(l.weight, std=${std})`] : []),
+    '    def forward(self, x):',
+    ln ? '        for l, n in zip(self.layers, self.norms): x = x + act(l(n(x)))' : '        for l in self.layers: x = x + act(l(x))',
+    '        return x',
+    '',
+    'x = torch.randn(4, d)',
+    "for Cls, name in [(NoRes, 'withoutResidual'), (WithRes, 'withResidual')]:",
+    '    model = Cls(); model(x).sum().backward()',
+    '    gnorms = [l.weight.grad.norm().item() for l in model.layers]',
+    '    print(name, gnorms)',
+  ].join('\n') + '\n';
+}

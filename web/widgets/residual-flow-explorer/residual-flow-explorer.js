@@ -19,7 +19,8 @@ import { line, symbol, symbolCircle, symbolSquare } from 'd3-shape';
 
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from '../kit/chart-kit.js';
-import { Compounding } from './residual-compounding.js';
+import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { Compounding, lessonSnippet } from './residual-compounding.js';
 
 const PRESET_URL = new URL('../presets/residual-flow-lesson82.json', import.meta.url).href;
 const DIM = 16; // the lesson's d; the input x is the lesson's (4, 16) batch in every view
@@ -216,8 +217,9 @@ export class ResidualFlowExplorer extends BlockscopeElement {
     this.torchText = h('p', { class: 'torch muted' });
     this.table = h('table', { class: 'norms' });
     this.compounding = new Compounding(this.panelPort());
+    this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     this.shadowRoot.append(
-      h('style', {}, KIT_CSS + CSS),
+      h('style', {}, KIT_CSS + COPY_CSS + CSS),
       h('h3', {}, 'Residual gradient flow: with vs without'),
       h('p', {}, `Two stacks of Linear(${DIM}, ${DIM}) layers with an activation, one with shortcuts and one without, `,
         'run on the same batch of 4 inputs. The loss is the sum of the output (y.sum()); the chart shows how large ',
@@ -248,6 +250,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
         'net’s layer-1 gradient collapses by orders of magnitude while the residual net’s stays close to its layer-8 value. ',
         'Deeper stacks make both effects stronger; a std near 1 makes the plain net’s gradient explode instead.'),
       this.compounding.root,
+      this.copy.element,
       h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
     );
     this.whileConnected(() => watchWidth(this, () => {
@@ -260,6 +263,12 @@ export class ResidualFlowExplorer extends BlockscopeElement {
   toggle(name, on) {
     if (on) this.setAttribute(name, '');
     else this.removeAttribute(name);
+  }
+
+  /** The experiment as PyTorch: the lesson's code (reproducing the lesson's view), with the widget's settings. */
+  toPyTorch() {
+    const s = this.result?.settings ?? this.settings();
+    return lessonSnippet(s, ResidualFlowExplorer.weightsOf(s).lesson);
   }
 
   backToLesson() {
