@@ -157,7 +157,7 @@ test('on the lesson page the checkpoint loads only near the viewport, with a pro
     document.addEventListener('blockscope-forward', (e) => e.target.localName === 'gpt-explorer' && window.__gpt.push(e.detail));
   });
   await page.goto(env.url);
-  await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor();
+  await page.locator('gelu-explorer td[data-kind="relu"]').filter({ hasText: '1.0000' }).waitFor();
   await page.waitForTimeout(300);
   assert.deepEqual(requests, [], 'no checkpoint request before the widget is near the viewport');
   assert.match(await page.textContent('gpt-explorer .status'), /loads when this widget scrolls into view/);
