@@ -170,6 +170,63 @@ test('block: the first step that disagrees, for every mistake PyTorch printed, a
   await context.close();
 });
 
+test('block, keyboard only: paste one step and check it, then break a step and answer the quiz', async () => {
+  const tag = 'block-explorer';
+  const { page, context, problems } = await open(tag, { preset: 'encoder-block-lesson82' }, '.step-check:not([hidden]) #break-mistake',
+    { width: 360 });
+  await page.locator(`${tag} #break-mistake option`).first().waitFor({ state: 'attached' });
+  const aria = await page.locator(`${tag} .step-check`).ariaSnapshot();
+  for (const name of ['combobox "What you paste"', 'textbox "Your printout"', 'button "Find the first step that disagrees"',
+    'combobox "step"', 'combobox "mistake"', 'button "Break it"']) assert.ok(aria.includes(name), `${name} in\n${aria}`);
+  const focused = () => page.evaluate((t) => document.querySelector(t).shadowRoot.activeElement?.id
+    || document.querySelector(t).shadowRoot.activeElement?.textContent, tag);
+  // One step (attention without the 1/√d scale), chosen, pasted and checked with keys alone.
+  await page.locator(`${tag} #paste-step`).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator(`${tag} #paste-step`).inputValue(), 'att');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'step-input');
+  await page.keyboard.insertText(PRINTS.encoder_block['single-att'].print);
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'Find the first step that disagrees');
+  let n = (await events(page, 'blockscope-check')).length;
+  await page.keyboard.press('Enter');
+  let e = await lastCheck(page, n);
+  assert.deepEqual([e.match, e.step], ['no-scale', 'att']);
+  assert.match(await page.locator(`${tag} .step-check [part="check-result"][aria-live="polite"]`).textContent(), /scale/);
+  // Break a step: norm2 with the unbiased variance; Tab to the quiz, pick norm2 with the arrow keys, answer.
+  await page.locator(`${tag} #break-step`).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator(`${tag} #break-step`).inputValue(), 'norm2');
+  await page.locator(`${tag} #break-mistake option[value="unbiased-variance"]`).waitFor({ state: 'attached' });
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'break-mistake');
+  for (let i = 0; i < 10 && await page.locator(`${tag} #break-mistake`).inputValue() !== 'unbiased-variance'; i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  assert.equal(await page.locator(`${tag} #break-mistake`).inputValue(), 'unbiased-variance');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.locator(`${tag} .break-quiz:not([hidden])`).waitFor();
+  await page.keyboard.press('Tab'); // into the radio group: its first option
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown'); // norm1 -> att -> add1 -> norm2
+  assert.equal(await page.locator(`${tag} .break-quiz input:checked`).getAttribute('value'), 'norm2');
+  while (await focused() !== 'Answer') await page.keyboard.press('Tab');
+  n = (await events(page, 'blockscope-check')).length;
+  await page.keyboard.press('Enter');
+  e = await lastCheck(page, n);
+  assert.deepEqual([e.match, e.step], ['unbiased-variance', 'norm2']);
+  const answer = (await events(page, 'blockscope-answer')).at(-1);
+  assert.deepEqual([answer.question, answer.answer, answer.correct], ['first-wrong-step', 'norm2', true]);
+  await assertFits(page, tag, 360, 'with the step check');
+  await screenshot(page, 'learner-block-keyboard-360');
+  assertClean(problems);
+  await context.close();
+});
+
 test('block: predict the first operation (stepper out of the page until answered), the quiz, and the snippets', async () => {
   const tag = 'block-explorer';
   const { page, context, problems } = await open(tag, { predict: 'first-op,prenorm-quiz', norm: 'post' }, '[part="predict"]:not([hidden])', { colorScheme: 'dark' });

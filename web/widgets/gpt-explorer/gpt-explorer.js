@@ -18,6 +18,8 @@ import { GENERATE_CSS, GeneratePanel } from './gpt-generate.js';
 import { MODEL_PANEL_CSS, ModelPanel } from './gpt-model-panel.js';
 import { GPTModels, LABELS, Released, SHIPPED_MODEL_URL } from './gpt-models.js';
 import { BYTE_CSS, piecesLabel, renderPieces } from '../kit/tokens.js';
+import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { gptSnippet, WEIGHTS_FILE } from './gpt-pytorch.js';
 
 const CSS = `
 section { margin: 0.9rem 0 0; padding-top: 0.6rem; border-top: 1px solid var(--bs-border); }
@@ -74,7 +76,7 @@ export class GPTExplorer extends BlockscopeElement {
     // spec() reads the attributes and this, and changes neither.
     this.source = { files: null, fileCount: 0, retry: false };
     const s = this.shadowRoot;
-    s.append(h('style', {}, CSS + BYTE_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS));
+    s.append(h('style', {}, CSS + BYTE_CSS + COPY_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS));
     this.panel = new ModelPanel(this.panelPort({ retry: () => this.retry(), useShipped: () => this.useShipped(),
       loadFiles: (files) => this.loadFiles(files), loadUrl: (url) => this.loadUrl(url) }));
     this.buildPromptSection();
@@ -121,7 +123,35 @@ export class GPTExplorer extends BlockscopeElement {
     this.promptSection = h('section', { class: 'prompt-section' },
       h('label', { for: 'prompt' }, h('h4', {}, 'Prompt')), this.promptInput, this.tokenNote, this.chips, this.promptNote);
     this.candidateBox = h('div', { class: 'candidate-box' });
-    this.nextSection = h('section', { class: 'next' }, h('h4', {}, 'Next-token prediction'), this.candidateBox);
+    this.weightsButton = h('button', { type: 'button', part: 'download-weights', hidden: true,
+      onclick: () => this.downloadWeights() }, 'Download the weights');
+    this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch(), extras: [this.weightsButton] });
+    this.nextSection = h('section', { class: 'next' }, h('h4', {}, 'Next-token prediction'), this.candidateBox,
+      this.copy.element);
+  }
+
+  /** The forward pass as PyTorch: the book's GPTModel, these weights, this prompt, the top candidates. */
+  toPyTorch() {
+    if (!this.result || !this.model) return '# The model has not run yet: wait for the next-token table, then copy again.\n';
+    const m = this.models;
+    const shipped = m.key === 'trained' && m.pair?.trained === this.model;
+    return gptSnippet({ config: { ...this.model.config, norm: this.result.placement }, ids: this.result.ids, prompt: this.attr('prompt'),
+      k: this.result.candidates.length, tokenizer: m.tokenizer.kind, label: m.label,
+      weightsUrl: shipped ? new URL('model.safetensors', m.pair.url).href : null });
+  }
+
+  /** This model's weights (book layout, float32) as safetensors bytes: what the snippet reads without a URL. */
+  async weightsBytes() {
+    return (await this.exclusive(() => this.model.save({ layout: 'book' }))).weights;
+  }
+
+  async downloadWeights() {
+    const url = URL.createObjectURL(new Blob([await this.weightsBytes()], { type: 'application/octet-stream' }));
+    const a = h('a', { href: url, download: WEIGHTS_FILE });
+    this.shadowRoot.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
 
   // ------------------------------------------------------------------ scheduling
@@ -235,6 +265,7 @@ export class GPTExplorer extends BlockscopeElement {
     const c = m.model.config;
     if (previous === m.model && this.shownModel === m.model) return false;
     this.shownModel = m.model;
+    this.weightsButton.hidden = m.key === 'trained'; // the shipped model's snippet downloads it itself
     this.tokenNote.textContent = m.tokenizer.note;
     this.view.setShape(c.n_layers, c.n_heads);
     this.emit('model', { source: m.key, label: m.label, config: c, numParameters: m.model.numParameters });

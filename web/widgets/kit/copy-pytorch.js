@@ -25,8 +25,8 @@ export function pyList(rows) {
 }
 
 export class CopyPanel {
-  /** snippet(): the current state's PyTorch code. */
-  constructor(port, { snippet }) {
+  /** snippet(): the current state's PyTorch code; extras: more controls for the button's row (e.g. a download). */
+  constructor(port, { snippet, extras = [] }) {
     this.port = port;
     this.snippet = snippet;
     this.code = h('pre', { tabindex: '0', 'aria-label': 'PyTorch code for the current state' });
@@ -34,7 +34,7 @@ export class CopyPanel {
     this.note = h('span', { class: 'muted', role: 'status', 'aria-live': 'polite' });
     this.details = h('details', { class: 'copy' }, h('summary', {}, 'Show the PyTorch code'), this.code);
     this.details.addEventListener('toggle', () => this.refresh());
-    this.element = h('div', { class: 'copy-box' }, h('div', { class: 'row' }, this.button, this.note), this.details);
+    this.element = h('div', { class: 'copy-box' }, h('div', { class: 'row' }, this.button, ...extras, this.note), this.details);
     this.button.addEventListener('click', () => this.copy());
   }
 

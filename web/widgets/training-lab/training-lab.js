@@ -14,7 +14,10 @@ import { BlockscopeElement, define, fmt, h, UPDATE } from '../kit/base.js';
 import { KIT_CSS, legend, watchWidth } from '../kit/chart-kit.js';
 import { attrField, attrSelect } from '../kit/controls.js';
 import { CHARTS_CSS, GradChart, LossChart, RUN_COLORS, smooth } from './training-lab-charts.js';
-import { BATCH, COMPARISONS, CONTEXT, DIVERGED_STEPS, loadCorpus, RunPair, SAMPLE_OPTIONS, SAMPLE_PROMPT } from './training-lab-runs.js';
+import { BATCH, COMPARISONS, CONTEXT, DATA_URL, DIVERGED_STEPS, gptConfig, loadCorpus, RunPair, SAMPLE_OPTIONS, SAMPLE_PROMPT,
+  trainConfig } from './training-lab-runs.js';
+import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { labSnippet } from './training-lab-pytorch.js';
 import { BYTE_CSS, renderPieces, utf8Pieces } from '../kit/tokens.js';
 import { LIMITS, settings, whatToLookFor } from './training-lab-text.js';
 
@@ -65,7 +68,7 @@ export class TrainingLab extends BlockscopeElement {
       return () => document.removeEventListener('visibilitychange', this.onVisibility);
     });
     const s = this.shadowRoot;
-    s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + CSS));
+    s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + COPY_CSS + CSS));
     this.lrInput = h('input', { type: 'range', id: 'lr', min: Math.log10(LIMITS.lr[0]), max: Math.log10(LIMITS.lr[1]), step: 0.05,
       oninput: () => this.showLr(10 ** Number(this.lrInput.value)),
       onchange: () => this.setAttribute('lr', String(roundLr(10 ** Number(this.lrInput.value)))) });
@@ -86,6 +89,7 @@ export class TrainingLab extends BlockscopeElement {
       h('tbody'));
     this.lookFor = h('p', { class: 'note look-for' });
     this.notes = h('ul', { class: 'run-notes', 'aria-live': 'polite' });
+    this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     s.append(
       h('h3', {}, 'Training lab: two GPTs side by side'),
       h('p', {}, `Two small GPTs learn to predict the next byte of the Brown corpus (1961 American English) in this tab, ` +
@@ -120,7 +124,9 @@ export class TrainingLab extends BlockscopeElement {
           'with the same random draws for both models, renewed every few dozen steps. Bytes that are not a whole UTF-8 ' +
           'character are shown as <0xNN>.'),
         this.samples),
-      h('section', {}, h('h4', {}, 'Results'), h('div', { class: 'scroll' }, this.table), this.notes),
+      h('section', {}, h('h4', {}, 'Results'), h('div', { class: 'scroll' }, this.table), this.notes,
+        h('p', { class: 'muted' }, 'The same two runs in PyTorch (the core’s seeded weights and batches, ported): its ' +
+          'printed losses are the ones above.'), this.copy.element),
       h('p', { class: 'status', role: 'status' }, 'The lab loads its corpus when it scrolls into view.'),
     );
     this.whileConnected(() => watchWidth(this, () => this.buildCharts()));
@@ -176,6 +182,15 @@ export class TrainingLab extends BlockscopeElement {
     if (name === 'loading' && this.attr('loading') === 'eager' && !this.visible) this.start();
     else if (name === 'eval-every' || name === 'sample-every') this.applyLive();
     else this.invalidate(UPDATE.REBUILD);
+  }
+
+  /** Both runs as PyTorch: the book's GPTModel, Blockscope's initial weights and batches, AdamW and the schedule. */
+  toPyTorch() {
+    const st = this.settings();
+    const cmp = COMPARISONS[st.comparison];
+    const runs = [['a', cmp.a], ['b', cmp.b]].map(([key, side]) => ({ key, label: side.label,
+      config: gptConfig(side, st.shared), train: trainConfig(side, st.shared) }));
+    return labSnippet({ label: cmp.label, runs, seed: st.shared.seed, evalEvery: st.evalEvery, dataUrl: DATA_URL });
   }
 
   applyLive() {
