@@ -9,6 +9,7 @@ import { Controls } from './controls.js';
 import { BASE_CSS, DARK_VARS, pageTheme } from './theme.js';
 import { WIDGET_TAGS } from './start-runtime.js';
 import { scheduleConnected } from './start-order.js';
+import { ownedClient, WidgetReleased } from './owned-runtime.js';
 
 export { fmt, parseNumber, parseNumbers, parseRows } from './values.js';
 export { COMMON_ATTRS } from './attrs.js';
@@ -65,6 +66,8 @@ export class BlockscopeElement extends HTMLElement {
     this._themeStyle = document.createElement('style');
     this._debounced = new Map(); // debounce(): key -> pending timer
     this._whileConnected = []; // whileConnected(): {start, stop}
+    this._lifetime = 0; // changes each time the element leaves the page: runtime objects asked for before are not kept
+    this._released = false; // off the page, its runtime objects freed
   }
 
   /** The controls bound to this element's attributes (controls.js: attrField, attrSlider, attrSelect). */
@@ -169,19 +172,21 @@ export class BlockscopeElement extends HTMLElement {
       w.stop = null;
     }
     // Free the worker-side objects once the element has really left the page (a DOM move disconnects and
-    // reconnects at once, keeping them).
+    // reconnects at once, keeping them). Objects still on their way are disposed when they arrive (owned-runtime.js).
     setTimeout(() => {
       if (this.isConnected || !this._connected) return; // moved, or never set up
       for (const timer of this._debounced.values()) clearTimeout(timer);
       this._debounced.clear();
-      if (this.release()) this._released = true;
+      this._lifetime++;
+      this._released = true;
+      this.release();
     }, 0);
   }
 
   /**
-   * Frees the worker-side objects the widget holds, once it has left the page, and returns true if there were
-   * any (the widget then rebuilds them with invalidate(UPDATE.REBUILD) when it comes back). The default holds nothing; a widget
-   * that keeps runtime objects overrides this.
+   * Frees the worker-side objects the widget holds, once it has left the page (it rebuilds them with
+   * invalidate(UPDATE.REBUILD) when it comes back). The default holds nothing; a widget that keeps runtime objects
+   * overrides this. Objects requested but not yet arrived need nothing here: they are disposed on arrival.
    */
   release() {
     return false;
@@ -318,9 +323,19 @@ export class BlockscopeElement extends HTMLElement {
     return this.getAttribute(name) !== 'false';
   }
 
-  /** The shared runtime (a Web Worker behind client.js). */
+  /**
+   * The shared runtime (a Web Worker behind client.js), seen through this element: every runtime object it
+   * resolves to belongs to the element, and one that arrives after the element left the page is disposed (the
+   * request then fails with WidgetReleased, which update() errors ignore).
+   */
   runtime() {
-    return connect();
+    return connect().then((client) => {
+      if (this._owned?.client !== client) {
+        const owner = { tag: this.tag, lifetime: () => this._lifetime, onPage: () => !this._released };
+        this._owned = { client, view: ownedClient(client, owner) };
+      }
+      return this._owned.view;
+    });
   }
 
   /** Dispatches `blockscope-<name>` (bubbles, crosses the shadow boundary). */
@@ -357,7 +372,7 @@ export class BlockscopeElement extends HTMLElement {
       try {
         await this.update(level);
       } catch (err) {
-        this.status(err.message, { error: true });
+        if (!(err instanceof WidgetReleased)) this.status(err.message, { error: true });
       }
     }
   }
