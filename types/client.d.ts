@@ -4,13 +4,13 @@
 // (or on the page's thread). What pages and widgets use. Each Remote* object lives in the worker until disposed.
 import type {
   Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason,
-  RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate,
-  FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats,
-  ParameterInfo, RowStats, MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection,
-  StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions,
-  GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions, ModelSource, TokenizerOptions,
-  ResidualMLPConfig
+  ConnectOptions, RestartListener, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions,
+  TrainStopReason, RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult,
+  Candidate, FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops,
+  MemoryStats, ParameterInfo, RowStats, MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues,
+  NormInspection, StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions, ForwardResult,
+  GenerateOptions, GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions, ModelSource,
+  TokenizerOptions, ResidualMLPConfig
 } from './shapes.js';
 export * from './shapes.js';
 
@@ -172,6 +172,13 @@ export class RuntimeClient {
   readonly mode: 'worker' | 'in-thread';
   /** Why the client runs in-thread although a worker was wanted (null otherwise). */
   readonly fallbackReason: string | null;
+  /** Why the worker was last replaced after it stopped (null while the first one lives). */
+  readonly restartReason: string | null;
+  /**
+   * Calls fn each time the worker stopped and a new runtime took its place (objects created before are gone): returns a
+   * function that unsubscribes.
+   */
+  onRestart(fn: RestartListener): () => void;
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics. */
   layerNorm(x: FloatArray, options?: LayerNormOptions): Promise<LayerNormResult>;
   /** LayerNorm of x as a learner's code with mistake `id` computes it ('correct' is LayerNorm itself). */

@@ -4,13 +4,13 @@
 // Web Workers, Node, bundlers). Arrays it returns are copies the caller owns.
 import type {
   Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason,
-  RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate,
-  FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats,
-  ParameterInfo, RowStats, MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection,
-  StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions,
-  GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions, ModelSource, TokenizerOptions,
-  ResidualMLPConfig
+  ConnectOptions, RestartListener, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions,
+  TrainStopReason, RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult,
+  Candidate, FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops,
+  MemoryStats, ParameterInfo, RowStats, MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues,
+  NormInspection, StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions, ForwardResult,
+  GenerateOptions, GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions, ModelSource,
+  TokenizerOptions, ResidualMLPConfig
 } from './shapes.js';
 export * from './shapes.js';
 

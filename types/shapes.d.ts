@@ -30,7 +30,13 @@ export interface ConnectOptions {
   workerTimeout?: number;
   /** Let loadModel and createTokenizer fetch from origins other than the page's and Blockscope's. */
   allowRemoteModels?: boolean;
+  /** How long (ms) a visible page's worker may send nothing (it posts a sign of life every second) before it is
+   * declared dead: pending calls are rejected and a new worker started (default 20000). */
+  silentTimeout?: number;
 }
+
+/** Told why the worker stopped and where the runtime now runs (client.onRestart). */
+export type RestartListener = (info: { reason: string; mode: 'worker' | 'in-thread' }) => void;
 
 export interface LoadOptions {
   /** 'auto' (default) picks 'simd' when the engine supports SIMD128. */
@@ -201,6 +207,10 @@ export interface LoadModelOptions {
    * hundredths; such a model is inference-only. Any other value is an Error naming it.
    */
   weights?: WeightFormat;
+  /** Cancels the load (the download stops; nothing is kept). */
+  signal?: AbortSignal;
+  /** Milliseconds a download may go without receiving a byte before it is stopped (default 30000). */
+  stallTimeout?: number;
 }
 /** A checkpoint directory URL, dropped files (config.json + model.safetensors), or contents. */
 export type ModelSource =

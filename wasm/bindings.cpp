@@ -11,6 +11,7 @@
 #include "blockscope/activation.hpp"
 #include "blockscope/feed_forward.hpp"
 #include "blockscope/layer_norm.hpp"
+#include "blockscope/memory_budget.hpp"
 #include "blockscope/mistakes.hpp"
 #include "blockscope/multi_head_attention.hpp"
 #include "blockscope/transformer_block.hpp"
@@ -282,14 +283,20 @@ val blockFlops(const std::string& config, double n) {
   });
 }
 
+// Bytes malloc has handed out and not had back. mallinfo's fields are int: above 2 GiB the count wraps negative,
+// so it is read as the unsigned 32-bit number it is (wasm32's heap is at most 4 GiB).
+int64_t malloc_in_use() { return static_cast<int64_t>(static_cast<uint32_t>(mallinfo().uordblks)); }
+
+// Every budget check also asks what the whole module holds (memory_budget.hpp: RuntimeMemory).
+[[maybe_unused]] const bool g_runtime_memory = (RuntimeMemory::in_use = &malloc_in_use, true);
+
 // Heap diagnostics for leak tests: bytes currently allocated by malloc, the wasm memory size, and the stack
 // pointer (the address of a local here: the same at every call unless the stack leaks).
 val memoryStats() {
-  const struct mallinfo mi = mallinfo();
   volatile char probe = 0;
   val o = val::object();
   o.set("stackPointer", static_cast<double>(reinterpret_cast<uintptr_t>(&probe)));
-  o.set("allocatedBytes", static_cast<double>(mi.uordblks));
+  o.set("allocatedBytes", static_cast<double>(malloc_in_use()));
   o.set("heapBytes", static_cast<double>(__builtin_wasm_memory_size(0) * 65536.0));
   return o;
 }

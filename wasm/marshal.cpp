@@ -4,6 +4,7 @@
 #include "json_reader.hpp"  // core/src: parse_json
 
 #include <cmath>
+#include <new>
 
 namespace blockscope::wasm {
 
@@ -24,6 +25,8 @@ void record_error(const char* message) noexcept {
 void record_current_exception() noexcept {
   try {
     throw;
+  } catch (const std::bad_alloc&) {
+    record_error("out of memory: this runtime's 4 GiB are full; dispose models, generators or trainers first");
   } catch (const std::exception& e) {
     record_error(e.what());
   } catch (...) {

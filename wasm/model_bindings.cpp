@@ -112,7 +112,8 @@ double countParameters(const std::string& config) {
 }
 
 // Reads a config.json (book or Hugging Face keys) and checks its float32 weights against the load options'
-// limit (loadOptions' JSON) before anything is allocated: {config (book keys), parameters, weightBytes}.
+// limit (loadOptions' JSON) before anything is allocated: {config (book keys), parameters, weightBytes,
+// maxFileBytes (the largest model.safetensors such a config can have)}.
 val checkModelConfig(const std::string& config_json, const std::string& options) {
   return guarded([&] {
     const GPTConfig cfg = read_config(config_json);
@@ -122,6 +123,7 @@ val checkModelConfig(const std::string& config_json, const std::string& options)
     o.set("config", json_to_js(cfg.to_json()));
     o.set("parameters", static_cast<double>(n));
     o.set("weightBytes", 4.0 * static_cast<double>(n));
+    o.set("maxFileBytes", static_cast<double>(max_safetensors_bytes(cfg)));  // what a download may send
     return o;
   });
 }

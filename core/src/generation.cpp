@@ -83,10 +83,17 @@ std::vector<Candidate> top_candidates(std::span<const float> logits, int64_t k, 
   require(!logits.empty(), "cannot rank empty logits");
   require(k >= 1, "the number of candidates must be at least 1, got ", k);
   require(std::isfinite(temperature) && temperature > 0.0f, "temperature must be > 0, got ", temperature);
-  for (size_t i = 0; i < logits.size(); ++i) require(!std::isnan(logits[i]), "logit ", i, " is NaN");
-  SamplingOptions ranking;
-  ranking.top_k = std::min<int64_t>(k, static_cast<int64_t>(logits.size()));
-  const std::vector<int32_t> ids = candidates(logits, ranking);
+  for (size_t i = 0; i < logits.size(); ++i) {
+    require(!std::isnan(logits[i]), "logit ", i, " is NaN");
+    require(logits[i] != INFINITY, "logit ", i, " is +inf: its probability is not defined");
+  }
+  // The k best, ranked (k >= the vocabulary ranks every id).
+  std::vector<int32_t> ids(logits.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  const auto n = static_cast<std::ptrdiff_t>(std::min<int64_t>(k, static_cast<int64_t>(ids.size())));
+  std::partial_sort(ids.begin(), ids.begin() + n, ids.end(), ByLogit{logits});
+  ids.resize(static_cast<size_t>(n));
+  require(logits[ids[0]] != -INFINITY, "every logit is -inf: there is no candidate to rank");
   // Softmax over the whole vocabulary in double, shifted by the maximum (the first ranked id).
   const double inv_t = 1.0 / temperature, top = logits[ids[0]];
   double z = 0.0;

@@ -102,13 +102,13 @@ int64_t GPTModel::cached_forward_bytes(const GPTConfig& cfg, int64_t T, int64_t 
 }
 
 void GPTModel::set_memory_budget(const MemoryBudget& budget) {
-  budget.require_fits({{detail::concat("a model of ", num_parameters(), " parameters"), stored_parameter_bytes()}});
+  budget.require_fits({{detail::concat("a model of ", num_parameters(), " parameters"), stored_parameter_bytes(), true}});
   budget_ = budget;
 }
 
 void GPTModel::require_memory(std::initializer_list<MemoryBudget::Part> parts, const char* hint) const {
   std::vector<MemoryBudget::Part> all(parts);
-  all.emplace_back("the model's parameters", stored_parameter_bytes());
+  all.emplace_back("the model's parameters", stored_parameter_bytes(), true);
   budget_.require_fits(all.data(), all.data() + all.size(), hint);
 }
 
@@ -312,7 +312,7 @@ Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
   check_ids(ids, 1, T);
   require_memory({{detail::concat("a cached forward of ", T, " tokens after ", cache.length),
                    cached_forward_bytes(cfg_, T, cache.length)},
-                  {"the KV cache", KVCache::bytes(cfg_)}});
+                  {"the KV cache", KVCache::bytes(cfg_), true}});
   const int64_t C = cfg_.emb_dim;
   const size_t n = to_size(T * C, "the residual stream");
   for (FloatBuffer* b : {&x_, &y_, &normed_}) detail::grow_to(*b, n);

@@ -113,7 +113,7 @@ Tensor ResidualMLP::forward(const Tensor& x) {
   budget_.require_fits(
       {{detail::concat("ResidualMLP activations for B = ", x.shape[0], " rows"),
         float_bytes(checked_mul(x.shape[0], per_row, what), what)},
-       {"the weights and their gradients", float_bytes(2 * params_.capacity(), what)}});
+       {"the weights and their gradients", float_bytes(2 * params_.capacity(), what), true}});
   B_ = 0;  // no backward_sum() over stale buffers if an allocation below throws
   resize_buffers(x.shape[0]);
   std::copy(x.data.begin(), x.data.end(), h_.begin());

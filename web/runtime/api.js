@@ -225,6 +225,11 @@ export const API = {
       mode: CLIENT,
       /** Why the client runs in-thread although a worker was wanted (null otherwise). @ts string | null */
       fallbackReason: CLIENT,
+      /** Why the worker was last replaced after it stopped (null while the first one lives). @ts string | null */
+      restartReason: CLIENT,
+      /** Calls fn each time the worker stopped and a new runtime took its place (objects created before are gone):
+       * returns a function that unsubscribes. @ts (fn: RestartListener): () => void */
+      onRestart: CLIENT,
       /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics.
        * @ts (x: FloatArray, options?: LayerNormOptions): LayerNormResult */
       layerNorm: CALL,

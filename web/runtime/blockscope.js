@@ -8,10 +8,11 @@
 // module returns are copies the caller owns; the zero-copy views the bindings produce never escape.
 
 import { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer } from './models.js';
-import { jsonText, num, toFloat32 } from './handles.js';
+import { checkedBuffer, jsonText, num, toFloat32 } from './handles.js';
 import { BlockscopeError, checkedModule } from './wasm-module.js';
 import { ResidualMLP, Trainer } from './training.js';
 import { mark } from './marks.js';
+import { fetchBytes, readStream, TEXT_LIMIT } from './downloads.js';
 import { glueUrl as glueUrlOf, resolveFlavour, simdSupported, WASM_BASE, wasmUrl as wasmUrlOf } from './locations.js';
 
 export { simdSupported };
@@ -96,56 +97,6 @@ async function compileStreaming(url) {
 
 /** Bytes a model file is streamed into wasm through, per call (the file is never whole in wasm memory). */
 const STAGING_BYTES = 1 << 20;
-
-/** Reads a URL's bytes (file: URLs through fs in Node), reporting progress; `into(total)` may take them as they come. */
-async function fetchBytes(url, { onProgress, into } = {}) {
-  if (isNode && url.protocol === 'file:') {
-    const [{ createReadStream }, { stat }, { Readable }] = await Promise.all([
-      import(/* @vite-ignore */ 'node:fs'), import(/* @vite-ignore */ 'node:fs/promises'), import(/* @vite-ignore */ 'node:stream'),
-    ]);
-    const { size } = await stat(url);
-    return readStream(Readable.toWeb(createReadStream(url)), size, { onProgress, into });
-  }
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
-  // With Content-Encoding (a host that gzips or brotlis the file), Content-Length is the compressed size and the
-  // body arrives decompressed: the real size is unknown until the end.
-  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
-  const total = encoded ? 0 : Number(response.headers.get('content-length')) || 0;
-  return readStream(response.body, total, { onProgress, into });
-}
-
-/** Reads a stream into memory (or, with `into(total)`, straight into a caller's buffer when total is known). */
-async function readStream(stream, total, { onProgress, into } = {}) {
-  const chunks = [];
-  let loaded = 0;
-  let target = into && total ? into(total, null) : null;
-  for (const reader = stream.getReader(); ;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (target) {
-      if (loaded + value.length > total) throw new Error(`received more than the announced ${total} bytes`);
-      target.write(value, loaded);
-    } else chunks.push(value);
-    loaded += value.length;
-    onProgress?.({ loaded, total: total || loaded });
-  }
-  if (target) {
-    if (loaded !== total) throw new Error(`received ${loaded} of ${total} bytes`);
-    return target.result();
-  }
-  return into ? into(loaded, chunks) : concatChunks(chunks, loaded);
-}
-
-function concatChunks(chunks, n) {
-  const out = new Uint8Array(n);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
-}
 
 /** The loaded runtime. Obtain it with loadBlockscope(). */
 export class Blockscope {
@@ -300,16 +251,20 @@ export class Blockscope {
    * weights: 'f32' (default) or 'int8' — the token embedding and every Linear matrix quantized as they stream
    * in (one scale per 32 values, like llama.cpp's Q8_0): under a third of the memory and faster decoding, logits
    * within a few hundredths; the model is then inference-only (training it is an error). See the README.
+   * A download is bounded by the largest file its config can have (whatever the server announces), stopped after
+   * stallTimeout ms without data (default 30000), and cancelled by `signal` (an AbortSignal).
    * @returns {Promise<GPT>}
    */
-  async loadModel(source, { onProgress, maxParameterBytes, weights } = {}) {
+  async loadModel(source, { onProgress, maxParameterBytes, weights, signal, stallTimeout } = {}) {
     // The options are checked first (by the core, which names a bad value and fills in its defaults), before any
     // download.
     const given = (v, as) => (v === undefined ? undefined : as(v));
     const options = this.#m.loadOptions(jsonText({ maxParameterBytes: given(maxParameterBytes, num), weights: given(weights, String) },
       'loadModel options'));
-    const { configText, openWeights } = await this.#resolveModelSource(source);
-    this.#m.checkModelConfig(configText, options);
+    const stallMs = stallTimeout === undefined ? undefined : num(stallTimeout);
+    const { configText, openWeights } = await this.#resolveModelSource(source, { signal, stallMs });
+    // The largest file this config can have bounds the download, whatever the server says (or does not say).
+    const { maxFileBytes } = this.#m.checkModelConfig(configText, options);
     // The file streams through a small staging buffer into the core's ModelLoader, which converts each tensor
     // straight into the model's parameters: wasm memory never holds the file itself (it would stay grown).
     let loader = null;
@@ -331,7 +286,7 @@ export class Blockscope {
       return { write, result: () => loader };
     };
     try {
-      await openWeights({ onProgress, into });
+      await openWeights({ onProgress, into, limit: maxFileBytes, signal, stallMs });
       return GPT._create(this.#m, new this.#m.GPT(loader));
     } finally {
       staging?.delete();
@@ -339,10 +294,10 @@ export class Blockscope {
     }
   }
 
-  async #resolveModelSource(source) {
+  async #resolveModelSource(source, { signal, stallMs }) {
     if (source?.url != null) {
       const base = new URL(String(source.url).replace(/\/?$/, '/'), isNode ? `file://${process.cwd()}/` : location.href);
-      const configText = new TextDecoder().decode(await fetchBytes(new URL('config.json', base)));
+      const configText = new TextDecoder().decode(await fetchBytes(new URL('config.json', base), { signal, stallMs }));
       return { configText, openWeights: (opts) => fetchBytes(new URL('model.safetensors', base), opts) };
     }
     if (source?.files != null) {
@@ -352,15 +307,17 @@ export class Blockscope {
       if (!config || !weights) {
         throw new Error(`choose both config.json and a .safetensors file (got ${files.map((f) => f.name).join(', ') || 'nothing'})`);
       }
+      if (config.size > TEXT_LIMIT) throw new Error(`${config.name} is ${config.size} bytes: not a config.json`);
       return {
         configText: await config.text(),
-        openWeights: (opts) => readStream(weights.stream(), weights.size, opts),
+        openWeights: (opts) => readStream(weights.stream(), weights.size, { what: weights.name, ...opts }),
       };
     }
     if (source?.config != null && source?.weights != null) {
       const configText = typeof source.config === 'string' ? source.config : jsonText(source.config, 'config.json');
-      const w = source.weights;
+      let w = source.weights;
       if (!(w instanceof ArrayBuffer) && !ArrayBuffer.isView(w)) throw new Error('weights must be bytes (a Uint8Array or ArrayBuffer)');
+      w = checkedBuffer(w, 'the weights');
       const bytes = w instanceof Uint8Array ? w : ArrayBuffer.isView(w) ? new Uint8Array(w.buffer, w.byteOffset, w.byteLength) : new Uint8Array(w);
       return {
         configText,

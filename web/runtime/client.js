@@ -30,6 +30,7 @@ import { precompile, startWorker, WorkerTransport } from './transport.js';
 
 export { BlockscopeError };
 
+const MAX_RESTARTS = 3; // worker restarts before the runtime moves to the page's thread
 const instances = new Map(); // options key -> Promise<RuntimeClient>
 const BUNDLE_ORIGIN = new URL(import.meta.url).origin;
 const pageOrigin = () => (typeof location === 'undefined' ? null : location.origin);
@@ -37,9 +38,11 @@ const pageOrigin = () => (typeof location === 'undefined' ? null : location.orig
 /**
  * Connects to the runtime (once per page and set of options).
  * @param {{workerUrl?: string|URL, flavour?: 'auto'|'simd'|'baseline', inThread?: boolean,
- *          workerTimeout?: number, allowRemoteModels?: boolean}} [options]
+ *          workerTimeout?: number, allowRemoteModels?: boolean, silentTimeout?: number}} [options]
  *   inThread runs the runtime on the page's thread; workerTimeout (ms, default 10000) is how long a worker may
- *   take to start before the in-thread fallback; allowRemoteModels lets loadModel fetch from any origin.
+ *   take to start before the in-thread fallback; allowRemoteModels lets loadModel fetch from any origin;
+ *   silentTimeout (ms, default 20000) how long a worker may send nothing before it counts as dead and is replaced
+ *   (pending calls rejected; after 3 replacements the runtime moves to the page's thread).
  */
 export function connect(options = {}) {
   const workerUrl = new URL(options.workerUrl ?? WORKER_URL, import.meta.url).href;
@@ -85,7 +88,7 @@ function declare(Proxy, cls) {
  * Asks `owner` (the client, or an object in the worker) to create a runtime object with its method `name`; the
  * callbacks the declaration names in the options argument stay here and hear the worker's events.
  */
-async function createRemote(owner, client, name, args, spec) {
+async function createRemote(owner, client, name, args, spec, signal = null) {
   let onEvent;
   if (spec.events) {
     const options = { ...(args[spec.options] ?? {}) };
@@ -97,8 +100,32 @@ async function createRemote(owner, client, name, args, spec) {
     args = Object.assign([...args], { [spec.options]: options });
     onEvent = (event, data) => handlers[event]?.(data);
   }
-  const info = await owner._request({ op: 'create', method: name, args }, { onEvent });
-  return new PROXIES[spec.returns](client, info);
+  if (signal?.aborted) throw new Error(`${name} was cancelled before it started`);
+  const { id, promise } = owner._send({ op: 'create', method: name, args }, { onEvent });
+  // An AbortSignal cannot cross to the worker: its abort becomes a 'cancel' of this request there.
+  const onAbort = () => owner._send({ op: 'cancel', target: id });
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return new PROXIES[spec.returns](client, await promise);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A transport whose worker is still starting: messages wait for it, then go through it. */
+class QueuedTransport {
+  #ready;
+  constructor(ready, onReady) {
+    this.#ready = ready.then((t) => {
+      onReady(t);
+      return t;
+    });
+  }
+  send(msg, opts) {
+    let cancelled = false;
+    const sent = this.#ready.then((t) => (cancelled ? { promise: Promise.reject(new Error('cancelled')) } : t.send(msg, opts)));
+    return { id: null, promise: sent.then((r) => r.promise), cancel: () => { cancelled = true; } };
+  }
 }
 
 export const RuntimeClient = declare(class RuntimeClient {
@@ -115,6 +142,7 @@ export const RuntimeClient = declare(class RuntimeClient {
     let transport = null;
     let reason = null; // why a wanted worker could not be used
     let precompiled = null; // the page's compile of the wasm for the worker (see below)
+    let client = null;
     const flavour = resolveFlavour(options.flavour);
     if (!options.inThread) {
       try {
@@ -124,7 +152,7 @@ export const RuntimeClient = declare(class RuntimeClient {
         precompiled = typeof WebAssembly.compileStreaming === 'function' ? precompile(wasmUrl(flavour)) : null;
         const hash = `#flavour=${flavour}${precompiled ? '&module=page' : ''}`;
         const worker = await startWorker(workerUrl, options.workerTimeout ?? 10000, hash, precompiled);
-        transport = new WorkerTransport(worker);
+        transport = new WorkerTransport(worker, { silentMs: options.silentTimeout, onDead: (why) => client?._restart(why) });
       } catch (err) {
         reason = err.message;
         console.info(`Blockscope: ${reason}; running the runtime on the page's thread instead.`);
@@ -135,8 +163,9 @@ export const RuntimeClient = declare(class RuntimeClient {
       transport = new WorkerTransport(createInThreadPort());
     }
     const mode = options.inThread || reason !== null ? 'in-thread' : 'worker';
-    const client = new RuntimeClient(transport, { mode, allowRemoteModels: options.allowRemoteModels });
+    client = new RuntimeClient(transport, { mode, allowRemoteModels: options.allowRemoteModels });
     client.fallbackReason = reason;
+    client.#start = { workerUrl, options, flavour };
     // In-thread after a failed worker start, the module compiled for the worker is used here (the in-thread port
     // passes messages by reference); a worker's 'init' carries only cloneable options.
     const init = { flavour };
@@ -148,10 +177,66 @@ export const RuntimeClient = declare(class RuntimeClient {
     return client;
   }
 
+  #start = null; // what started the worker: {workerUrl, options, flavour}, to start another
+  #restartListeners = new Set();
+  /** How many times the worker was replaced: objects created under an earlier epoch are gone. @internal */
+  _epoch = 0;
+  /** Why the worker was last replaced (null while the first one lives). */
+  restartReason = null;
+
   constructor(transport, { mode, allowRemoteModels = false } = {}) {
     this.#t = transport;
     this.mode = mode;
     this.#allowRemoteModels = allowRemoteModels;
+  }
+
+  /**
+   * Calls fn({reason, mode}) each time the worker died and a new runtime took its place (the objects created
+   * before are gone: widgets rebuild theirs). Returns a function that unsubscribes.
+   */
+  onRestart(fn) {
+    this.#restartListeners.add(fn);
+    return () => this.#restartListeners.delete(fn);
+  }
+
+  /**
+   * Replaces a worker that died (transport.js noticed): a new worker, or the in-thread runtime if none starts.
+   * Requests made meanwhile wait for it. @internal
+   */
+  _restart(why) {
+    if (!this.#start) return null;
+    this._epoch++;
+    this.restartReason = why;
+    const { workerUrl, options, flavour } = this.#start;
+    const ready = (async () => {
+      let transport;
+      try {
+        // A worker that keeps dying (its script crashes, the browser keeps killing it) is given up for the page's thread.
+        if (this._epoch > MAX_RESTARTS) throw new Error(`it stopped ${this._epoch} times`);
+        const worker = await startWorker(workerUrl, options.workerTimeout ?? 10000, `#flavour=${flavour}`);
+        transport = new WorkerTransport(worker, { silentMs: options.silentTimeout, onDead: (w) => this._restart(w) });
+      } catch (err) {
+        console.info(`Blockscope: the worker could not be restarted (${err.message}); running in-thread.`);
+        const { createInThreadPort } = await import('./in-thread.js');
+        transport = new WorkerTransport(createInThreadPort());
+        this.mode = 'in-thread';
+        this.fallbackReason = `the worker stopped (${why}) and could not be restarted: ${err.message}`;
+      }
+      await transport.send({ op: 'init', options: { flavour } }).promise;
+      return transport;
+    })();
+    this.#t = new QueuedTransport(ready, (t) => { this.#t = t; });
+    console.warn(`Blockscope: the runtime's worker stopped (${why}); restarting it.`);
+    ready.then(() => {
+      for (const fn of this.#restartListeners) {
+        try {
+          fn({ reason: why, mode: this.mode });
+        } catch (err) {
+          console.error(err);
+        }
+      }
+    }, (err) => console.error(`Blockscope: the runtime could not be restarted: ${err.message}`));
+    return ready;
   }
 
   /** @internal Sends a message to the host: {id, promise}. */
@@ -163,8 +248,8 @@ export const RuntimeClient = declare(class RuntimeClient {
     return this.#t.send(msg, opts).promise;
   }
   /** @internal */
-  _create(name, args, spec) {
-    return createRemote(this, this, name, args, spec);
+  _create(name, args, spec, signal) {
+    return createRemote(this, this, name, args, spec, signal);
   }
 
   /**
@@ -179,12 +264,14 @@ export const RuntimeClient = declare(class RuntimeClient {
   /**
    * Loads a checkpoint directory: source {url} or {files: File[]} (config.json + model.safetensors), or {config,
    * weights}; options as the runtime's loadModel, onProgress({loaded, total}) hearing the download. A {url} must be on
-   * the page's or Blockscope's origin unless the client allows others.
+   * the page's or Blockscope's origin unless the client allows others. An AbortSignal in options.signal cancels
+   * the load in the worker.
    */
   async loadModel(source, options = {}) {
     const src = source?.url != null ? { url: this.#checkModelUrl(absolute(source.url)) } : source;
-    const opts = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-    return this._create('loadModel', [src, opts], API.Blockscope.members.loadModel);
+    const { signal, ...rest } = options;
+    const opts = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+    return this._create('loadModel', [src, opts], API.Blockscope.members.loadModel, signal);
   }
 
   /** Model and tokenizer URLs must be on the page's origin or the bundle's, unless the client allows others. */
@@ -204,8 +291,10 @@ function absolute(url) {
 /** A runtime object living in the worker, with the snapshot properties it was created with. dispose() frees it. */
 const RemoteObject = declare(class RemoteObject {
   #client;
+  #epoch;
   constructor(client, info) {
     this.#client = client;
+    this.#epoch = client._epoch;
     this.handle = info.handle;
     for (const [name, spec] of Object.entries(membersOf(this.constructor.api))) {
       if (spec.kind === 'snapshot') this[name] = info[name];
@@ -213,8 +302,9 @@ const RemoteObject = declare(class RemoteObject {
   }
   /** @internal Sends a message about this object: {id, promise}. */
   _send(msg, opts) {
-    if (this.handle == null) {
-      const promise = Promise.reject(new Error(`this ${this.constructor.name} has been disposed`));
+    if (this.handle == null || this.#epoch !== this.#client._epoch) {
+      const why = this.handle == null ? 'has been disposed' : 'was lost when the runtime\'s worker stopped';
+      const promise = Promise.reject(new Error(`this ${this.constructor.api} ${why}`));
       return { id: null, promise };
     }
     return this.#client._send({ ...msg, handle: this.handle }, opts);
@@ -229,6 +319,10 @@ const RemoteObject = declare(class RemoteObject {
   }
   async dispose() {
     if (this.handle == null) return;
+    if (this.#epoch !== this.#client._epoch) { // its worker is gone, and the object with it
+      this.handle = null;
+      return;
+    }
     const h = this.handle;
     this.handle = null;
     await this.#client._send({ op: 'dispose', handle: h }).promise;

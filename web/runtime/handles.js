@@ -30,7 +30,28 @@ export function num(value) {
   return typeof value === 'number' ? value : Number(value);
 }
 
+/**
+ * `data` as it may cross into wasm: a typed array or ArrayBuffer whose memory has been transferred away (to a
+ * worker) is refused by name — embind would read it as nothing and fail deep inside the module —, and one on a
+ * SharedArrayBuffer is copied, so another thread cannot change it during the call. Anything else is returned as is.
+ */
+export function checkedBuffer(data, what) {
+  const isView = ArrayBuffer.isView(data);
+  if (!isView && !(data instanceof ArrayBuffer) && !isShared(data)) return data;
+  const buffer = isView ? data.buffer : data;
+  try {
+    new Uint8Array(buffer, 0, 0); // throws on a detached buffer
+  } catch {
+    throw new Error(`${what} is a detached ${isView ? data.constructor.name : 'ArrayBuffer'}: its memory was transferred ` +
+      '(to a worker, with postMessage); pass a copy made before the transfer');
+  }
+  if (!isShared(buffer)) return data;
+  return isView ? new data.constructor(data) : new Uint8Array(new Uint8Array(buffer)).buffer;
+}
+const isShared = (b) => typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
+
 export function toFloat32(data, what) {
+  data = checkedBuffer(data, what);
   if (data instanceof Float32Array) return data;
   if (ArrayBuffer.isView(data) || Array.isArray(data)) {
     const out = Float32Array.from(data);
@@ -47,7 +68,7 @@ export function toFloat32(data, what) {
 /** Token ids as an array, Int32Array or array of equal-length arrays (a batch) -> {ids, B, T}. */
 export function toIds(ids) {
   const batch = Array.isArray(ids) && ids.length > 0 && (Array.isArray(ids[0]) || ArrayBuffer.isView(ids[0]));
-  const rows = batch ? ids : [ids];
+  const rows = (batch ? ids : [ids]).map((row, b) => checkedBuffer(row, batch ? `batch row ${b}` : 'token ids'));
   const T = rows[0]?.length ?? 0;
   const flat = new Int32Array(rows.length * T);
   rows.forEach((row, b) => {
@@ -116,7 +137,7 @@ export class BaseHandle {
   }
   /** @protected The live wasm object; throws once disposed. */
   get raw() {
-    if (!this.#raw) throw new Error(`this ${this.constructor.name} has been disposed`);
+    if (!this.#raw) throw new Error(`this ${this.constructor.apiName ?? this.constructor.name} has been disposed`);
     return this.#raw;
   }
   get disposed() {

@@ -5,8 +5,68 @@ import { BaseHandle, copyBlockInspection, copyNorm, Handle, jsonText, num, toFlo
 import { Trainer } from './training.js';
 import { tokenText } from './token-text.js';
 
+// A generation dropped half-way (its iterator neither finished nor returned) is freed when the iterator is collected.
+const openGenerations = new FinalizationRegistry(({ raw, open }) => {
+  if (open.delete(raw)) raw.delete();
+});
+
+/**
+ * The iterator GPT.generate() returns: one token per next(), {stopReason} as its return value. Its wasm Generator
+ * (and KV cache) is freed when it finishes, when the caller stops early (return(), a `break` out of for…of),
+ * when its GPT is disposed, or — if the caller just drops it — when it is garbage-collected.
+ */
+class Generation {
+  #gpt;
+  #raw;
+  #open;
+  #index = 0;
+  constructor(gpt, raw, open) {
+    this.#gpt = gpt;
+    this.#raw = raw;
+    this.#open = open;
+    open.add(raw);
+    openGenerations.register(this, { raw, open }, this);
+  }
+  next() {
+    if (!this.#raw) return { done: true, value: undefined };
+    try {
+      // The wasm Generator refers to this GPT's weights: never step it once the GPT is gone.
+      if (this.#gpt.disposed) throw new Error('the GPT was disposed during generation');
+      const token = this.#raw.next();
+      if (token >= 0) return { done: false, value: { token, index: this.#index++ } };
+      const stopReason = this.#raw.stopReason();
+      this.#close();
+      return { done: true, value: { stopReason } };
+    } catch (err) {
+      this.#close();
+      throw err;
+    }
+  }
+  return(value) {
+    this.#close();
+    return { done: true, value };
+  }
+  throw(err) {
+    this.#close();
+    throw err;
+  }
+  [Symbol.iterator]() {
+    return this;
+  }
+  #close() {
+    const raw = this.#raw;
+    if (!raw) return;
+    this.#raw = null;
+    openGenerations.unregister(this);
+    if (this.#open.delete(raw)) raw.delete(); // (already freed if the GPT was disposed)
+  }
+}
+
 /** A GPT model (the book's GPTModel): seeded random weights until parameters are loaded. */
 export class GPT extends Handle {
+  static apiName = 'GPT'; // minified bundles rename classes: messages use this
+  /** The wasm Generators of this model's open generations (each holds a KV cache): freed with the model. */
+  #generations = new Set();
   /** The config with the book's keys plus tie_weights and norm. */
   get config() {
     return this.raw.config();
@@ -74,23 +134,16 @@ export class GPT extends Handle {
    * @yields {{token: number, index: number}}
    * @returns {{stopReason: string}} 'max_new_tokens' | 'stop_token' | 'context_full' | 'cancelled'
    */
-  *generate(prompt, options = {}) {
+  generate(prompt, options = {}) {
     const { ids } = toIds(prompt);
-    const gen = new this.#module.Generator(this.raw, ids, jsonText(options, 'generation options'));
-    let stopReason = 'cancelled';
-    try {
-      for (let index = 0; ; index++) {
-        // The wasm Generator refers to this GPT's weights: never step it once the GPT is gone.
-        if (this.disposed) throw new Error('the GPT was disposed during generation');
-        const token = gen.next();
-        if (token < 0) break;
-        yield { token, index };
-      }
-      stopReason = gen.stopReason();
-    } finally {
-      gen.delete(); // also when the caller stops iterating early
-    }
-    return { stopReason };
+    return new Generation(this, new this.#module.Generator(this.raw, ids, jsonText(options, 'generation options')),
+      this.#generations);
+  }
+  /** Frees the model, its trainers and every generation still open on it. */
+  dispose() {
+    for (const raw of this.#generations) raw.delete();
+    this.#generations.clear();
+    super.dispose();
   }
   /**
    * The mean cross-entropy (nats per token) of the logits of `ids` against `targets` (same shape: one sequence
@@ -157,6 +210,7 @@ export class GPT extends Handle {
 
 /** One transformer block (pre- or post-norm), or the lesson's encoder block via its config keys. */
 export class Block extends Handle {
+  static apiName = 'Block'; // minified bundles rename classes: messages use this
   get config() {
     return this.raw.config();
   }
@@ -181,6 +235,7 @@ export class Block extends Handle {
 
 /** The book's MultiHeadAttention module on its own. */
 export class MultiHeadAttention extends Handle {
+  static apiName = 'MultiHeadAttention'; // minified bundles rename classes: messages use this
   /** x: (B, T, d_in) flat -> {output (B, T, d_out), weights (B, NH, T, T)} */
   forward(x, B, T) {
     const r = this.raw.forward(toFloat32(x, 'attention input'), num(B), num(T));
@@ -198,6 +253,7 @@ export class MultiHeadAttention extends Handle {
 
 /** Linear -> activation -> Linear with its hidden values. */
 export class FeedForward extends Handle {
+  static apiName = 'FeedForward'; // minified bundles rename classes: messages use this
   /** x: (rows, emb_dim) flat -> {output, hiddenPre, hiddenPost} */
   forward(x) {
     const r = this.raw.forward(toFloat32(x, 'feed-forward input'));
@@ -215,6 +271,7 @@ export class FeedForward extends Handle {
 
 /** Text <-> token ids: GPT-2's byte-level BPE, or one id per byte. */
 export class Tokenizer extends BaseHandle {
+  static apiName = 'Tokenizer'; // minified bundles rename classes: messages use this
   /** 'gpt2' | 'bytes' | 'bytes+eot' */
   get kind() {
     return this.raw.name();

@@ -40,6 +40,7 @@ function transferables(value, list = []) {
 export function createHost(post) {
   const handles = new Map(); // handle -> {obj, cls}
   const cancelled = new Set(); // ids of stream requests the page cancelled
+  const aborts = new Map(); // id of an async create under way (a download) -> its AbortController
   let runtime = null;
   let nextHandle = 1;
 
@@ -122,7 +123,16 @@ export function createHost(post) {
         for (const [event, key] of Object.entries(spec.events)) options[key] = (data) => post({ id: msg.id, event, data });
         args[spec.options] = options;
       }
-      return store(await obj[msg.method](...args), spec.returns);
+      if (!spec.async || spec.options == null) return store(await obj[msg.method](...args), spec.returns);
+      // The page's AbortSignal arrives as a 'cancel' of this request.
+      const controller = new AbortController();
+      aborts.set(msg.id, controller);
+      args[spec.options] = { ...(args[spec.options] ?? {}), signal: controller.signal };
+      try {
+        return store(await obj[msg.method](...args), spec.returns);
+      } finally {
+        aborts.delete(msg.id);
+      }
     },
     stream(msg) {
       const { obj, cls } = target(msg.handle);
@@ -130,7 +140,8 @@ export function createHost(post) {
       return streams[`${cls}.${msg.method}`](obj, msg);
     },
     cancel(msg) {
-      cancelled.add(msg.target);
+      if (aborts.has(msg.target)) aborts.get(msg.target).abort();
+      else cancelled.add(msg.target);
       return true;
     },
     dispose(msg) {

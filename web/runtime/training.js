@@ -1,9 +1,10 @@
 // training.js — training classes web/runtime/blockscope.js hands out: a Trainer over a GPT (steps on sampled or given
 // batches, evaluation, optimizer state) and the lesson's residual-gradient-flow network. They wrap wasm
 // objects created through the GPT's module; none loads the module itself.
-import { BaseHandle, Handle, jsonText, num, toFloat32, toIds } from './handles.js';
+import { BaseHandle, checkedBuffer, Handle, jsonText, num, toFloat32, toIds } from './handles.js';
 
 function int32(ids, what) {
+  ids = checkedBuffer(ids, what);
   if (ids instanceof Int32Array) return ids;
   if (!Array.isArray(ids) && !ArrayBuffer.isView(ids)) throw new Error(`${what} must be an array of token ids`);
   return toIds(ids).ids;
@@ -27,6 +28,7 @@ function stepResult(r) {
  * in the core. Obtain one with Blockscope.createTrainer(gpt, {tokens, config}); disposing the GPT disposes it.
  */
 export class Trainer extends BaseHandle {
+  static apiName = 'Trainer'; // minified bundles rename classes: messages use this
   /** @internal */
   static _create(gpt, tokens, validationTokens, config) {
     const module = gpt._module;
@@ -126,7 +128,8 @@ export class Trainer extends BaseHandle {
   }
   /** Restores saveOptimizerState()'s bytes. */
   loadOptimizerState(bytes) {
-    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+    const checked = checkedBuffer(bytes, 'the optimizer state');
+    const data = checked instanceof Uint8Array ? checked : new Uint8Array(checked);
     const buffer = new this.#module.ByteBuffer(data.length);
     try {
       buffer.view().set(data);
@@ -146,6 +149,7 @@ export class Trainer extends BaseHandle {
  * with or without shortcuts (and optionally a LayerNorm inside each layer), and the gradient of y.sum().
  */
 export class ResidualMLP extends Handle {
+  static apiName = 'ResidualMLP'; // minified bundles rename classes: messages use this
   get config() {
     return this.raw.config();
   }

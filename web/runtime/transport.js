@@ -70,19 +70,51 @@ export function precompile(url) {
     .then((module) => ({ wasmModule: module && { url: url.href, module } }), () => ({ wasmModule: null }));
 }
 
-/** Request/response transport over a worker (or the in-thread stand-in with the same port shape). */
+/**
+ * Request/response transport over a worker (or the in-thread stand-in with the same port shape). A worker that
+ * fails (an uncaught error) or falls silent — the worker posts {alive: true} every second, so no message for
+ * `silentMs` (3 × that while calls are in flight) while the page is visible means it is gone (closed, or killed by
+ * the browser) — is declared dead: every pending request is rejected with an error saying so, and `onDead(reason)`
+ * lets the client restart it.
+ */
 export class WorkerTransport {
   #worker;
   #pending = new Map();
   #nextId = 1;
-  constructor(worker) {
+  #lastHeard = Date.now();
+  #watchdog = null;
+  #onDead;
+  dead = null; // why the worker is gone, once it is
+  constructor(worker, { silentMs = 20000, onDead = null } = {}) {
     this.#worker = worker;
-    worker.onmessage = ({ data }) => this.#receive(data);
-    worker.onerror = (e) => {
-      const err = new Error(`Blockscope worker failed: ${e.message ?? 'unknown error'}`);
-      for (const p of this.#pending.values()) p.reject(err);
-      this.#pending.clear();
+    this.#onDead = onDead;
+    worker.onmessage = ({ data }) => {
+      this.#lastHeard = Date.now();
+      if (data?.alive !== true) this.#receive(data);
     };
+    worker.onerror = (e) => {
+      e?.preventDefault?.();
+      this.#die(`it failed (${e?.message ?? 'unknown error'})`);
+    };
+    if (onDead && typeof setInterval === 'function') {
+      this.#watchdog = setInterval(() => {
+        const hidden = typeof document !== 'undefined' && document.visibilityState === 'hidden';
+        // A worker busy with one long synchronous call cannot post: calls in flight give it three times as long.
+        const limit = this.#pending.size ? 3 * silentMs : silentMs;
+        if (!hidden && Date.now() - this.#lastHeard > limit) this.#die(`it sent nothing for ${Math.round(limit / 1000)} s`);
+      }, Math.min(1000, silentMs / 3));
+    }
+  }
+  #die(why) {
+    if (this.dead) return;
+    this.dead = why;
+    clearInterval(this.#watchdog);
+    this.#worker.onmessage = this.#worker.onerror = null;
+    this.#worker.terminate?.();
+    const err = new Error(`the Blockscope worker stopped: ${why}. It is being restarted; objects created before are gone`);
+    for (const p of this.#pending.values()) p.reject(err);
+    this.#pending.clear();
+    this.#onDead?.(why);
   }
   #receive(msg) {
     const p = this.#pending.get(msg.id);
@@ -97,6 +129,7 @@ export class WorkerTransport {
     else p.reject(msg.name === 'BlockscopeError' ? new BlockscopeError(msg.error) : new Error(msg.error));
   }
   send(msg, { onEvent, transfer = [] } = {}) {
+    if (this.dead) return { id: null, promise: Promise.reject(new Error(`the Blockscope worker stopped: ${this.dead}`)) };
     const id = this.#nextId++;
     const call = msg.op !== 'init';
     const promise = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onEvent, call }));

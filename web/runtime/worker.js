@@ -22,3 +22,6 @@ self.onmessage = ({ data }) => {
   } else handle(data);
 };
 self.postMessage({ ready: true }); // tells client.js the script loaded (else it falls back to in-thread)
+// A sign of life for the page's watchdog (transport.js): a worker that stops sending these is restarted. The host
+// yields between the pieces of long jobs, so these keep coming while it works.
+setInterval(() => self.postMessage({ alive: true }), 1000);

@@ -1,6 +1,7 @@
 // Q8_0-style quantization of float32 rows (weights at load, activations before the int8 GEMV) and the
 // dequantization of weight rows. Scale = max|v| / 127 and code = nearbyint(v / scale), the same float32
-// operations as tests/reference/make_q8_goldens.py in PyTorch (torch.round also rounds ties to even).
+// operations as tests/reference/make_q8_goldens.py in PyTorch (torch.round also rounds ties to even). A group
+// holding an inf or NaN quantizes to a NaN scale, so the non-finite value is not hidden (see quantize).
 #include <algorithm>
 #include <cmath>
 
@@ -17,11 +18,17 @@ void quantize(Code* codes, float* scales, const float* v, int64_t n) {
   for (int64_t g = 0; g < G; ++g) {
     const int64_t k0 = g * 32, k1 = std::min(n, k0 + 32);
     float amax = 0.0f;
-    for (int64_t k = k0; k < k1; ++k) amax = std::max(amax, std::fabs(v[k]));
-    const float scale = amax / 127.0f;
+    bool finite = true;
+    for (int64_t k = k0; k < k1; ++k) {
+      amax = std::max(amax, std::fabs(v[k]));
+      finite = finite && std::isfinite(v[k]);
+    }
+    // A group with an inf or NaN gets codes 0 and a NaN scale: every dot product it enters is NaN, so a
+    // non-finite activation reaches the int8 path's output as it reaches float32's (and is reported the same way).
+    const float scale = finite ? amax / 127.0f : NAN;
     scales[g] = scale;
     for (int64_t k = k0; k < k1; ++k) {
-      const float q = scale > 0.0f ? std::nearbyint(v[k] / scale) : 0.0f;
+      const float q = finite && scale > 0.0f ? std::nearbyint(v[k] / scale) : 0.0f;
       codes[k] = static_cast<Code>(std::clamp(q, -127.0f, 127.0f));
     }
     for (int64_t k = k1; k < k0 + 32; ++k) codes[k] = 0;

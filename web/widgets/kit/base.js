@@ -18,6 +18,19 @@ const UA_DEFAULT_FONT = /^("?Times New Roman"?|Times|serif)$/i;
 const SYSTEM_FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
 const DEFAULT_PARTS = { h3: 'title', '.status': 'status', '.chart': 'chart' };
 
+// The widgets on the page, told when the runtime's worker died and a new one took its place (client.js restart):
+// their runtime objects are gone with it, so each rebuilds.
+const onPage = new Set();
+const RESTART_NOTE_MS = 20000; // how long statuses mention a worker restart
+const heardRestarts = new WeakSet(); // clients whose restarts onPage's widgets hear
+function hearRestarts(client) {
+  if (heardRestarts.has(client) || typeof client.onRestart !== 'function') return;
+  heardRestarts.add(client);
+  client.onRestart(({ reason }) => {
+    for (const el of onPage) el.runtimeRestarted(reason);
+  });
+}
+
 /**
  * What an update must redo, in increasing order (invalidate(level), update(level)): REDRAW the numbers already
  * computed; RECOMPUTE them (a forward pass) and redraw; REBUILD the model or data behind them, recompute, redraw.
@@ -135,6 +148,7 @@ export class BlockscopeElement extends HTMLElement {
     }
     // The theme, and the first time also setup() (build()) and start() (begin()), follow in a microtask (start-order.js).
     scheduleConnected(this);
+    onPage.add(this);
     window.addEventListener('hashchange', this._onHash);
     this._schemeQuery ??= matchMedia('(prefers-color-scheme: dark)');
     this._schemeQuery.addEventListener('change', this._onScheme);
@@ -177,10 +191,24 @@ export class BlockscopeElement extends HTMLElement {
       if (this.isConnected || !this._connected) return; // moved, or never set up
       for (const timer of this._debounced.values()) clearTimeout(timer);
       this._debounced.clear();
+      onPage.delete(this);
       this._lifetime++;
       this._released = true;
       this.release();
     }, 0);
+  }
+
+  /**
+   * The runtime's worker died and was replaced: the objects this widget held are gone. Forgets them (as when it
+   * leaves the page) and rebuilds, saying so.
+   */
+  runtimeRestarted(reason) {
+    if (!this._connected || this._released) return;
+    this._lifetime++;
+    this.release();
+    this._restarted = { reason, until: Date.now() + RESTART_NOTE_MS };
+    this.status('Rebuilding…');
+    this.invalidate(UPDATE.REBUILD);
   }
 
   /**
@@ -330,6 +358,7 @@ export class BlockscopeElement extends HTMLElement {
    */
   runtime() {
     return connect().then((client) => {
+      hearRestarts(client);
       if (this._owned?.client !== client) {
         const owner = { tag: this.tag, lifetime: () => this._lifetime, onPage: () => !this._released };
         this._owned = { client, view: ownedClient(client, owner) };
@@ -347,7 +376,9 @@ export class BlockscopeElement extends HTMLElement {
   status(message, { error = false } = {}) {
     const el = this.shadowRoot.querySelector('.status');
     if (!el) return;
-    el.textContent = message;
+    // For a while after a worker restart every status says so (the rebuilt widget's own status would hide it).
+    const restarted = this._restarted && Date.now() < this._restarted.until ? this._restarted.reason : null;
+    el.textContent = restarted ? `${message} (The runtime's worker stopped — ${restarted} — and was restarted.)` : message;
     el.classList.toggle('error', error);
   }
 
