@@ -191,6 +191,16 @@ TEST_CASE("top_candidates ranks like the sampler and gives softmax probabilities
   for (const auto& x : hot) sum += x.probability;
   CHECK(sum == Approx(1.0).epsilon(1e-6));
   CHECK(hot[4].probability > 0.0f);
+  // k at or above the vocabulary ranks every id (ties by id), -inf last with probability 0.
+  const std::vector<float> masked = {0.5f, -INFINITY, 2.0f, 0.5f};
+  const auto all = top_candidates(masked, 4);
+  REQUIRE(all.size() == 4);
+  CHECK((std::vector<int32_t>{all[0].id, all[1].id, all[2].id, all[3].id}) == std::vector<int32_t>{2, 0, 3, 1});
+  CHECK(all[3].probability == 0.0f);
+  for (const auto& x : all) CHECK(!std::isnan(x.probability));
+  CHECK_THROWS_WITH(top_candidates(std::vector<float>{1.0f, NAN}, 2), Catch::Contains("logit 1 is NaN"));
+  CHECK_THROWS_WITH(top_candidates(std::vector<float>{INFINITY, 1.0f}, 2), Catch::Contains("logit 0 is +inf"));
+  CHECK_THROWS_WITH(top_candidates(std::vector<float>{-INFINITY, -INFINITY}, 5), Catch::Contains("every logit is -inf"));
   CHECK_THROWS_WITH(top_candidates(logits, 0), Catch::Contains("at least 1, got 0"));
   CHECK_THROWS_WITH(top_candidates(logits, 2, 0.0f), Catch::Contains("temperature must be > 0"));
 }

@@ -75,6 +75,27 @@ TEST_CASE("q8 quantization of an all-zero group gives scale 0 and zero codes", "
   REQUIRE(q[35] == -127);
 }
 
+TEST_CASE("q8 quantization of a group holding inf or NaN gives a NaN scale, so the value is not hidden", "[q8]") {
+  for (const float bad : {kNaN, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+    std::vector<float> v(70, 1.0f);
+    v[40] = bad;  // group 1 of 3
+    std::vector<int8_t> q(96, 5);
+    std::vector<int16_t> q16(96, 5);
+    std::vector<float> s(3, 0.0f), s16(3, 0.0f);
+    q8_quantize_row(q.data(), s.data(), v.data(), 70);
+    q8_quantize_row_i16(q16.data(), s16.data(), v.data(), 70);
+    CHECK(s[0] == 1.0f / 127.0f);
+    CHECK(std::isnan(s[1]));
+    CHECK(std::isnan(s16[1]));
+    CHECK(s[2] == 1.0f / 127.0f);
+    for (int k = 32; k < 64; ++k) {
+      REQUIRE(q[k] == 0);  // defined codes, no float->int cast of inf/NaN
+      REQUIRE(q16[k] == 0);
+    }
+    CHECK(q[0] == 127);
+  }
+}
+
 TEST_CASE("q8 gemv sums each group exactly and scales it by w_scale * x_scale", "[q8]") {
   for (int64_t C : kCs)
     for (int64_t OC : kOCs) {
