@@ -30,6 +30,10 @@ models.forEach((m, i) => {
   write('fuzz_model_load', `${m}_pair`, byte(0), Uint8Array.of(config.length & 255, config.length >> 8), config, weights);
   write('fuzz_model_load', `${m}_patch`, byte(1), byte(i), byte(0));  // no patch yet: the golden as it is
   write('fuzz_config_json', `read_config_${m}`, byte(0), config);
+  // Streamed loading: no patch, sampled generation (5 tokens, T 0.78, top-k 40, top-p 0.9), chunks of 1, 7, 4096, 32.
+  for (const int8 of [0, 1]) {
+    write('fuzz_stream_load', `${m}_${int8 ? 'int8' : 'f32'}`, Uint8Array.of(i, int8, 0, 5, 25, 40, 230, 7, 1, 0, 6, 255, 31));
+  }
 });
 
 // Every config object in the module goldens, with the selector byte of the reader that takes it.

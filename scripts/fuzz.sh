@@ -31,7 +31,7 @@ fi
 # Inputs larger than this are truncated: the checkpoint targets need the golden files (about 41 KB).
 max_len() {
   case $1 in
-    fuzz_safetensors | fuzz_model_load) echo 65536 ;;
+    fuzz_safetensors | fuzz_model_load | fuzz_stream_load) echo 65536 ;;
     fuzz_config_json | fuzz_tokenizer) echo 32768 ;;  # room for JSON nested deep enough to matter (~10,000 levels)
     fuzz_train_step) echo 1024 ;;
     *) echo 4096 ;;
@@ -41,6 +41,7 @@ dict() {
   case $1 in
     fuzz_safetensors) echo tests/fuzz/safetensors.dict ;;
     fuzz_config_json) echo tests/fuzz/json.dict ;;
+    fuzz_stream_load) echo tests/fuzz/safetensors.dict ;;
     fuzz_model_load) cat tests/fuzz/json.dict tests/fuzz/safetensors.dict > build/fuzz/model_load.dict
                      echo build/fuzz/model_load.dict ;;
     *) echo "" ;;

@@ -27,24 +27,6 @@
 namespace {
 using namespace blockscope;
 
-struct Golden {
-  std::string config;
-  std::vector<uint8_t> weights;
-};
-
-const std::array<Golden, 4>& goldens() {
-  static const std::array<Golden, 4> g = [] {
-    std::array<Golden, 4> out;
-    const char* names[] = {"book_tiny", "hf_tiny", "hf_tiny_f16", "hf_tiny_bf16"};
-    for (size_t i = 0; i < out.size(); ++i) {
-      const std::string dir = std::string(BLOCKSCOPE_GOLDEN_DIR) + "/models/" + names[i];
-      out[i] = {fuzz::read_text(dir + "/config.json"), fuzz::read_bytes(dir + "/model.safetensors")};
-    }
-    return out;
-  }();
-  return g;
-}
-
 void load_and_use(std::string_view config, std::span<const uint8_t> weights) {
   LoadOptions opts;
   opts.max_parameter_bytes = 1'000'000;
@@ -91,18 +73,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const std::string_view config(reinterpret_cast<const char*>(data + 3), config_len);
       load_and_use(config, std::span<const uint8_t>(data + 3 + config_len, size - 3 - config_len));
     } else {
-      const Golden& g = goldens()[data[1] % 4];
+      const fuzz::Golden& g = fuzz::goldens()[data[1] % 4];
       std::vector<uint8_t> bytes = g.weights;
-      for (size_t i = 2; i + 4 <= size && !bytes.empty(); i += 4) {
-        const size_t offset = (size_t{data[i]} | size_t{data[i + 1]} << 8) % bytes.size();
-        const uint8_t value = data[i + 3];
-        switch (data[i + 2] % 4) {
-          case 0: bytes[offset] ^= value; break;
-          case 1: bytes[offset] = value; break;
-          case 2: bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(offset), value); break;
-          case 3: bytes.resize(offset); break;
-        }
-      }
+      fuzz::apply_patches(bytes, data + 2, size - 2);
       load_and_use(g.config, bytes);
     }
   } catch (const Error&) {
