@@ -302,6 +302,35 @@ Tensor GPTModel::forward(std::span<const int32_t> ids, int64_t B, int64_t T, boo
   return logits;
 }
 
+Tensor GPTModel::residual_streams(std::span<const int32_t> ids) {
+  const auto T = static_cast<int64_t>(ids.size());
+  check_ids(ids, 1, T);
+  const int64_t C = cfg_.emb_dim, L = cfg_.n_layers;
+  const int64_t stream_floats = checked_product("the residual streams", {L + 1, T, C});
+  require_memory({{detail::concat("the residual stream of ", L + 1, " layers x ", T, " tokens"),
+                   float_bytes(stream_floats, "the residual streams")},
+                  {"the forward pass", forward_bytes(cfg_, 1, T, false)}});
+  Tensor out({L + 1, T, C});
+  detail::grow_to(x_, to_size(T * C, "the residual stream"));
+  const BlockConfig bc = cfg_.block();
+  float* mem = detail::grow_to(acts_, to_size(BlockActs::size(bc, 1, T, false), "a block's activations"));
+  const BlockActs a = BlockActs::carve(mem, bc, 1, T, false);
+  embed(x_.data(), ids, 1, T, 0);
+  std::copy(x_.data(), x_.data() + T * C, out.ptr());
+  for (size_t l = 0; l < blocks_.size(); ++l) {
+    blocks_[l].forward(a, x_.data(), 1, T);
+    std::copy(a.out, a.out + T * C, x_.data());
+    std::copy(a.out, a.out + T * C, out.ptr() + static_cast<int64_t>(l + 1) * T * C);
+  }
+  trim_workspace();
+  return out;
+}
+
+void GPTModel::head_logits(float* logits, const float* x, int64_t N) {
+  detail::grow_to(normed_, to_size(checked_mul(N, cfg_.emb_dim, "the final norm's rows"), "the final norm's rows"));
+  final_logits(logits, x, N, false);
+}
+
 Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
   const auto T = static_cast<int64_t>(ids.size());
   require(cache.n_layers == cfg_.n_layers && cache.context_length == cfg_.context_length && cache.dim == cfg_.emb_dim,

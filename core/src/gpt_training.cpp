@@ -10,6 +10,10 @@
 namespace blockscope {
 
 namespace {
+void scale_inplace(float* x, float s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) x[i] *= s;
+}
+
 // Walks the run state's layout; with mem == null it only counts.
 int64_t run_state_layout(GPTRunState* rs, float* mem, const GPTConfig& cfg, int64_t B, int64_t T, bool dropout) {
   const BlockConfig bc = cfg.block();
@@ -63,14 +67,21 @@ void GPTModel::check_targets(std::span<const int32_t> targets, int64_t n) const 
 
 double GPTModel::forward_loss(GPTRunState& rs, std::span<const int32_t> ids, std::span<const int32_t> targets,
                               Rng* dropout_rng) {
+  check_targets(targets, rs.B * rs.T);
+  forward_logits(rs, ids, dropout_rng);
+  rs.targets.assign(targets.begin(), targets.end());
+  return cross_entropy_forward(rs.losses, rs.logits, rs.targets.data(), rs.B * rs.T, cfg_.vocab_size);  // F.cross_entropy
+}
+
+void GPTModel::forward_logits(GPTRunState& rs, std::span<const int32_t> ids, Rng* dropout_rng, float emb_scale) {
   require_trainable("run a training forward pass");
   const int64_t B = rs.B, T = rs.T, N = B * T, C = cfg_.emb_dim, V = cfg_.vocab_size;
   require(rs.layers.size() == blocks_.size(), "run state was made for ", rs.layers.size(), " layers, the model has ",
           blocks_.size());
   check_ids(ids, B, T);
-  check_targets(targets, N);
   rs.ids.assign(ids.begin(), ids.end());
-  rs.targets.assign(targets.begin(), targets.end());
+  rs.targets.clear();
+  rs.emb_scale = emb_scale;
   const BlockConfig bc = cfg_.block();
   const auto p = static_cast<float>(cfg_.drop_rate);
   if (rs.dropout && dropout_rng) {
@@ -79,6 +90,7 @@ double GPTModel::forward_loss(GPTRunState& rs, std::span<const int32_t> ids, std
     for (const auto& a : rs.layers) a.draw_dropout(*dropout_rng, p, B, T, bc);
   }
   embed(rs.emb, ids, B, T, 0);                                               // tok_emb(ids) + pos_emb
+  if (emb_scale != 1.0f) scale_inplace(rs.emb, emb_scale, N * C);          // (integrated gradients' path)
   if (rs.emb_mask) dropout_apply(rs.emb, rs.emb, rs.emb_mask, N * C);        // x = self.drop_emb(x)
   const float* x = rs.emb;
   for (size_t l = 0; l < blocks_.size(); ++l) {                             // x = self.trf_blocks(x)
@@ -87,18 +99,22 @@ double GPTModel::forward_loss(GPTRunState& rs, std::span<const int32_t> ids, std
   }
   final_norm_.forward(rs.lnf_out, rs.lnf_mean, rs.lnf_rstd, x, N);          // x = self.final_norm(x)
   linear_forward(rs.logits, rs.lnf_out, cfg_.tie_weights ? tok_emb_ : out_head_.weight(), nullptr, N, C, V);
-  return cross_entropy_forward(rs.losses, rs.logits, rs.targets.data(), N, V);  // F.cross_entropy
 }
 
 void GPTModel::backward(GPTRunState& rs, ParamArena& grads, float loss_scale) {
+  require(static_cast<int64_t>(rs.targets.size()) == rs.B * rs.T, "backward needs a forward_loss on this run state first");
+  cross_entropy_backward(rs.logits, rs.targets.data(), rs.B * rs.T, cfg_.vocab_size, loss_scale);  // d logits, in place
+  backward_logits(rs, grads, nullptr);
+}
+
+void GPTModel::backward_logits(GPTRunState& rs, ParamArena& grads, float* d_emb) {
   require_trainable("compute gradients");
   const int64_t B = rs.B, T = rs.T, N = B * T, C = cfg_.emb_dim, V = cfg_.vocab_size;
-  require(static_cast<int64_t>(rs.targets.size()) == N, "backward needs a forward_loss on this run state first");
+  require(static_cast<int64_t>(rs.ids.size()) == N, "backward needs a forward pass on this run state first");
   const GradMap g(params_, grads);
   const float* head = cfg_.tie_weights ? tok_emb_ : out_head_.weight();
   dx_.assign(to_size(N * C, "the residual stream's gradient"), 0.0f);
   dy_.assign(dx_.size(), 0.0f);
-  cross_entropy_backward(rs.logits, rs.targets.data(), N, V, loss_scale);   // d logits, in place
   linear_backward(dy_.data(), g(head), nullptr, rs.logits, rs.lnf_out, head, N, C, V);  // out_head
   const float* last = rs.layers.back().out;
   final_norm_.backward(dx_.data(), dy_.data(), last, rs.lnf_mean, rs.lnf_rstd, N, g);  // final_norm
@@ -113,6 +129,11 @@ void GPTModel::backward(GPTRunState& rs, ParamArena& grads, float loss_scale) {
     dropout_backward(dy_.data(), dx_.data(), rs.emb_mask, N * C);
     dx_.swap(dy_);
   }
+  if (d_emb) {  // the gradient with respect to the (scaled) embedding itself
+    std::copy(dx_.begin(), dx_.end(), d_emb);
+    return;
+  }
+  if (rs.emb_scale != 1.0f) scale_inplace(dx_.data(), rs.emb_scale, N * C);
   embedding_backward(g(tok_emb_), g(pos_emb_), dx_.data(), rs.ids.data(), B, T, C);  // tok_emb, pos_emb
 }
 

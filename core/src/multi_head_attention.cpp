@@ -1,6 +1,8 @@
 // MultiHeadAttention: Q, K, V projections, per-head scaled dot-product attention, out_proj.
 #include "blockscope/multi_head_attention.hpp"
 
+#include <algorithm>
+
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/memory_budget.hpp"
@@ -100,6 +102,7 @@ void MultiHeadAttention::forward(float* out, const AttentionActs& a, const float
   wv_.forward(a.v, inp, N);  // values = self.W_value(x)
   // self.dropout(softmax(mask(q k^T) / sqrt(head_dim))) @ v, heads concatenated back to (B, T, d_out).
   attention_forward(a.ctx, a.att, a.q, a.k, a.v, B, T, T, T, D, cfg_.num_heads, cfg_.causal, a.att_mask);
+  ablate(a.ctx, B, T, false);
   wo_.forward(out, a.ctx, N);  // self.out_proj(context_vec)
 }
 
@@ -110,6 +113,7 @@ void MultiHeadAttention::backward(float* dinp, const float* dout, const float* i
   for (auto* buf : {&dq_, &dk_, &dv_, &dctx_}) buf->assign(n, 0.0f);
   datt_.resize(to_size(checked_product("the attention's (T, T) scratch", {2, T, T}), "the attention's (T, T) scratch"));
   wo_.backward(dctx_.data(), dout, a.ctx, N, grads);
+  ablate(dctx_.data(), B, T, /*transpose=*/true);
   attention_backward(dq_.data(), dk_.data(), dv_.data(), datt_.data(), dctx_.data(), a.q, a.k, a.v, a.att,
                      a.att_mask, B, T, D, cfg_.num_heads, cfg_.causal);
   wq_.backward(dinp, dq_.data(), inp, N, grads);
@@ -119,6 +123,9 @@ void MultiHeadAttention::backward(float* dinp, const float* dout, const float* i
 
 void MultiHeadAttention::forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv) {
   const int64_t D = cfg_.d_out, S = kv.pos + T;
+  require(std::find(ablation_.begin(), ablation_.end(), HeadAblation::Mean) == ablation_.end(),
+          "a head replaced by its mean over the sequence needs the whole sequence: use a full forward pass, not "
+          "the KV cache (generation)");
   require(S <= kv.rows, "KV cache holds ", kv.rows, " positions; cannot append ", T, " tokens at position ", kv.pos);
   const size_t n = to_size(checked_mul(T, D, "the cached attention's queries"), "the cached attention's queries");
   detail::grow_to(q_, n);
@@ -127,7 +134,54 @@ void MultiHeadAttention::forward_cached(float* out, float* att, const float* inp
   wk_.forward(kv.k + kv.pos * D, inp, T);        // their keys and values go straight into the cache
   wv_.forward(kv.v + kv.pos * D, inp, T);
   attention_forward(ctx_.data(), att, q_.data(), kv.k, kv.v, 1, T, S, kv.rows, D, cfg_.num_heads, cfg_.causal);
+  ablate(ctx_.data(), 1, T, false);  // Zero only (set_head_ablation's rule; Mean is refused above)
   wo_.forward(out, ctx_.data(), T);
+}
+
+void MultiHeadAttention::set_head_ablation(std::vector<HeadAblation> heads) {
+  require(heads.empty() || static_cast<int64_t>(heads.size()) == cfg_.num_heads, "head ablation needs one entry per head (",
+          cfg_.num_heads, "), got ", heads.size());
+  if (std::all_of(heads.begin(), heads.end(), [](HeadAblation h) { return h == HeadAblation::Keep; })) heads.clear();
+  ablation_ = std::move(heads);
+}
+
+// ctx (B, T, d_out): head h owns columns [h * hd, (h + 1) * hd). Mean replaces a head's output at position t by
+// its mean over the positions the token may see: 0..t in a causal model (no position learns about later tokens
+// through the ablation), the whole sequence otherwise. With `transpose`, the backward of that map on gradients:
+// Zero passes none; the whole-sequence mean is its own transpose; the causal mean gives position t the sum over
+// t' >= t of position t''s gradient divided by t' + 1.
+void MultiHeadAttention::ablate(float* ctx, int64_t B, int64_t T, bool transpose) const {
+  const int64_t D = cfg_.d_out, hd = head_dim();
+  std::vector<double> sum(static_cast<size_t>(hd));
+  for (size_t h = 0; h < ablation_.size(); ++h) {
+    if (ablation_[h] == HeadAblation::Keep) continue;
+    const int64_t c0 = static_cast<int64_t>(h) * hd;
+    for (int64_t b = 0; b < B; ++b) {
+      float* rows = ctx + b * T * D + c0;
+      const auto at = [&](int64_t t, int64_t c) -> float& { return rows[t * D + c]; };
+      std::fill(sum.begin(), sum.end(), 0.0);
+      if (ablation_[h] == HeadAblation::Zero) {
+        for (int64_t t = 0; t < T; ++t) std::fill(rows + t * D, rows + t * D + hd, 0.0f);
+      } else if (!cfg_.causal) {
+        for (int64_t t = 0; t < T; ++t)
+          for (int64_t c = 0; c < hd; ++c) sum[static_cast<size_t>(c)] += at(t, c);
+        for (int64_t t = 0; t < T; ++t)
+          for (int64_t c = 0; c < hd; ++c) at(t, c) = static_cast<float>(sum[static_cast<size_t>(c)] / T);
+      } else if (!transpose) {
+        for (int64_t t = 0; t < T; ++t)
+          for (int64_t c = 0; c < hd; ++c) {
+            sum[static_cast<size_t>(c)] += at(t, c);
+            at(t, c) = static_cast<float>(sum[static_cast<size_t>(c)] / static_cast<double>(t + 1));
+          }
+      } else {
+        for (int64_t t = T; t-- > 0;)
+          for (int64_t c = 0; c < hd; ++c) {
+            sum[static_cast<size_t>(c)] += at(t, c) / static_cast<double>(t + 1);
+            at(t, c) = static_cast<float>(sum[static_cast<size_t>(c)]);
+          }
+      }
+    }
+  }
 }
 
 }  // namespace blockscope

@@ -77,7 +77,8 @@ struct GPTRunState {
   GPTRunState(const GPTConfig& cfg, int64_t B, int64_t T, bool dropout);
   int64_t B = 0, T = 0;
   bool dropout = false;              // masks allocated: training with drop_rate > 0
-  std::vector<int32_t> ids, targets;  // (B, T) of the last forward_loss
+  std::vector<int32_t> ids, targets;  // (B, T) of the last forward pass (targets: of the last forward_loss)
+  float emb_scale = 1.0f;             // the embedding's scale in the last forward_logits (integrated gradients)
   float* emb = nullptr;               // (N, C) drop_emb(tok_emb(ids) + pos_emb), the first block's input
   float* emb_mask = nullptr;          // (N, C) or null
   std::vector<BlockActs> layers;      // one per block
@@ -157,6 +158,17 @@ class GPTModel {
   // Backward of the last forward_loss on `rs`: accumulates d(loss_scale * loss)/d parameter into `grads`
   // (an arena from ParamArena::zeros_like(params())). A tied head's gradient lands in tok_emb's.
   void backward(GPTRunState& rs, ParamArena& grads, float loss_scale = 1.0f);
+  // The same forward pass up to the logits (rs.logits), the embedding scaled by `emb_scale` (integrated
+  // gradients walk the path from a zero embedding). forward_loss is this plus the cross-entropy.
+  void forward_logits(GPTRunState& rs, std::span<const int32_t> ids, Rng* dropout_rng = nullptr, float emb_scale = 1.0f);
+  // Backward from d(objective)/d logits, which the caller has put in rs.logits: parameter gradients accumulate in
+  // `grads`; with `d_emb` (N, C) the gradient with respect to the first block's input is written there instead of
+  // flowing into the embedding tables.
+  void backward_logits(GPTRunState& rs, ParamArena& grads, float* d_emb);
+  // The residual stream at every layer, batch 1: (L + 1, T, C), row 0 the embeddings' output, row l block l's.
+  Tensor residual_streams(std::span<const int32_t> ids);
+  // The final LayerNorm and the output head applied to N rows of a residual stream x (N, C): logits (N, V).
+  void head_logits(float* logits, const float* x, int64_t N);
   // Mean cross-entropy without keeping activations (evaluation; dropout off).
   double loss(std::span<const int32_t> ids, std::span<const int32_t> targets, int64_t B, int64_t T);
 

@@ -51,6 +51,9 @@ struct AttentionActs {
   float* ctx = nullptr;  // heads concatenated, the out_proj input
 };
 
+// What head ablation does to one head's output (MultiHeadAttention::set_head_ablation).
+enum class HeadAblation : uint8_t { Keep, Zero, Mean };
+
 class MultiHeadAttention {
  public:
   explicit MultiHeadAttention(const AttentionConfig& cfg, uint64_t seed = 123);
@@ -79,6 +82,13 @@ class MultiHeadAttention {
   // values plus their own; their keys/values are appended to `kv`. att (NH, T, kv.pos + T).
   void forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv);
 
+  // Head ablation (interpretability): each head's output, before out_proj, kept, zeroed, or replaced by its mean
+  // over the sequence's positions (per batch row). forward and backward honour it (the backward of a replaced
+  // output spreads its gradient over the positions); forward_cached refuses Mean, which needs the whole sequence.
+  // `heads` is empty (no ablation) or one entry per head.
+  void set_head_ablation(std::vector<HeadAblation> heads);
+  const std::vector<HeadAblation>& head_ablation() const { return ablation_; }
+
   const AttentionConfig& config() const { return cfg_; }
   int64_t head_dim() const { return cfg_.d_out / cfg_.num_heads; }
   const Linear& W_query() const { return wq_; }
@@ -92,6 +102,8 @@ class MultiHeadAttention {
   AttentionConfig cfg_;
   std::unique_ptr<ParamArena> own_;
   Linear wq_, wk_, wv_, wo_;
+  std::vector<HeadAblation> ablation_;  // empty: none
+  void ablate(float* ctx, int64_t B, int64_t T, bool transpose) const;
   FloatBuffer q_, k_, v_, ctx_;  // workspace (B, T, d_out) each
   FloatBuffer dq_, dk_, dv_, dctx_, datt_;  // backward scratch
   Tensor last_att_;
