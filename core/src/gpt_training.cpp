@@ -102,6 +102,7 @@ void GPTModel::forward_logits(GPTRunState& rs, std::span<const int32_t> ids, Rng
 }
 
 void GPTModel::backward(GPTRunState& rs, ParamArena& grads, float loss_scale) {
+  require_trainable("compute gradients");
   require(static_cast<int64_t>(rs.targets.size()) == rs.B * rs.T, "backward needs a forward_loss on this run state first");
   cross_entropy_backward(rs.logits, rs.targets.data(), rs.B * rs.T, cfg_.vocab_size, loss_scale);  // d logits, in place
   backward_logits(rs, grads, nullptr);
