@@ -15,5 +15,6 @@ using Action = std::function<int()>;  // returns the exit code; throws on bad in
 void add_model_commands(CLI::App& app, Action& action);     // info, forward, generate, tokenize, detokenize, init
 void add_loss_commands(CLI::App& app, Action& action);      // grad, eval (loss_commands.cpp)
 void add_training_commands(CLI::App& app, Action& action);  // train (train_commands.cpp)
+void add_interpret_commands(CLI::App& app, Action& action); // lens, attribute (interpret_commands.cpp)
 
 }  // namespace blockscope::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   blockscope::cli::add_model_commands(app, action);
   blockscope::cli::add_loss_commands(app, action);
   blockscope::cli::add_training_commands(app, action);
+  blockscope::cli::add_interpret_commands(app, action);
   CLI11_PARSE(app, argc, argv);
   try {
     return action ? action() : 2;

@@ -4,13 +4,13 @@
 // (or on the page's thread). What pages and widgets use. Each Remote* object lives in the worker until disposed.
 import type {
   Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, RestartListener, LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions,
-  TrainStopReason, RunDivergence, RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult,
-  Candidate, FeedForwardOptions, FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops,
-  MemoryStats, ParameterInfo, RowStats, MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues,
-  NormInspection, StepId, StepInspection, BlockInspection, ForwardInspection, ForwardOptions, ForwardResult,
-  GenerateOptions, GeneratedToken, StopReason, Checkpoint, LoadProgress, LoadModelOptions, ModelSource,
-  TokenizerOptions, ResidualMLPConfig
+  ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions, LoadOptions,
+  GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence, RunOutcome,
+  TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
+  FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats, ParameterInfo, RowStats,
+  MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection, StepId, StepInspection,
+  BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason,
+  Checkpoint, LoadProgress, LoadModelOptions, ModelSource, TokenizerOptions, ResidualMLPConfig
 } from './shapes.js';
 export * from './shapes.js';
 
@@ -54,6 +54,21 @@ export class RemoteGPT extends RemoteHandle {
   forward(ids: TokenIds, options?: ForwardOptions): Promise<ForwardResult>;
   /** Switches every block to pre- or post-norm wiring, keeping the weights. */
   setNormPlacement(placement: NormPlacement): Promise<void>;
+  /**
+   * The logit lens of one sequence: every layer's residual stream (layer 0 the embeddings) through the final LayerNorm
+   * and the head, logits (n_layers + 1, T, vocab_size).
+   */
+  logitLens(ids: ArrayLike<number>): Promise<LogitLens>;
+  /**
+   * Ablates heads ('block.head' or [block, head], 0-based) in every later pass: zeroed, or replaced by their causal
+   * mean over positions; [] restores the model.
+   */
+  setHeadAblation(heads: HeadRef[], options?: { mode?: HeadAblationMode }): Promise<void>;
+  /**
+   * Each input position's share in the target's logit (or log-probability) at the last position: gradient x input or
+   * integrated gradients.
+   */
+  attribute(ids: ArrayLike<number>, target: number, options?: AttributionOptions): Promise<Float32Array>;
   /**
    * Generates with a KV cache, one token per iteration (a synchronous generator; the page's proxy streams the tokens to
    * onToken and can be cancelled with an AbortSignal).

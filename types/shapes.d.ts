@@ -38,6 +38,21 @@ export interface ConnectOptions {
 /** Told why the worker stopped and where the runtime now runs (client.onRestart). */
 export type RestartListener = (info: { reason: string; mode: 'worker' | 'in-thread' }) => void;
 
+/** GPT.logitLens: logits (n_layers + 1, T, vocab_size), layer 0 the embeddings' output. */
+export interface LogitLens { logits: Float32Array; shape: [number, number, number] }
+/** An attention head: 'block.head' (e.g. '1.0') or [block, head], 0-based. */
+export type HeadRef = string | [number, number];
+/** 'zero' sets a head's output to 0; 'mean' replaces it at position t by its mean over positions 0..t. */
+export type HeadAblationMode = 'zero' | 'mean';
+export interface AttributionOptions {
+  /** 'grad-x-input' (default) or 'integrated-gradients' (from a zero embedding). */
+  method?: 'grad-x-input' | 'integrated-gradients';
+  /** Of the target's 'logit' (default) or its 'logprob'. */
+  objective?: 'logit' | 'logprob';
+  /** Integrated gradients' points alpha = k / steps (1 to 1024, default 32). */
+  steps?: number;
+}
+
 export interface LoadOptions {
   /** 'auto' (default) picks 'simd' when the engine supports SIMD128. */
   flavour?: 'auto' | Flavour;

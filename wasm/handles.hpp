@@ -9,6 +9,7 @@
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/generation.hpp"
 #include "blockscope/gpt_model.hpp"
+#include "blockscope/interpret.hpp"
 #include "marshal.hpp"
 
 namespace blockscope::wasm {
@@ -79,6 +80,25 @@ class GPTHandle {
   }
 
   val inspection() const;
+  // The logit lens of ids (batch 1): (n_layers + 1, T, V) flat (interpret.hpp).
+  val logitLens(val ids) {
+    return guarded([&] {
+      lens_ = logit_lens(model_, ids_from(ids));
+      return view(lens_.data);
+    });
+  }
+  // Ablates heads ("1.0,3.2": block.head) with mode "zero" | "mean" in every later pass; "" restores the model.
+  void setHeadAblation(const std::string& heads, const std::string& mode) {
+    guarded([&] { set_head_ablation(model_, parse_heads(heads, model_.config()), parse_head_ablation(mode)); });
+  }
+  // Attribution of the target's logit (or log-probability) at the last position to each input position (T).
+  val attribute(val ids, double target, const std::string& options) {
+    return guarded([&] {
+      attribution_ = blockscope::attribute(model_, ids_from(ids), integer_of(target, "target", INT32_MIN, INT32_MAX),
+                                           AttributionOptions::from_json(json_from(options, "attribution options")));
+      return view(attribution_);
+    });
+  }
   // The model as a checkpoint in the layout (and tensor names) it was loaded from, the book's for a model
   // made from a config, or `layout` ("book" / "huggingface") if given: {config: text, weights: view}.
   val save(const std::string& layout);
@@ -103,6 +123,8 @@ class GPTHandle {
  private:
   GPTModel model_;
   CheckpointNaming naming_;
+  Tensor lens_;
+  std::vector<float> attribution_;
   Tensor logits_;
   std::vector<uint8_t> saved_;
 };

@@ -8,6 +8,7 @@
 #include "blockscope/checked.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/memory_budget.hpp"
+#include "json_reader.hpp"
 
 namespace blockscope {
 
@@ -82,6 +83,25 @@ AttributionMethod parse_attribution_method(std::string_view name) {
   if (name == "grad-x-input") return AttributionMethod::GradTimesInput;
   if (name == "integrated-gradients") return AttributionMethod::IntegratedGradients;
   throw Error(detail::concat("attribution method '", std::string(name), "' is not 'grad-x-input' or 'integrated-gradients'"));
+}
+
+AttributionOptions AttributionOptions::from_json(const nlohmann::json& j) {
+  AttributionOptions o;
+  if (j.is_null()) return o;
+  const detail::Reader r(j, "attribution options", {"method", "objective", "steps"});
+  o.method = parse_attribution_method(r.text("method", attribution_method_name(o.method)));
+  const std::string objective = r.text("objective", "logit");
+  require(objective == "logit" || objective == "logprob", "attribution objective '", objective,
+          "' is not 'logit' or 'logprob'");
+  o.objective = objective == "logit" ? AttributionObjective::Logit : AttributionObjective::LogProb;
+  o.steps = r.integer("steps", o.steps);
+  return o;
+}
+
+HeadAblation parse_head_ablation(std::string_view name) {
+  if (name == "zero") return HeadAblation::Zero;
+  if (name == "mean") return HeadAblation::Mean;
+  throw Error(detail::concat("head ablation '", std::string(name), "' is not 'zero' or 'mean'"));
 }
 
 std::vector<float> attribute(GPTModel& model, std::span<const int32_t> ids, int64_t target,

@@ -72,6 +72,15 @@ export const API = {
       forward: CALL,
       /** Switches every block to pre- or post-norm wiring, keeping the weights. @ts (placement: NormPlacement): void */
       setNormPlacement: CALL,
+      /** The logit lens of one sequence: every layer's residual stream (layer 0 the embeddings) through the final
+       * LayerNorm and the head, logits (n_layers + 1, T, vocab_size). @ts (ids: ArrayLike<number>): LogitLens */
+      logitLens: CALL,
+      /** Ablates heads ('block.head' or [block, head], 0-based) in every later pass: zeroed, or replaced by their
+       * causal mean over positions; [] restores the model. @ts (heads: HeadRef[], options?: { mode?: HeadAblationMode }): void */
+      setHeadAblation: CALL,
+      /** Each input position's share in the target's logit (or log-probability) at the last position: gradient x
+       * input or integrated gradients. @ts (ids: ArrayLike<number>, target: number, options?: AttributionOptions): Float32Array */
+      attribute: CALL,
       /** Generates with a KV cache, one token per iteration (a synchronous generator; the page's proxy streams the
        * tokens to onToken and can be cancelled with an AbortSignal).
        * @ts (prompt: ArrayLike<number>, options?: GenerateOptions): Generator<GeneratedToken, { stopReason: StopReason }, undefined>

@@ -120,6 +120,38 @@ export class GPT extends Handle {
       finalNorm: copyNorm(i.finalNorm),
     };
   }
+  /**
+   * Logit lens of one sequence: every layer's residual stream (layer 0 the embeddings' output, layer l block l's
+   * output) through the final LayerNorm and the output head. @returns {{logits: Float32Array, shape: number[]}}
+   * shape (n_layers + 1, T, vocab_size); the last layer's logits are forward()'s.
+   */
+  logitLens(ids) {
+    const { ids: flat, B, T } = toIds(ids);
+    if (B !== 1) throw new Error(`the logit lens reads one sequence, got a batch of ${B}`);
+    const view = this.raw.logitLens(flat);
+    return { logits: view.slice(), shape: [this.config.n_layers + 1, T, this.config.vocab_size] };
+  }
+  /**
+   * Ablates attention heads in every later pass (forward, logitLens, attribute, generate): each listed head's
+   * output, before its block's output projection, zeroed (mode 'zero') or replaced by its mean over the positions
+   * 0..t ('mean'; generation refuses it). Heads as 'block.head' strings or [block, head] pairs, 0-based; [] restores.
+   */
+  setHeadAblation(heads, { mode = 'zero' } = {}) {
+    if (!Array.isArray(heads)) throw new Error('heads must be an array of "block.head" strings or [block, head] pairs');
+    const text = heads.map((h) => (Array.isArray(h) ? `${h[0]}.${h[1]}` : String(h))).join(',');
+    this.raw.setHeadAblation(text, String(mode));
+  }
+  /**
+   * How much each input position drives the target id's logit (objective 'logit', default) or log-probability
+   * ('logprob') at the last position: gradient x input of the position's embedding, summed over features, or
+   * integrated gradients (method 'integrated-gradients', `steps` points from a zero embedding, default 32).
+   * @returns {Float32Array} one value per position. Float32 weights only.
+   */
+  attribute(ids, target, options = {}) {
+    const { ids: flat, B } = toIds(ids);
+    if (B !== 1) throw new Error(`attribution reads one sequence, got a batch of ${B}`);
+    return this.raw.attribute(flat, num(target), jsonText(options, 'attribution options')).slice();
+  }
   /** 'pre' (GPT-2) or 'post' (original Transformer), keeping the weights. */
   setNormPlacement(placement) {
     this.raw.setNormPlacement(String(placement));

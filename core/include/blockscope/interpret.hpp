@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -39,7 +40,12 @@ struct AttributionOptions {
   AttributionObjective objective = AttributionObjective::Logit;
   int64_t steps = 32;  // integrated gradients: the right Riemann sum's points alpha = k / steps, k = 1..steps
   static constexpr int64_t kMaxSteps = 1024;
+  // The JavaScript API's object: "method" ("grad-x-input" | "integrated-gradients"), "objective" ("logit" |
+  // "logprob"), "steps"; all optional, strict.
+  static AttributionOptions from_json(const nlohmann::json& j);
 };
+// "zero" | "mean".
+HeadAblation parse_head_ablation(std::string_view name);
 // How much each input position's embedding (token + position, the first block's input) drives the objective —
 // the target id's logit, or its log-probability, at the last position: gradient x input summed over features, or
 // integrated gradients from a zero embedding, x * mean_k d objective(alpha_k x) / dx, summed over features (the
