@@ -56,9 +56,10 @@ export class GPT extends Handle {
   setNormPlacement(placement: NormPlacement): void;
   /**
    * The logit lens of one sequence: every layer's residual stream (layer 0 the embeddings) through the final LayerNorm
-   * and the head, logits (n_layers + 1, T, vocab_size).
+   * and the head, logits (n_layers + 1, T, vocab_size); with {target}, that id's probability at every layer and
+   * position.
    */
-  logitLens(ids: ArrayLike<number>): LogitLens;
+  logitLens(ids: ArrayLike<number>, options?: { target?: number }): LogitLens;
   /**
    * Ablates heads ('block.head' or [block, head], 0-based) in every later pass: zeroed, or replaced by their causal
    * mean over positions; [] restores the model.

@@ -39,7 +39,12 @@ export interface ConnectOptions {
 export type RestartListener = (info: { reason: string; mode: 'worker' | 'in-thread' }) => void;
 
 /** GPT.logitLens: logits (n_layers + 1, T, vocab_size), layer 0 the embeddings' output. */
-export interface LogitLens { logits: Float32Array; shape: [number, number, number] }
+export interface LogitLens {
+  logits: Float32Array;
+  shape: [number, number, number];
+  /** With {target}: softmax(lens)[target], (n_layers + 1, T). */
+  probabilities?: Float32Array;
+}
 /** An attention head: 'block.head' (e.g. '1.0') or [block, head], 0-based. */
 export type HeadRef = string | [number, number];
 /** 'zero' sets a head's output to 0; 'mean' replaces it at position t by its mean over positions 0..t. */

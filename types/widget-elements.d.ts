@@ -176,6 +176,12 @@ export interface GPTExplorerAttributes extends CommonAttributes {
   'max-new-tokens'?: Num;
   /** (default 42, 0 to 9007199254740991, whole) */
   'gen-seed'?: Num;
+  /** attention heads to ablate, block.head 0-based and comma-separated, e.g. "1.0,3.2" (default "") */
+  ablate?: string;
+  /** zero a head's output, or replace it by its mean over the positions so far (default "zero") */
+  'ablate-mode'?: 'zero' | 'mean';
+  /** how prompt tokens are shaded (default "grad-x-input") */
+  attribution?: 'grad-x-input' | 'integrated-gradients';
 }
 export class GPTExplorer extends BlockscopeElement {}
 

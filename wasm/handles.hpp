@@ -87,6 +87,13 @@ class GPTHandle {
       return view(lens_.data);
     });
   }
+  // softmax(...)[target] of every row of the last logitLens: (n_layers + 1, T).
+  val lensProbabilities(double target) {
+    return guarded([&] {
+      lens_probs_ = token_probabilities(lens_, integer_of(target, "token id", INT32_MIN, INT32_MAX));
+      return view(lens_probs_);
+    });
+  }
   // Ablates heads ("1.0,3.2": block.head) with mode "zero" | "mean" in every later pass; "" restores the model.
   void setHeadAblation(const std::string& heads, const std::string& mode) {
     guarded([&] { set_head_ablation(model_, parse_heads(heads, model_.config()), parse_head_ablation(mode)); });
@@ -124,7 +131,7 @@ class GPTHandle {
   GPTModel model_;
   CheckpointNaming naming_;
   Tensor lens_;
-  std::vector<float> attribution_;
+  std::vector<float> attribution_, lens_probs_;
   Tensor logits_;
   std::vector<uint8_t> saved_;
 };

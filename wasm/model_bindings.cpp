@@ -190,6 +190,7 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
                  .function("contextStart", &GPTHandle::contextStart)
                  .function("inspection", &GPTHandle::inspection)
                  .function("logitLens", &GPTHandle::logitLens)
+                 .function("lensProbabilities", &GPTHandle::lensProbabilities)
                  .function("setHeadAblation", &GPTHandle::setHeadAblation)
                  .function("attribute", &GPTHandle::attribute)
                  .function("config", &GPTHandle::config)

@@ -75,6 +75,20 @@ Tensor logit_lens(GPTModel& model, std::span<const int32_t> ids) {
   return lens;
 }
 
+std::vector<float> token_probabilities(const Tensor& logits, int64_t target) {
+  const int64_t V = logits.dim(logits.ndim() - 1), rows = logits.numel() / V;
+  require(target >= 0 && target < V, "token id ", target, " is outside the vocabulary [0, ", V, ")");
+  std::vector<float> out(static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = logits.ptr() + r * V;
+    const float top = *std::max_element(row, row + V);
+    double z = 0.0;
+    for (int64_t v = 0; v < V; ++v) z += std::exp(static_cast<double>(row[v]) - top);
+    out[static_cast<size_t>(r)] = static_cast<float>(std::exp(static_cast<double>(row[target]) - top) / z);
+  }
+  return out;
+}
+
 const char* attribution_method_name(AttributionMethod m) {
   return m == AttributionMethod::GradTimesInput ? "grad-x-input" : "integrated-gradients";
 }

@@ -24,7 +24,14 @@ const scale = (v) => Math.max(...v.map(Math.abs));
 
 /** Every golden comparison on one model (runtime or page-client proxy: `await` works on both). */
 async function check(gpt, c, what) {
-  const lens = await gpt.logitLens(c.ids);
+  const lens = await gpt.logitLens(c.ids, { target: c.target });
+  // The target's probability at each layer and position: softmax of PyTorch's lens rows.
+  const probs = c.lens.flatMap((layer) => layer.map((row) => {
+    const top = Math.max(...row);
+    const z = row.reduce((s, v) => s + Math.exp(v - top), 0);
+    return Math.exp(row[c.target] - top) / z;
+  }));
+  assert.ok(maxDiff(lens.probabilities, probs) <= 1e-5, `${what}: lens probabilities`);
   assert.deepEqual(lens.shape, [c.lens.length, c.ids.length, c.lens[0][0].length]);
   assert.ok(maxDiff(lens.logits, c.lens) <= 1e-4, `${what}: logit lens off by ${maxDiff(lens.logits, c.lens)}`);
   for (const a of c.ablations) {

@@ -73,7 +73,8 @@ export const API = {
       /** Switches every block to pre- or post-norm wiring, keeping the weights. @ts (placement: NormPlacement): void */
       setNormPlacement: CALL,
       /** The logit lens of one sequence: every layer's residual stream (layer 0 the embeddings) through the final
-       * LayerNorm and the head, logits (n_layers + 1, T, vocab_size). @ts (ids: ArrayLike<number>): LogitLens */
+       * LayerNorm and the head, logits (n_layers + 1, T, vocab_size); with {target}, that id's probability at every
+       * layer and position. @ts (ids: ArrayLike<number>, options?: { target?: number }): LogitLens */
       logitLens: CALL,
       /** Ablates heads ('block.head' or [block, head], 0-based) in every later pass: zeroed, or replaced by their
        * causal mean over positions; [] restores the model. @ts (heads: HeadRef[], options?: { mode?: HeadAblationMode }): void */

@@ -122,14 +122,17 @@ export class GPT extends Handle {
   }
   /**
    * Logit lens of one sequence: every layer's residual stream (layer 0 the embeddings' output, layer l block l's
-   * output) through the final LayerNorm and the output head. @returns {{logits: Float32Array, shape: number[]}}
-   * shape (n_layers + 1, T, vocab_size); the last layer's logits are forward()'s.
+   * output) through the final LayerNorm and the output head. @returns {{logits: Float32Array, shape: number[],
+   * probabilities?: Float32Array}} logits (n_layers + 1, T, vocab_size), the last layer's forward()'s; with
+   * {target}, the target id's probability at every layer and position (n_layers + 1, T).
    */
-  logitLens(ids) {
+  logitLens(ids, { target } = {}) {
     const { ids: flat, B, T } = toIds(ids);
     if (B !== 1) throw new Error(`the logit lens reads one sequence, got a batch of ${B}`);
     const view = this.raw.logitLens(flat);
-    return { logits: view.slice(), shape: [this.config.n_layers + 1, T, this.config.vocab_size] };
+    const out = { logits: view.slice(), shape: [this.config.n_layers + 1, T, this.config.vocab_size] };
+    if (target !== undefined) out.probabilities = this.raw.lensProbabilities(num(target)).slice();
+    return out;
   }
   /**
    * Ablates attention heads in every later pass (forward, logitLens, attribute, generate): each listed head's

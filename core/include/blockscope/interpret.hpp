@@ -32,6 +32,9 @@ std::vector<HeadRef> ablated_heads(const GPTModel& model);
 // final LayerNorm and the output head (the last layer's are the model's logits). Checked against the memory
 // budget before anything is allocated.
 Tensor logit_lens(GPTModel& model, std::span<const int32_t> ids);
+// softmax(row)[target] of each row of a (..., V) tensor of logits (the lens: the target's probability at every layer
+// and position), in double; Error for a target outside [0, V).
+std::vector<float> token_probabilities(const Tensor& logits, int64_t target);
 
 enum class AttributionMethod { GradTimesInput, IntegratedGradients };
 enum class AttributionObjective { Logit, LogProb };

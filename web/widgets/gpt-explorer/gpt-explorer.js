@@ -16,6 +16,7 @@ import { CANDIDATES_CSS, renderCandidates } from './gpt-candidates.js';
 import { CHARTS_CSS, InspectionView } from './gpt-charts.js';
 import { GENERATE_CSS, GeneratePanel } from './gpt-generate.js';
 import { MODEL_PANEL_CSS, ModelPanel } from './gpt-model-panel.js';
+import { INTERPRET_CSS, InterpretPanel } from './gpt-interpret.js';
 import { GPTModels, LABELS, Released, SHIPPED_MODEL_URL } from './gpt-models.js';
 import { BYTE_CSS, piecesLabel, renderPieces } from '../kit/tokens.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
@@ -46,7 +47,7 @@ const GENERATES_WITH = { trained: 'trained model (Brown corpus)', untrained: 'un
 
 /** Attributes whose change rebuilds the models (level 3), re-runs the forward pass (2), or only redraws (1). */
 const MODEL_ATTRS = ['layers', 'emb-dim', 'heads', 'context', 'seed', 'tokenizer', 'model', 'weights'];
-const FORWARD_ATTRS = ['prompt', 'overflow', 'norm', 'candidates'];
+const FORWARD_ATTRS = ['prompt', 'overflow', 'norm', 'candidates', 'ablate', 'ablate-mode', 'attribution'];
 
 export class GPTExplorer extends BlockscopeElement {
   static attrs = {
@@ -65,6 +66,9 @@ export class GPTExplorer extends BlockscopeElement {
     temperature: { default: 1, min: 0, max: 2 }, 'top-k': { default: 25, min: 0, max: 100, int: true },
     'top-p': { default: 1, min: 0.05, max: 1 }, 'max-new-tokens': { default: 40, min: 1, max: 1000, int: true },
     'gen-seed': { default: 42, min: 0, max: 2 ** 53 - 1, int: true },
+    ablate: { default: '', doc: 'attention heads to ablate, block.head 0-based and comma-separated, e.g. "1.0,3.2"' },
+    'ablate-mode': { default: 'zero', options: ['zero', 'mean'], doc: 'zero a head\'s output, or replace it by its mean over the positions so far' },
+    attribution: { default: 'grad-x-input', options: ['grad-x-input', 'integrated-gradients'], doc: 'how prompt tokens are shaded' },
   };
 
   setup() {
@@ -76,18 +80,20 @@ export class GPTExplorer extends BlockscopeElement {
     // spec() reads the attributes and this, and changes neither.
     this.source = { files: null, fileCount: 0, retry: false };
     const s = this.shadowRoot;
-    s.append(h('style', {}, CSS + BYTE_CSS + COPY_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS));
+    s.append(h('style', {}, CSS + BYTE_CSS + COPY_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS + INTERPRET_CSS));
     this.panel = new ModelPanel(this.panelPort({ retry: () => this.retry(), useShipped: () => this.useShipped(),
       loadFiles: (files) => this.loadFiles(files), loadUrl: (url) => this.loadUrl(url) }));
     this.buildPromptSection();
     this.view = new InspectionView(this.panelPort());
+    this.interpret = new InterpretPanel(this.panelPort());
     this.gen = new GeneratePanel(this.panelPort({ model: () => this.model, tokenizer: () => this.tokenizer,
       exclusive: (fn) => this.exclusive(fn), usePrompt: (text) => this.usePrompt(text) }));
     s.append(
       h('h3', {}, 'A GPT forward pass in this tab'),
       h('p', {}, 'The book\'s GPTModel runs in the Blockscope core (WebAssembly, in a worker). Type a prompt: ' +
         'the model reads every token and predicts the next one; below are the numbers it computed on the way.'),
-      this.panel.section, this.promptSection, this.nextSection, this.view.layerSection, this.view.normSection, this.gen.section,
+      this.panel.section, this.promptSection, this.nextSection, this.interpret.section, this.view.layerSection, this.view.normSection,
+      this.gen.section,
       h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
     );
     this.whileConnected(() => watchWidth(this.promptSection, () => this.result && this.renderView()));
@@ -268,6 +274,7 @@ export class GPTExplorer extends BlockscopeElement {
     this.weightsButton.hidden = m.key === 'trained'; // the shipped model's snippet downloads it itself
     this.tokenNote.textContent = m.tokenizer.note;
     this.view.setShape(c.n_layers, c.n_heads);
+    this.interpret.setShape(c.n_layers, c.n_heads);
     this.emit('model', { source: m.key, label: m.label, config: c, numParameters: m.model.numParameters });
     return true;
   }
@@ -338,6 +345,7 @@ export class GPTExplorer extends BlockscopeElement {
     }
     const placement = this.attr('norm') === 'post' ? 'post' : 'pre';
     for (const m of [model, other]) if (m && m.config.norm !== placement) await m.setNormPlacement(placement);
+    const ablation = await this.interpret.apply(model); // the core checks the heads (an error names a bad one)
     this.status('Running the forward pass…');
     const t0 = performance.now();
     // The core's cropping rule: with overflow="crop" it reads the last context_length tokens; with "error" it
@@ -371,7 +379,15 @@ export class GPTExplorer extends BlockscopeElement {
     const candidates = await this.candidates(last);
     const compare = other ? await this.candidates(lastRow(otherLogits)) : null;
     const cropped = all.slice(0, all.length - ids.length);
-    this.result = { ids, tokens, pieces, inspection, candidates, compare, placement, V };
+    let baseline = null; // with heads ablated: what the whole model predicts, for the comparison
+    if (ablation.heads.length) {
+      await model.setHeadAblation([]);
+      baseline = (await this.candidates((await model.forward(ids, { lastOnly: true })).logits))[0];
+      await this.interpret.apply(model);
+    }
+    const interpret = await this.interpret.compute(model, ids, candidates[0].id, tokenizer);
+    if (model !== this.model) return;
+    this.result = { ids, tokens, pieces, inspection, candidates, compare, placement, V, interpret, baseline, ablation };
     this.renderChips(pieces, cropped.length ? await tokenizer.tokenPieces(cropped) : []);
     this.status(`${T} tokens through ${model.config.n_layers} blocks in ${Math.round(ms)} ms (wasm ${this.flavour}, in a worker).`);
     const strip = (cs) => cs?.map(({ pieces: _, ...c }) => c) ?? null;
@@ -379,6 +395,8 @@ export class GPTExplorer extends BlockscopeElement {
       ids, tokens, config: model.config, placement, weights: this.models.key, candidates: strip(candidates), lastLogits: last,
       compare: compare && { weights: this.models.otherKey, candidates: strip(compare) },
       normStats: inspection.layers.map((l) => ({ norm1: l.norm1, norm2: l.norm2 })), finalNorm: inspection.finalNorm,
+      ablated: ablation.heads, lens: interpret.lens.map((r) => ({ layer: r.layer, top: r.top[0].id, probability: r.probability })),
+      attribution: interpret.attribution?.values ?? null,
     });
   }
 
@@ -411,6 +429,8 @@ export class GPTExplorer extends BlockscopeElement {
     renderCandidates(this.candidateBox, { tables, vocab: V, after: tokens.at(-1) });
     const c = this.model.config;
     const clamp = (name, n) => Math.min(n, Math.max(1, Math.round(this.numAttr(name)))) - 1;
+    const { interpret, pieces, baseline, ablation } = this.result;
+    this.interpret.render(interpret, { promptPieces: pieces, candidates, baseline, ablation });
     this.view.render(this.result, { layerIndex: clamp('layer', c.n_layers), headIndex: clamp('head', c.n_heads), width: this.width() });
   }
 
