@@ -17,6 +17,7 @@ import { CHARTS_CSS, InspectionView } from './gpt-charts.js';
 import { GENERATE_CSS, GeneratePanel } from './gpt-generate.js';
 import { MODEL_PANEL_CSS, ModelPanel } from './gpt-model-panel.js';
 import { INTERPRET_CSS, InterpretPanel } from './gpt-interpret.js';
+import { LabRuns } from './gpt-lab-runs.js';
 import { GPTModels, LABELS, Released, SHIPPED_MODEL_URL } from './gpt-models.js';
 import { BYTE_CSS, piecesLabel, renderPieces } from '../kit/tokens.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
@@ -86,13 +87,14 @@ export class GPTExplorer extends BlockscopeElement {
     this.buildPromptSection();
     this.view = new InspectionView(this.panelPort());
     this.interpret = new InterpretPanel(this.panelPort());
+    this.labRuns = new LabRuns(this.panelPort({ show: (spec) => this.showLabCheckpoint(spec) }));
     this.gen = new GeneratePanel(this.panelPort({ model: () => this.model, tokenizer: () => this.tokenizer,
       exclusive: (fn) => this.exclusive(fn), usePrompt: (text) => this.usePrompt(text) }));
     s.append(
       h('h3', {}, 'A GPT forward pass in this tab'),
       h('p', {}, 'The book\'s GPTModel runs in the Blockscope core (WebAssembly, in a worker). Type a prompt: ' +
         'the model reads every token and predicts the next one; below are the numbers it computed on the way.'),
-      this.panel.section, this.promptSection, this.nextSection, this.interpret.section, this.view.layerSection, this.view.normSection,
+      this.panel.section, this.labRuns.section, this.promptSection, this.nextSection, this.interpret.section, this.view.layerSection, this.view.normSection,
       this.gen.section,
       h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
     );
@@ -275,6 +277,7 @@ export class GPTExplorer extends BlockscopeElement {
     this.tokenNote.textContent = m.tokenizer.note;
     this.view.setShape(c.n_layers, c.n_heads);
     this.interpret.setShape(c.n_layers, c.n_heads);
+    this.labRuns.section.hidden = !this.source.files?.key?.startsWith('lab:'); // a lab's run: its scrub slider
     this.emit('model', { source: m.key, label: m.label, config: c, numParameters: m.model.numParameters });
     return true;
   }
@@ -307,6 +310,22 @@ export class GPTExplorer extends BlockscopeElement {
       this.panel.loaderStatus(`Could not load the model: ${err.message}`, { error: true });
       this.status(`Could not load the model: ${err.message}`, { error: true });
     }
+  }
+
+  /**
+   * Inspects a model a <training-lab> on the page trained: `checkpoints` [{step, config, weights}] of one run, shown
+   * at `step`; a slider then scrubs through them (gpt-lab-runs.js).
+   */
+  inspectCheckpoints({ label, step, checkpoints }) {
+    this.labRuns.inspect({ label, step, checkpoints });
+  }
+
+  /** Loads a lab's checkpoint like a checkpoint directory (LabRuns calls this). */
+  showLabCheckpoint(spec) {
+    if (this.hasAttribute('model')) this.removeAttribute('model'); // (clears source.files: set below)
+    this.source.files = spec;
+    if (!this.visible) this.setAttribute('loading', 'eager');
+    this.invalidate(UPDATE.REBUILD);
   }
 
   /** Back to the shipped trained model (from a checkpoint or a random model). */

@@ -4,6 +4,7 @@
 // so the worker serves other widgets' calls in between, samples, and the stop rule a run is trained under (the core's
 // training loop applies it and says when a run diverged; the spike markers are this widget's own display).
 // No DOM: the widget (training-lab.js) draws what this records.
+import { CHECKPOINT_EVERY, keepCheckpoint } from './training-lab-checkpoints.js';
 
 /** Where the Brown corpus excerpt lives (web/data/brown/), from the source file and from the bundle in dist/ alike. */
 export const DATA_URL = new URL('../data/brown/', import.meta.url).href;
@@ -110,6 +111,7 @@ class Run {
     this.spikes = []; // [{step, loss}] the first few steps with a loss above SPIKE_LOSS
     this.vanishedAt = null; // start of the current stretch with the embeddings' gradient below VANISHED_RATIO × the head's
     this.sample = null; // {step, bytes}
+    this.checkpoints = []; // [{step, config, weights}] (training-lab-checkpoints.js)
   }
 
   get stepsDone() {
@@ -187,6 +189,7 @@ export class RunPair {
       if (this.disposed) break;
       run.trainer = await run.gpt.createTrainer({ ...this.data, config: run.train });
       if (this.disposed) break;
+      await keepCheckpoint(run); // step 0: the untrained weights
     }
     if (this.disposed) await this.free();
     else await Promise.all(this.runs.map((run) => this.takeSample(run)));
@@ -234,6 +237,7 @@ export class RunPair {
         },
       });
       const done = run.stepsDone;
+      if (!this.disposed && (done % CHECKPOINT_EVERY === 0 || run.finished)) await keepCheckpoint(run);
       if (!this.disposed && run.failed == null && (done % this.sampleEvery === 0 || run.finished)) await this.takeSample(run);
     }
   }

@@ -17,6 +17,7 @@ import { CHARTS_CSS, GradChart, LossChart, RUN_COLORS, smooth } from './training
 import { BATCH, COMPARISONS, CONTEXT, DATA_URL, DIVERGED_STEPS, gptConfig, loadCorpus, RunPair, SAMPLE_OPTIONS, SAMPLE_PROMPT,
   trainConfig } from './training-lab-runs.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { CHECKPOINTS_CSS, CheckpointPanel } from './training-lab-checkpoints.js';
 import { labSnippet } from './training-lab-pytorch.js';
 import { BYTE_CSS, renderPieces, utf8Pieces } from '../kit/tokens.js';
 import { LIMITS, settings, whatToLookFor } from './training-lab-text.js';
@@ -56,6 +57,7 @@ export class TrainingLab extends BlockscopeElement {
     'sample-every': { default: 50, min: LIMITS.sampleEvery[0], max: LIMITS.sampleEvery[1], int: true },
     seed: { default: 123, min: LIMITS.seed[0], max: LIMITS.seed[1], int: true },
     loading: { default: 'lazy', options: ['lazy', 'eager'], doc: 'lazy: build the models when the widget nears the viewport' },
+    explorer: { default: '', doc: 'id of the <gpt-explorer> that inspects the runs\' checkpoints (default: the first on the page)' },
   };
 
   setup() {
@@ -68,7 +70,7 @@ export class TrainingLab extends BlockscopeElement {
       return () => document.removeEventListener('visibilitychange', this.onVisibility);
     });
     const s = this.shadowRoot;
-    s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + COPY_CSS + CSS));
+    s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + COPY_CSS + CHECKPOINTS_CSS + CSS));
     this.lrInput = h('input', { type: 'range', id: 'lr', min: Math.log10(LIMITS.lr[0]), max: Math.log10(LIMITS.lr[1]), step: 0.05,
       oninput: () => this.showLr(10 ** Number(this.lrInput.value)),
       onchange: () => this.setAttribute('lr', String(roundLr(10 ** Number(this.lrInput.value)))) });
@@ -90,6 +92,7 @@ export class TrainingLab extends BlockscopeElement {
     this.lookFor = h('p', { class: 'note look-for' });
     this.notes = h('ul', { class: 'run-notes', 'aria-live': 'polite' });
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
+    this.checkpointPanel = new CheckpointPanel(this.panelPort({ explorer: () => this.explorer() }));
     s.append(
       h('h3', {}, 'Training lab: two GPTs side by side'),
       h('p', {}, `Two small GPTs learn to predict the next byte of the Brown corpus (1961 American English) in this tab, ` +
@@ -127,6 +130,7 @@ export class TrainingLab extends BlockscopeElement {
       h('section', {}, h('h4', {}, 'Results'), h('div', { class: 'scroll' }, this.table), this.notes,
         h('p', { class: 'muted' }, 'The same two runs in PyTorch (the core’s seeded weights and batches, ported): its ' +
           'printed losses are the ones above.'), this.copy.element),
+      this.checkpointPanel.section,
       h('p', { class: 'status', role: 'status' }, 'The lab loads its corpus when it scrolls into view.'),
     );
     this.whileConnected(() => watchWidth(this, () => this.buildCharts()));
@@ -324,8 +328,15 @@ export class TrainingLab extends BlockscopeElement {
     this.gradChart.draw(pair.runs);
     this.drawSamples(pair.runs);
     this.drawTable(pair.runs);
+    this.checkpointPanel.draw(pair.runs);
     const r = pair.rate.perSecond;
     this.rate.textContent = r == null ? '' : `${fmt(r / 2, 1)} steps/s per run`;
+  }
+
+  /** The <gpt-explorer> the checkpoints go to: the one the explorer attribute names, else the first on the page. */
+  explorer() {
+    const id = this.attr('explorer').trim();
+    return id ? document.getElementById(id) : document.querySelector('gpt-explorer');
   }
 
   drawSamples(runs) {

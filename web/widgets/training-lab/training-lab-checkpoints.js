@@ -1,0 +1,98 @@
+// training-lab-checkpoints.js — the models the lab trains do not vanish: each run keeps small checkpoints (its
+// weights every CHECKPOINT_EVERY steps, as the core saves them: safetensors in the book's layout, with config.json),
+// thinned to at most MAX_CHECKPOINTS so a long run stays within a few dozen MB. The panel hands a run's checkpoints
+// to a <gpt-explorer> on the page (which can then scrub through them, watching attention and LayerNorm statistics
+// form) and downloads any of them as the two files the CLI and PyTorch load.
+import { h } from '../kit/base.js';
+
+export const CHECKPOINT_EVERY = 25;
+export const MAX_CHECKPOINTS = 25;
+
+export const CHECKPOINTS_CSS = `
+.checkpoints .ck-row { display: flex; flex-wrap: wrap; gap: 0.3rem 0.6rem; align-items: center; margin: 0.3rem 0; }
+.checkpoints .ck-note { margin: 0.2rem 0; }
+`;
+
+/** Saves `run`'s current weights as a checkpoint (the step it has done), thinning older ones past the cap. */
+export async function keepCheckpoint(run) {
+  const step = run.stepsDone;
+  if (!run.gpt || run.checkpoints.at(-1)?.step === step) return;
+  const { config, weights } = await run.gpt.save({ layout: 'book' });
+  run.checkpoints.push({ step, config, weights });
+  if (run.checkpoints.length > MAX_CHECKPOINTS) {
+    // Every other one goes (the first and the latest stay): the spacing doubles, the history still spans the run.
+    run.checkpoints = run.checkpoints.filter((_, i, all) => i === 0 || i === all.length - 1 || i % 2 === 0);
+  }
+}
+
+/** The lab's "Inspect or download a run's checkpoints" section. port: {attr, report, runs(), explorer()}. */
+export class CheckpointPanel {
+  #port;
+  constructor(port) {
+    this.#port = port;
+    this.rows = h('div');
+    this.note = h('p', { class: 'ck-note', 'aria-live': 'polite' });
+    this.section = h('section', { class: 'checkpoints' }, h('h4', {}, 'The models you trained'),
+      h('p', { class: 'muted' }, `Each run keeps its weights every ${CHECKPOINT_EVERY} steps (from step 0). Hand a run ` +
+        'to the GPT explorer on this page to look inside it — scrub through its checkpoints to watch attention and ' +
+        'the LayerNorm statistics form — or download one as config.json + model.safetensors for the CLI or PyTorch.'),
+      this.rows, this.note);
+    this.selects = new Map();
+  }
+
+  draw(runs) {
+    for (const run of runs) {
+      let row = this.selects.get(run.key);
+      if (!row || row.run !== run) {
+        const select = h('select', { id: `ck-${run.key}`, 'aria-label': `checkpoint of run ${run.key.toUpperCase()}` });
+        const inspect = h('button', { type: 'button', part: 'inspect-checkpoint', class: 'inspect', 'data-run': run.key,
+          onclick: () => this.inspect(run, Number(select.value)) }, `Inspect run ${run.key.toUpperCase()} in the GPT explorer`);
+        const download = h('button', { type: 'button', part: 'download-checkpoint', class: 'download', 'data-run': run.key,
+          onclick: () => this.download(run, Number(select.value)) }, 'Download');
+        row = { run, select, inspect, download, el: h('div', { class: 'ck-row', 'data-run': run.key },
+          h('label', { for: `ck-${run.key}` }, `${run.key.toUpperCase()}: ${run.label}, step `), select, inspect, download) };
+        this.selects.set(run.key, row);
+      }
+      const steps = run.checkpoints.map((c) => String(c.step));
+      const current = [...row.select.options].map((o) => o.value);
+      if (steps.join() !== current.join()) {
+        const keep = row.select.value;
+        const follow = !keep || keep === current.at(-1); // on the latest: stay on the latest
+        row.select.replaceChildren(...steps.map((s) => h('option', { value: s }, s)));
+        row.select.value = follow || !steps.includes(keep) ? steps.at(-1) ?? '' : keep;
+      }
+      row.inspect.disabled = row.download.disabled = steps.length === 0;
+    }
+    this.rows.replaceChildren(...runs.map((r) => this.selects.get(r.key).el));
+  }
+
+  inspect(run, step) {
+    const explorer = this.#port.explorer();
+    if (!explorer || typeof explorer.inspectCheckpoints !== 'function') {
+      this.note.textContent = 'There is no <gpt-explorer> on this page: download the checkpoint instead.';
+      return;
+    }
+    explorer.inspectCheckpoints({ label: `training lab run ${run.key.toUpperCase()} (${run.label})`, step,
+      checkpoints: run.checkpoints.map(({ step: s, config, weights }) => ({ step: s, config, weights })) });
+    this.note.textContent = `Run ${run.key.toUpperCase()} at step ${step} is in the GPT explorer.`;
+    explorer.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+  }
+
+  download(run, step) {
+    const ck = run.checkpoints.find((c) => c.step === step);
+    if (!ck) return;
+    const save = (bytes, name, type) => {
+      const url = URL.createObjectURL(new Blob([bytes], { type }));
+      const a = h('a', { href: url, download: name });
+      this.section.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    };
+    const base = `run-${run.key}-step-${step}`;
+    save(ck.weights, `${base}-model.safetensors`, 'application/octet-stream');
+    save(ck.config, `${base}-config.json`, 'application/json');
+    this.note.textContent = `Downloaded ${base}-model.safetensors and ${base}-config.json: rename them to model.safetensors ` +
+      'and config.json in one directory for blockscope --model DIR.';
+  }
+}
