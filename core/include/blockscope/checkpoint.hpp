@@ -152,8 +152,9 @@ inline constexpr uint64_t kMaxTokenizerFileBytes = uint64_t{64} << 20;  // vocab
 inline constexpr uint64_t kMaxDataFileBytes = uint64_t{2} << 30;        // anything else (data, prompts): 2 GiB
 // The whole file at `path`, which must be a regular file (or a symlink to one) of at most `max_bytes`
 // bytes: Error "cannot open 'PATH': reason", "'PATH' is a directory", "'PATH' is not a regular file (a
-// character device)" or "'PATH' is N bytes; the limit for <what> is M". The size is checked on the open
-// file before anything is allocated, and at most that many bytes are ever read.
+// character device)" or "'PATH' is N bytes; the limit for <what> is M". The file is opened non-blocking and
+// checked with fstat before any read, so a FIFO is refused ("(a pipe)") instead of waiting for a writer; the
+// size is checked on the open file before anything is allocated, and at most that many bytes are ever read.
 std::vector<uint8_t> read_file_bytes(const std::string& path, uint64_t max_bytes = kMaxDataFileBytes,
                                      const char* what = "a file read whole");
 // Writes `bytes` to "<path>.tmp" and renames it over `path`: a failed or interrupted write never leaves a
