@@ -39,6 +39,12 @@ std::string read_file(const std::string& path);
 using blockscope::write_file_atomic;
 void write_file_atomic(const std::string& path, std::string_view text);
 
+// Test seams of the core's directory commits (CommitHooks), set from the environment so the CLI tests can
+// simulate what they cannot cause on demand: BLOCKSCOPE_TEST_KILL_AT_RENAME=N sends the process SIGKILL at
+// commit point N (before the (N+1)-th rename; N = the number of files: after the last), and
+// BLOCKSCOPE_TEST_FULL_DISK=NAME makes writing the file NAME fail with ENOSPC. Empty hooks when unset.
+CommitHooks commit_hooks_from_env();
+
 // True if `dir` holds GPT-2 tokenizer files (vocab.json + merges.txt, or encoder.json + vocab.bpe).
 bool has_tokenizer_files(const std::string& dir);
 // --tokenizer DIR (GPT-2 files) or "bytes" / "bytes+eot"; if empty: the model directory's tokenizer files,
