@@ -87,13 +87,17 @@ bool is_decimal_integer(const std::string& s) {
 }
 }  // namespace
 
-CLI::Validator integer_value() {
+CLI::Validator integer_value(int64_t lo, int64_t hi) {
   return CLI::Validator(
-      [](std::string& value) -> std::string {
+      [lo, hi](std::string& value) -> std::string {
         if (!is_decimal_integer(value)) return "must be an integer, got " + quote_value(value);
         errno = 0;
-        (void)std::strtoll(value.c_str(), nullptr, 10);
-        if (errno == ERANGE) return "is too large, got " + quote_value(value) + " (the limit is 9223372036854775807)";
+        const long long v = std::strtoll(value.c_str(), nullptr, 10);
+        const bool bounded = lo != INT64_MIN || hi != INT64_MAX;
+        const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        if (errno == ERANGE && !bounded)
+          return "is too large, got " + quote_value(value) + " (the limit is 9223372036854775807)";
+        if (errno == ERANGE || v < lo || v > hi) return "must be an integer in " + range + ", got " + quote_value(value);
         return {};
       },
       "INT");

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <climits>
 #include <memory>
 #include <span>
 #include <string>
@@ -21,7 +22,9 @@ namespace blockscope::cli {
 // with "--name: ..." naming the option and quoting the value): decimal integers that fit int64 ("1e300" and
 // "99999999999999999999" are refused, not wrapped), finite numbers (no nan, inf or 1e300 for a float
 // option), and seeds, integers in [0, 2^53) as the web page's seeds are (JavaScript numbers).
-CLI::Validator integer_value();
+// integer_value(lo, hi) also bounds the value: "must be an integer in [lo, hi], got '...'" (the limits come
+// from the core, e.g. TrainConfig::kMaxGradAccum).
+CLI::Validator integer_value(int64_t lo = INT64_MIN, int64_t hi = INT64_MAX);
 CLI::Validator finite_number(bool single_precision = false);
 CLI::Validator seed_value();
 

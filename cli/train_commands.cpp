@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "blockscope/checked.hpp"
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/safetensors.hpp"
@@ -204,7 +205,8 @@ Run make_run(const TrainArgs& a, NamedModel& md) {
     require(run.start < tc.steps, "the optimizer state in ", optimizer_path, " is at step ", run.start,
             " and --steps (the schedule's total length) is ", tc.steps, ": nothing left to train; pass a larger --steps");
   }
-  run.tokens_per_step = tc.batch_size * T * tc.grad_accum;
+  run.tokens_per_step = checked_mul(checked_mul(tc.batch_size, T, "tokens per update"), tc.grad_accum,
+                                    "tokens per update");  // in range: TrainConfig's limits and the memory budget
   return run;
 }
 
@@ -266,6 +268,8 @@ int cmd_train(const TrainArgs& a) {
           " needs validation data, but --val-fraction is 0 and there is no --val-data");
   NamedModel md = load_model_dir_named(a.model);
   Run run = make_run(a, md);
+  // Before the first step, not after the last: an --out that cannot be written would throw the run away.
+  require_writable_dir(a.out, "--out");
   Trainer& trainer = *run.trainer;
   install_sigint_handler();
   TrainingRun training(trainer);
@@ -334,8 +338,9 @@ void add_training_commands(CLI::App& app, Action& action) {
       "trained on.\n"
       "OUT gets model.safetensors + config.json in the layout and tensor names the model was loaded from (book "
       "or Hugging Face), optimizer.safetensors (AdamW moments, the step count and a fingerprint of the weights "
-      "saved with them) and the model directory's tokenizer files. The files are written to fresh "
-      "temporaries, synced, then renamed into place (model.safetensors last), so a failed save (a full disk) changes nothing and leaves no temporary behind.\n"
+      "saved with them) and the model directory's tokenizer files. OUT is checked for writing before training "
+      "starts; the files are written to fresh temporaries, synced, then renamed into place (model.safetensors "
+      "last), so a failed save (a full disk) changes nothing and leaves no temporary behind.\n"
       "--steps is the schedule's total length. --resume loads MODEL/optimizer.safetensors and continues its "
       "step count and learning-rate schedule up to --steps; each step's batches and dropout masks are seeded by "
       "(--seed, step), so a resumed run continues exactly as the uninterrupted run would have. The state must "
@@ -352,13 +357,18 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->add_option("--data", a->data, "training data: text, .ids or .bin")->required();
   c->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes' (text data only)");
   c->add_option("--out", a->out, "output directory (may be --model itself)")->required();
-  c->add_option("--steps", tc.steps, "optimizer updates in the whole schedule (default 1000)")->check(integer_value());
-  c->add_option("--batch-size", tc.batch_size, "sequences per micro-batch (default 8)")->check(integer_value());
-  c->add_option("--seq-len", tc.seq_len, "tokens per sequence (default: the context length)")->check(integer_value());
-  c->add_option("--grad-accum", tc.grad_accum, "micro-batches per update (default 1)")->check(integer_value());
+  c->add_option("--steps", tc.steps, "optimizer updates in the whole schedule (default 1000)")
+      ->check(integer_value(1, TrainConfig::kMaxSteps));
+  c->add_option("--batch-size", tc.batch_size, "sequences per micro-batch (default 8)")
+      ->check(integer_value(1));
+  c->add_option("--seq-len", tc.seq_len, "tokens per sequence (default: the context length)")
+      ->check(integer_value(0, SizeLimits::kMaxContext));
+  c->add_option("--grad-accum", tc.grad_accum, "micro-batches per update (default 1)")
+      ->check(integer_value(1, TrainConfig::kMaxGradAccum));
   c->add_option("--lr", tc.lr, "peak learning rate (default 3e-4)")->check(finite_number());
   c->add_option("--min-lr", tc.min_lr, "the cosine's floor (default lr / 10)")->check(finite_number());
-  c->add_option("--warmup", tc.warmup, "linear warmup updates (default 0)")->check(integer_value());
+  c->add_option("--warmup", tc.warmup, "linear warmup updates (default 0)")
+      ->check(integer_value(0, TrainConfig::kMaxSteps));
   c->add_option("--weight-decay", tc.weight_decay, "AdamW weight decay of Linear weights (default 0.1)")
       ->check(finite_number());
   c->add_option("--clip", tc.clip, "max global gradient norm, 0 = off (default 1)")->check(finite_number());
@@ -368,9 +378,9 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->add_option("--val-data", a->val_data, "validation data file (text, .ids or .bin) instead of --val-fraction")
       ->excludes(val_fraction);
   c->add_option("--eval-batches", tc.eval_batches, "batches per validation estimate (default 8)")
-      ->check(integer_value());
+      ->check(integer_value(1, TrainConfig::kMaxEvalBatches));
   c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)")
-      ->check(integer_value());
+      ->check(integer_value(0, TrainConfig::kMaxSteps));
   c->add_option("--seed", tc.seed, "seed of the data order and dropout, in [0, 2^53) (default 1)")->check(seed_value());
   c->add_flag("--resume", a->resume, "continue from MODEL/optimizer.safetensors");
   c->add_flag("--json", a->json, "JSON lines on stdout");

@@ -227,6 +227,24 @@ void write_file_atomic(const std::string& path_text, std::span<const uint8_t> by
   write_dir_atomic(path.parent_path().string(), std::span<const DirFile>(&file, 1));
 }
 
+void require_writable_dir(const std::string& dir_text, const char* what) {
+  // No side effect: the probe goes to `dir` if it exists, else to its nearest existing ancestor, where the
+  // save would create it.
+  const fs::path dir(dir_text.empty() ? "." : dir_text);
+  fs::path at = dir;
+  std::error_code ec;
+  while (!fs::exists(at, ec) && !at.empty() && at != at.parent_path()) at = at.parent_path();
+  if (at.empty()) at = ".";
+  const std::string shown = at == dir ? "" : detail::concat(" (it would be created in '", at.string(), "')");
+  require(fs::is_directory(at, ec), "cannot write to ", what, " '", dir.string(), "': '", at.string(),
+          "' is not a directory");
+  fs::path path;
+  std::unique_ptr<Fd> fd;
+  if (const int err = create_temporary(at, "blockscope-write-check", path, fd))
+    throw Error(detail::concat("cannot write to ", what, " '", dir.string(), "'", shown, ": ", std::strerror(err)));
+  ::unlink(path.c_str());
+}
+
 NamedModel load_model_dir_named(const std::string& dir, const LoadOptions& opts) {
   const fs::path root(dir);
   const std::vector<uint8_t> config =

@@ -467,6 +467,10 @@ TEST_CASE("write_dir_atomic follows no planted symlink and shares no temporary w
   CHECK(fs::is_symlink(dir.path / "a.tmp"));
   CHECK(dir.names() == Names{"a", "a.tmp"});
   CHECK_THROWS_WITH(write_file_atomic(dir.path.string(), mine), Contains("is a directory"));
+  CHECK_THROWS_WITH(require_writable_dir((dir.path / "a" / "sub").string(), "--out"),
+                    Contains("is not a directory"));
+  require_writable_dir((dir.path / "new" / "sub").string(), "--out");  // would be created: probed, not made
+  CHECK(dir.names() == Names{"a", "a.tmp"});
 }
 
 TEST_CASE("read_file_bytes refuses a FIFO at once rather than waiting for a writer", "[checkpoint][files]") {

@@ -241,3 +241,15 @@ TEST_CASE("an optimizer state resumes only next to the weights it was saved with
   CHECK_THROWS_WITH(check_training_state(legacy, model.params(), at2), Contains("is from step 3 but"));
   CHECK_THROWS_WITH(check_training_state(state, model.params(), {{"step", "x"}}), Contains("is not an integer"));
 }
+
+TEST_CASE("training counts beyond their limits are refused by name, not overflowed", "[training_run][errors]") {
+  const int64_t huge = std::numeric_limits<int64_t>::max();
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"grad_accum", huge}}),
+                    Contains("grad_accum must be at most 1000000, got 9223372036854775807"));
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"steps", huge}}), Contains("steps must be at most 1000000000"));
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"eval_batches", huge}}), Contains("eval_batches must be at most 1000000"));
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"seq_len", huge}}), Contains("seq_len must be in [0, 1048576]"));
+  CHECK_THROWS_WITH(TokenData(stream(40, 16), 0.0, huge, 16), Contains("sequence length must be in [1, 1048576]"));
+  CHECK(TrainConfig::from_json({{"grad_accum", TrainConfig::kMaxGradAccum}, {"steps", TrainConfig::kMaxSteps}})
+            .grad_accum == TrainConfig::kMaxGradAccum);
+}

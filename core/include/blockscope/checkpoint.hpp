@@ -209,6 +209,10 @@ void write_dir_atomic(const std::string& dir, std::span<const DirFile> files,
                       std::span<const std::string> remove = {}, const CommitHooks& hooks = {});
 // One file through write_dir_atomic, into its parent directory; Error if `path` is a directory.
 void write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
+// Fails before any work whose result would be written to `dir` could not be: creates and removes a file in
+// `dir`, or if it does not exist yet in its nearest existing ancestor (where saving would create it; nothing
+// is left behind either way). Error "cannot write to <what> 'DIR': Permission denied" (or why not).
+void require_writable_dir(const std::string& dir, const char* what);
 
 // A training checkpoint as one commit: `extra` files first (tokenizer files), then config.json,
 // optimizer.safetensors (with the weights' fingerprint; without `optimizer`, a stale one is removed instead)
