@@ -97,7 +97,8 @@ CLI::Validator integer_value(int64_t lo, int64_t hi) {
         const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
         if (errno == ERANGE && !bounded)
           return "is too large, got " + quote_value(value) + " (the limit is 9223372036854775807)";
-        if (errno == ERANGE || v < lo || v > hi) return "must be an integer in " + range + ", got " + quote_value(value);
+        if (errno == ERANGE || v < lo || v > hi)
+          return "must be an integer in " + range + ", got " + quote_value(value);
         return {};
       },
       "INT");

@@ -97,7 +97,8 @@ void window(const std::vector<int32_t>& tokens, int64_t start, int64_t T, int32_
 }  // namespace
 
 TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size) : T_(T) {
-  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext, "], got ", T);
+  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
+          "], got ", T);
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
           "val_fraction must be in [0, 1), got ", val_fraction);
   const auto n = static_cast<int64_t>(tokens.size());
@@ -111,7 +112,8 @@ TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T
 
 TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size)
     : train_(std::move(train)), val_(std::move(val)), T_(T) {
-  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext, "], got ", T);
+  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
+          "], got ", T);
   check_stream(train_, "training", T, vocab_size);
   if (!val_.empty()) check_stream(val_, "validation", T, vocab_size);
 }

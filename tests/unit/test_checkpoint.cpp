@@ -445,7 +445,8 @@ TEST_CASE("write_dir_atomic: a failed write changes nothing and leaves no tempor
   CHECK(read_file((dir.path / "b").string()) == new_b);
 }
 
-TEST_CASE("write_dir_atomic follows no planted symlink and shares no temporary with another writer", "[checkpoint][files]") {
+TEST_CASE("write_dir_atomic follows no planted symlink and shares no temporary with another writer",
+          "[checkpoint][files]") {
   Scratch dir("commit_race"), elsewhere("commit_victim");
   const fs::path victim = elsewhere.path / "victim";
   const Bytes precious = {42, 42}, mine(500, 1), theirs(700, 2);

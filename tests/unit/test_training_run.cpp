@@ -226,9 +226,10 @@ TEST_CASE("an optimizer state resumes only next to the weights it was saved with
   const std::vector<float> saved = weights(model);
 
   trainer.step();  // the weights of a later save next to this state: a save killed between its renames
-  CHECK_THROWS_WITH(check_training_state(state, model.params(), {{"step", "3"}}),
-                    Contains("the optimizer state is from step 2 but model.safetensors holds the weights after step 3") &&
-                        Contains("different saves"));
+  CHECK_THROWS_WITH(
+      check_training_state(state, model.params(), {{"step", "3"}}),
+      Contains("the optimizer state is from step 2 but model.safetensors holds the weights after step 3") &&
+          Contains("different saves"));
   std::copy(saved.begin(), saved.end(), model.params().data());
   model.params().data()[5] = std::nextafter(model.params().data()[5], 1e9f);  // one ulp of one weight
   CHECK_THROWS_WITH(check_training_state(state, model.params(), at2),

@@ -186,14 +186,14 @@ std::vector<uint8_t> read_file_bytes(const std::string& path, uint64_t max_bytes
                                      const char* what = "a file read whole");
 
 // Files of one directory written as one commit. Each goes to a temporary of its own in `dir` (a fresh name,
-// ".NAME.<pid>-<random>.tmp", created O_CREAT | O_EXCL | O_NOFOLLOW: a planted symlink or another writer's temporary is never opened),
-// is fsynced and closed; if any of that fails (a full disk ...) every temporary is removed, no file of `dir`
-// has changed, and the Error says why: "cannot write 'DIR/NAME': No space left on device". Then the names in
-// `remove` are unlinked (a stale file that would not match the new ones), the files are renamed into place in
-// their order, and the directory is fsynced. Renames are atomic one by one, not together: a crash between two
-// leaves old and new files side by side, which readers must detect (check_training_state), and its
-// temporaries, which the next commit of the same names removes once their process is gone. `dir` is created
-// if missing.
+// ".NAME.<pid>-<random>.tmp", created O_CREAT | O_EXCL | O_NOFOLLOW: a planted symlink or another writer's
+// temporary is never opened), is fsynced and closed; if any of that fails (a full disk ...) every temporary
+// is removed, no file of `dir` has changed, and the Error says why: "cannot write 'DIR/NAME': No space left
+// on device". Then the names in `remove` are unlinked (a stale file that would not match the new ones), the
+// files are renamed into place in their order, and the directory is fsynced. Renames are atomic one by one,
+// not together: a crash between two leaves old and new files side by side, which readers must detect
+// (check_training_state), and its temporaries, which the next commit of the same names removes once their
+// process is gone. `dir` is created if missing.
 struct DirFile {
   std::string name;  // a plain file name inside the directory
   std::span<const uint8_t> bytes;
