@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -86,13 +87,18 @@ bool is_decimal_integer(const std::string& s) {
 }
 }  // namespace
 
-CLI::Validator integer_value() {
+CLI::Validator integer_value(int64_t lo, int64_t hi) {
   return CLI::Validator(
-      [](std::string& value) -> std::string {
+      [lo, hi](std::string& value) -> std::string {
         if (!is_decimal_integer(value)) return "must be an integer, got " + quote_value(value);
         errno = 0;
-        (void)std::strtoll(value.c_str(), nullptr, 10);
-        if (errno == ERANGE) return "is too large, got " + quote_value(value) + " (the limit is 9223372036854775807)";
+        const long long v = std::strtoll(value.c_str(), nullptr, 10);
+        const bool bounded = lo != INT64_MIN || hi != INT64_MAX;
+        const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        if (errno == ERANGE && !bounded)
+          return "is too large, got " + quote_value(value) + " (the limit is 9223372036854775807)";
+        if (errno == ERANGE || v < lo || v > hi)
+          return "must be an integer in " + range + ", got " + quote_value(value);
         return {};
       },
       "INT");
@@ -156,6 +162,23 @@ std::string read_file(const std::string& path) {
 
 void write_file_atomic(const std::string& path, std::string_view text) {
   blockscope::write_file_atomic(path, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+CommitHooks commit_hooks_from_env() {
+  CommitHooks hooks;
+  if (const char* n = std::getenv("BLOCKSCOPE_TEST_KILL_AT_RENAME")) {
+    const std::string text = n;
+    require(is_decimal_integer(text) && text[0] != '-' && text.size() < 10,
+            "BLOCKSCOPE_TEST_KILL_AT_RENAME must be a count of renames, got ", quote_value(text));
+    const auto at = static_cast<size_t>(std::stoul(text));
+    hooks.at_rename = [at](size_t renamed) {
+      if (renamed == at) std::raise(SIGKILL);  // as a kill -9 or a power cut would: no cleanup at all
+    };
+  }
+  if (const char* name = std::getenv("BLOCKSCOPE_TEST_FULL_DISK")) {
+    hooks.write_errno = [full = std::string(name)](const std::string& file) { return file == full ? ENOSPC : 0; };
+  }
+  return hooks;
 }
 
 bool has_tokenizer_files(const std::string& dir) {

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <climits>
 #include <memory>
 #include <span>
 #include <string>
@@ -21,7 +22,9 @@ namespace blockscope::cli {
 // with "--name: ..." naming the option and quoting the value): decimal integers that fit int64 ("1e300" and
 // "99999999999999999999" are refused, not wrapped), finite numbers (no nan, inf or 1e300 for a float
 // option), and seeds, integers in [0, 2^53) as the web page's seeds are (JavaScript numbers).
-CLI::Validator integer_value();
+// integer_value(lo, hi) also bounds the value: "must be an integer in [lo, hi], got '...'" (the limits come
+// from the core, e.g. TrainConfig::kMaxGradAccum).
+CLI::Validator integer_value(int64_t lo = INT64_MIN, int64_t hi = INT64_MAX);
 CLI::Validator finite_number(bool single_precision = false);
 CLI::Validator seed_value();
 
@@ -38,6 +41,12 @@ std::string read_file(const std::string& path);
 // Text through the core's write_file_atomic (a temporary file renamed into place).
 using blockscope::write_file_atomic;
 void write_file_atomic(const std::string& path, std::string_view text);
+
+// Test seams of the core's directory commits (CommitHooks), set from the environment so the CLI tests can
+// simulate what they cannot cause on demand: BLOCKSCOPE_TEST_KILL_AT_RENAME=N sends the process SIGKILL at
+// commit point N (before the (N+1)-th rename; N = the number of files: after the last), and
+// BLOCKSCOPE_TEST_FULL_DISK=NAME makes writing the file NAME fail with ENOSPC. Empty hooks when unset.
+CommitHooks commit_hooks_from_env();
 
 // True if `dir` holds GPT-2 tokenizer files (vocab.json + merges.txt, or encoder.json + vocab.bpe).
 bool has_tokenizer_files(const std::string& dir);

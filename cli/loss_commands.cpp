@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numbers>
@@ -33,6 +34,13 @@ struct GradArgs {
 };
 
 int cmd_grad(const GradArgs& a) {
+  // --out names a file; its directory must take one. Checked before any work, so that nothing is computed
+  // for nowhere (the write itself goes through a fresh temporary that never outlives the command).
+  std::error_code ec;
+  require(!std::filesystem::is_directory(a.out, ec), "--out '", a.out,
+          "' is a directory; give the file name for the gradients' .safetensors");
+  const std::string parent = std::filesystem::path(a.out).parent_path().string();
+  require_writable_dir(parent.empty() ? "." : parent, "--out's directory");
   NamedModel md = load_model_dir_named(a.model);
   GPTModel& model = md.model;
   const std::vector<int32_t> ids = parse_ids(a.tokens);
@@ -139,7 +147,7 @@ void add_loss_commands(CLI::App& app, Action& action) {
                    "GPT-2 tokenizer directory, or 'bytes'; default: the model directory's files, else bytes");
   eval->add_option("--batch-size", e->batch_size,
                    "windows per forward pass (default 8; changes the result only by rounding)")
-      ->check(integer_value());
+      ->check(integer_value(1));
   eval->add_option("--weights", e->weights, "f32 (default) or int8: evaluate with int8 matrices (quantized at load)");
   eval->add_flag("--json", e->json,
                  "print {\"loss\", \"tokens\", \"windows\", \"context_length\"[, \"bits_per_byte\"]}");

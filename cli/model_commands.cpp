@@ -55,12 +55,27 @@ int cmd_info(const std::string& dir, bool as_json) {
   return 0;
 }
 
+// Logits that are not finite are an error, not output: JSON has no NaN (nlohmann writes null) and a NaN
+// argmax means nothing. Names the first one as the core's sampling does ("logit 3 is NaN").
+void require_finite_logits(const Tensor& logits, int64_t V) {
+  const auto n = static_cast<int64_t>(logits.data.size());
+  int64_t bad = 0, first = -1;
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(logits.data[static_cast<size_t>(i)]) && bad++ == 0) first = i;
+  if (bad == 0) return;
+  const float v = logits.data[static_cast<size_t>(first)];
+  throw Error(detail::concat("the forward pass gave non-finite logits: logit ", first % V, " at position ", first / V,
+                             " is ", std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf", " (", bad, " of ", n,
+                             " logits are not finite: the weights overflow float32 on this input)"));
+}
+
 int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json, const std::string& weights) {
   GPTModel model = load_model_dir(dir, weight_options(weights));
   const std::vector<int32_t> ids = parse_ids(tokens);
   const auto T = static_cast<int64_t>(ids.size());
   const Tensor logits = model.forward(ids, 1, T);
   const int64_t V = model.config().vocab_size;
+  require_finite_logits(logits, V);
   if (as_json) {
     json rows = json::array();
     for (int64_t t = 0; t < T; ++t)
@@ -246,15 +261,16 @@ void add_init(CLI::App& app, Action& action) {
   c->add_option("--seed", a->seed, "initialisation seed, an integer in [0, 2^53) (default 123)")->check(seed_value());
   c->add_option("--out", a->out, "output directory")->required();
   c->add_option("--layout", a->layout, "book (default) or huggingface (also: hf)");
-  a->o_vocab = c->add_option("--vocab-size", a->vocab_size, "vocabulary size")->check(integer_value());
+  using L = SizeLimits;  // the core's limits (GPTConfig::validate), named by option here
+  a->o_vocab = c->add_option("--vocab-size", a->vocab_size, "vocabulary size")->check(integer_value(1, L::kMaxVocab));
   a->o_context = c->add_option("--context-length", a->context_length, "context length (positions)")
-      ->check(integer_value());
-  a->o_emb = c->add_option("--emb-dim", a->emb_dim, "embedding width C")->check(integer_value());
+      ->check(integer_value(1, L::kMaxContext));
+  a->o_emb = c->add_option("--emb-dim", a->emb_dim, "embedding width C")->check(integer_value(1, L::kMaxEmbDim));
   a->o_heads = c->add_option("--n-heads", a->n_heads, "attention heads (must divide --emb-dim)")
-      ->check(integer_value());
-  a->o_layers = c->add_option("--n-layers", a->n_layers, "transformer blocks")->check(integer_value());
+      ->check(integer_value(1, L::kMaxEmbDim));
+  a->o_layers = c->add_option("--n-layers", a->n_layers, "transformer blocks")->check(integer_value(1, L::kMaxLayers));
   a->o_ffn = c->add_option("--ffn-hidden", a->ffn_hidden, "feed-forward width (0 = 4 x emb_dim)")
-      ->check(integer_value());
+      ->check(integer_value(0, L::kMaxFfnHidden));
   a->o_drop = c->add_option("--drop-rate", a->drop_rate, "dropout probability in [0, 1) (used by train)")
       ->check(finite_number());
   c->add_option("--norm", a->norm, "pre or post (LayerNorm placement; hf layout: pre only)");
@@ -294,11 +310,11 @@ void add_model_commands(CLI::App& app, Action& action) {
   generate->add_option("--tokenizer", g->tokenizer,
                        "GPT-2 tokenizer directory, or 'bytes'; default: the model directory's files, else bytes");
   generate->add_option("--max-new-tokens", g->opts.max_new_tokens, "tokens to generate (default 50)")
-      ->check(integer_value());
+      ->check(integer_value(0, GenerateOptions::kMaxNewTokens));
   generate->add_option("--temperature", g->opts.sampling.temperature, "0 = greedy (default 1)")
       ->check(finite_number(true));
   generate->add_option("--top-k", g->opts.sampling.top_k, "keep the k most likely tokens (0 = all)")
-      ->check(integer_value());
+      ->check(integer_value(0));
   generate->add_option("--top-p", g->opts.sampling.top_p, "nucleus sampling threshold (1 = off)")
       ->check(finite_number(true));
   generate->add_option("--seed", g->opts.seed, "sampling seed, an integer in [0, 2^53) (default 0)")

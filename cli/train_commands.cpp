@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "blockscope/checked.hpp"
+#include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/safetensors.hpp"
 #include "blockscope/trainer.hpp"
@@ -35,7 +37,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kExitInterrupted = 130;  // 128 + SIGINT, what shells report for Ctrl-C
 constexpr int kExitDiverged = 3;
-constexpr const char* kOptimizerFile = "optimizer.safetensors";
 
 struct TrainArgs {
   std::string model, data, val_data, tokenizer, out;
@@ -118,29 +119,25 @@ ojson step_json(const StepResult& r, double tokens_per_s, double val) {
   return j;
 }
 
-// GPT-2 tokenizer files travel with the model, so `generate --model OUT` finds them.
-void copy_tokenizer_files(const std::string& from, const std::string& to) {
+// The checkpoint as one commit (the core's save_training_checkpoint): the model directory's GPT-2 tokenizer
+// files (so `generate --model OUT` finds them), config.json, the AdamW state bound to these weights by their
+// fingerprint, and model.safetensors last.
+void save_checkpoint(Trainer& trainer, const CheckpointNaming& naming, const TrainArgs& a, int64_t weights_step,
+                     bool with_optimizer) {
+  std::vector<std::vector<uint8_t>> contents;  // what tokenizer_files' spans view
+  contents.reserve(4);
+  std::vector<DirFile> tokenizer_files;
   std::error_code same;
-  if (fs::equivalent(from, to, same)) return;
-  for (const char* name : {"vocab.json", "merges.txt", "encoder.json", "vocab.bpe"}) {
-    const fs::path src = fs::path(from) / name;
-    if (!fs::exists(src)) continue;
-    std::error_code ec;
-    fs::copy_file(src, fs::path(to) / name, fs::copy_options::overwrite_existing, ec);
-    require(!ec, "cannot copy '", src.string(), "' to '", to, "': ", ec.message());
+  if (!fs::equivalent(a.model, a.out, same)) {
+    for (const char* name : {"vocab.json", "merges.txt", "encoder.json", "vocab.bpe"}) {
+      const fs::path src = fs::path(a.model) / name;
+      if (!fs::exists(src)) continue;
+      contents.push_back(read_file_bytes(src.string(), kMaxTokenizerFileBytes, "a tokenizer file"));
+      tokenizer_files.push_back({name, contents.back()});
+    }
   }
-}
-
-void save_checkpoint(Trainer& trainer, const CheckpointNaming& naming, const TrainArgs& a, bool with_optimizer) {
-  save_model_dir(trainer.model(), a.out, naming);
-  const std::string optimizer = (fs::path(a.out) / kOptimizerFile).string();
-  if (with_optimizer) {
-    write_file_atomic(optimizer, trainer.optimizer().save_state());
-  } else {
-    std::error_code ec;
-    fs::remove(optimizer, ec);  // a stale state would not match the weights just written
-  }
-  copy_tokenizer_files(a.model, a.out);
+  save_training_checkpoint(a.out, trainer.model(), naming, weights_step,
+                           with_optimizer ? &trainer.optimizer() : nullptr, tokenizer_files, commit_hooks_from_env());
 }
 
 // The Trainer for the model and data, with AdamW's state loaded when resuming.
@@ -150,16 +147,33 @@ struct Run {
   int64_t tokens_per_step = 0;
 };
 
-Run make_run(const TrainArgs& a, GPTModel& model) {
+// A --resume's optimizer state must belong to the weights next to it (check_training_state): a directory that
+// holds one save's weights and another's AdamW state is refused, not trained on.
+void check_resume(const std::string& optimizer_path, std::span<const uint8_t> state, const NamedModel& md) {
+  std::string warning;
+  try {
+    warning = check_training_state(state, md.model.params(), md.metadata);
+  } catch (const Error& e) {
+    throw Error(detail::concat(optimizer_path, ": ", e.what(), ". Resume from a complete checkpoint, or train "
+                               "without --resume to start AdamW afresh from these weights"));
+  }
+  if (!warning.empty()) std::fprintf(stderr, "blockscope: warning: %s: %s\n", optimizer_path.c_str(), warning.c_str());
+}
+
+Run make_run(const TrainArgs& a, NamedModel& md) {
+  GPTModel& model = md.model;
   const TrainConfig& tc = a.tc;
   const GPTConfig& cfg = model.config();
   Run run;
   std::vector<uint8_t> optimizer_bytes;
-  const std::string optimizer_path = (fs::path(a.model) / kOptimizerFile).string();
+  const std::string optimizer_path = (fs::path(a.model) / kOptimizerStateFile).string();
   // Before the data (fail fast); two moments per parameter, so at most twice a weights file's bound.
   const uint64_t weights_bound = max_safetensors_bytes(cfg);
   const uint64_t optimizer_bound = weights_bound > UINT64_MAX / 2 ? UINT64_MAX : 2 * weights_bound;
-  if (a.resume) optimizer_bytes = read_file_bytes(optimizer_path, optimizer_bound, "this model's optimizer state");
+  if (a.resume) {
+    optimizer_bytes = read_file_bytes(optimizer_path, optimizer_bound, "this model's optimizer state");
+    check_resume(optimizer_path, optimizer_bytes, md);
+  }
   TokenFile tf = read_token_file(a.data, a.tokenizer, a.model, cfg.vocab_size);
   const size_t n_tokens = tf.ids.size();
   const int64_t T = cfg.sequence_length(tc.seq_len);
@@ -191,7 +205,8 @@ Run make_run(const TrainArgs& a, GPTModel& model) {
     require(run.start < tc.steps, "the optimizer state in ", optimizer_path, " is at step ", run.start,
             " and --steps (the schedule's total length) is ", tc.steps, ": nothing left to train; pass a larger --steps");
   }
-  run.tokens_per_step = tc.batch_size * T * tc.grad_accum;
+  run.tokens_per_step = checked_mul(checked_mul(tc.batch_size, T, "tokens per update"), tc.grad_accum,
+                                    "tokens per update");  // in range: TrainConfig's limits and the memory budget
   return run;
 }
 
@@ -252,7 +267,9 @@ int cmd_train(const TrainArgs& a) {
   require(a.eval_every == 0 || tc.val_fraction > 0.0 || !a.val_data.empty(), "--eval-every ", a.eval_every,
           " needs validation data, but --val-fraction is 0 and there is no --val-data");
   NamedModel md = load_model_dir_named(a.model);
-  Run run = make_run(a, md.model);
+  Run run = make_run(a, md);
+  // Before the first step, not after the last: an --out that cannot be written would throw the run away.
+  require_writable_dir(a.out, "--out");
   Trainer& trainer = *run.trainer;
   install_sigint_handler();
   TrainingRun training(trainer);
@@ -265,7 +282,7 @@ int cmd_train(const TrainArgs& a) {
   const bool diverged = o.stop == "diverged";
   const int64_t weights_step = training.outcome().weights_step;
   const bool saved = training.outcome().weights_finite;
-  if (saved) save_checkpoint(trainer, md.naming, a, !diverged);
+  if (saved) save_checkpoint(trainer, md.naming, a, weights_step, !diverged);
 
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   const double tokens = static_cast<double>(run.tokens_per_step * (trainer.steps_done() - run.start));
@@ -320,11 +337,16 @@ void add_training_commands(CLI::App& app, Action& action) {
       "--val-data, the tokens of that file (tokenized like --data) are the validation set and all of --data is "
       "trained on.\n"
       "OUT gets model.safetensors + config.json in the layout and tensor names the model was loaded from (book "
-      "or Hugging Face), optimizer.safetensors (AdamW moments and the step count) and the model directory's "
-      "tokenizer files.\n"
+      "or Hugging Face), optimizer.safetensors (AdamW moments, the step count and a fingerprint of the weights "
+      "saved with them) and the model directory's tokenizer files. OUT is checked for writing before training "
+      "starts; the files are written to fresh temporaries, synced, then renamed into place (model.safetensors "
+      "last), so a failed save (a full disk) changes nothing and leaves no temporary behind.\n"
       "--steps is the schedule's total length. --resume loads MODEL/optimizer.safetensors and continues its "
       "step count and learning-rate schedule up to --steps; each step's batches and dropout masks are seeded by "
-      "(--seed, step), so a resumed run continues exactly as the uninterrupted run would have.\n"
+      "(--seed, step), so a resumed run continues exactly as the uninterrupted run would have. The state must "
+      "belong to MODEL's weights: if its fingerprint or step differs from model.safetensors' (a save killed "
+      "between its renames), --resume refuses; a state written before fingerprints existed is accepted with a "
+      "warning, since there is nothing to compare.\n"
       "Ctrl-C finishes the current step, saves and exits with 130 (a second Ctrl-C stops at once). A "
       "non-finite loss (or gradient) at step k stops training, saves the last weights that gave a finite loss "
       "(after step k-2, or k-1 if only the gradient overflowed; no optimizer state) and exits with 3. Keeping "
@@ -335,13 +357,18 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->add_option("--data", a->data, "training data: text, .ids or .bin")->required();
   c->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes' (text data only)");
   c->add_option("--out", a->out, "output directory (may be --model itself)")->required();
-  c->add_option("--steps", tc.steps, "optimizer updates in the whole schedule (default 1000)")->check(integer_value());
-  c->add_option("--batch-size", tc.batch_size, "sequences per micro-batch (default 8)")->check(integer_value());
-  c->add_option("--seq-len", tc.seq_len, "tokens per sequence (default: the context length)")->check(integer_value());
-  c->add_option("--grad-accum", tc.grad_accum, "micro-batches per update (default 1)")->check(integer_value());
+  c->add_option("--steps", tc.steps, "optimizer updates in the whole schedule (default 1000)")
+      ->check(integer_value(1, TrainConfig::kMaxSteps));
+  c->add_option("--batch-size", tc.batch_size, "sequences per micro-batch (default 8)")
+      ->check(integer_value(1));
+  c->add_option("--seq-len", tc.seq_len, "tokens per sequence (default: the context length)")
+      ->check(integer_value(0, SizeLimits::kMaxContext));
+  c->add_option("--grad-accum", tc.grad_accum, "micro-batches per update (default 1)")
+      ->check(integer_value(1, TrainConfig::kMaxGradAccum));
   c->add_option("--lr", tc.lr, "peak learning rate (default 3e-4)")->check(finite_number());
   c->add_option("--min-lr", tc.min_lr, "the cosine's floor (default lr / 10)")->check(finite_number());
-  c->add_option("--warmup", tc.warmup, "linear warmup updates (default 0)")->check(integer_value());
+  c->add_option("--warmup", tc.warmup, "linear warmup updates (default 0)")
+      ->check(integer_value(0, TrainConfig::kMaxSteps));
   c->add_option("--weight-decay", tc.weight_decay, "AdamW weight decay of Linear weights (default 0.1)")
       ->check(finite_number());
   c->add_option("--clip", tc.clip, "max global gradient norm, 0 = off (default 1)")->check(finite_number());
@@ -351,9 +378,9 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->add_option("--val-data", a->val_data, "validation data file (text, .ids or .bin) instead of --val-fraction")
       ->excludes(val_fraction);
   c->add_option("--eval-batches", tc.eval_batches, "batches per validation estimate (default 8)")
-      ->check(integer_value());
+      ->check(integer_value(1, TrainConfig::kMaxEvalBatches));
   c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)")
-      ->check(integer_value());
+      ->check(integer_value(0, TrainConfig::kMaxSteps));
   c->add_option("--seed", tc.seed, "seed of the data order and dropout, in [0, 2^53) (default 1)")->check(seed_value());
   c->add_flag("--resume", a->resume, "continue from MODEL/optimizer.safetensors");
   c->add_flag("--json", a->json, "JSON lines on stdout");

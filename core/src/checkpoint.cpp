@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <iterator>
@@ -318,7 +319,7 @@ CheckpointNaming checkpoint_naming(const SafetensorsFile& file) {
 }
 
 std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& arena, const CheckpointNaming& naming,
-                                      Dtype storage) {
+                                      Dtype storage, const std::map<std::string, std::string>& metadata) {
   require(arena.int8_params().empty(), "cannot save the model: parameter '",
           arena.int8_params().empty() ? "" : arena.int8_params()[0].name,
           "' is stored as int8 (the model was loaded with int8 weights, which are inference-only); save from a "
@@ -341,7 +342,63 @@ std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& ar
   // the same values there, so the file has exactly the original's tensors.
   if (naming.tied_copy && !plan.tied_copy.empty())
     refs.push_back({plan.tied_copy, {cfg.vocab_size, cfg.emb_dim}, param_values(arena, "tok_emb.weight")});
-  return write_safetensors(refs, {{"format", "pt"}}, storage);
+  std::map<std::string, std::string> meta = metadata;
+  meta["format"] = "pt";  // what transformers checks
+  return write_safetensors(refs, meta, storage);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Training checkpoints: the optimizer state names the weights it belongs to
+// ---------------------------------------------------------------------------------------------------------
+namespace {
+constexpr const char* kFingerprintKey = "weights_fingerprint";
+}  // namespace
+
+std::string weights_fingerprint(const ParamArena& params) {
+  // FNV-1a, 64-bit (offset basis and prime from the reference, isthe.com/chongo/tech/comp/fnv), byte by byte
+  // over each parameter's float32 values, little-endian as the targets (x86-64, wasm) store them.
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const auto& p : params.params()) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(params.data() + p.offset);
+    const size_t n = static_cast<size_t>(p.numel) * sizeof(float);
+    for (size_t i = 0; i < n; ++i) h = (h ^ bytes[i]) * 0x100000001b3ULL;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+std::vector<uint8_t> save_training_state(const AdamW& optimizer, const ParamArena& weights) {
+  return optimizer.save_state({{kFingerprintKey, weights_fingerprint(weights)}});
+}
+
+std::string check_training_state(std::span<const uint8_t> optimizer_state, const ParamArena& weights,
+                                 const std::map<std::string, std::string>& model_metadata) {
+  const SafetensorsFile f = SafetensorsFile::parse(optimizer_state);  // the header only; load_state reads the rest
+  const auto& meta = f.metadata();
+  const auto step = meta.find("step");
+  require(step != meta.end(), "optimizer state has no 'step' in its metadata");
+  const int64_t opt_step = parse_step_count(step->second, "optimizer state 'step'");
+  const auto model_step_text = model_metadata.find("step");
+  const int64_t model_step = model_step_text == model_metadata.end()
+                                 ? -1 : parse_step_count(model_step_text->second, "model.safetensors metadata 'step'");
+  const auto expected = meta.find(kFingerprintKey);
+  if (expected == meta.end()) {
+    require(model_step < 0 || model_step == opt_step, "the optimizer state is from step ", opt_step,
+            " but model.safetensors holds the weights after step ", model_step,
+            ": the two files come from different saves");
+    return detail::concat("the optimizer state (step ", opt_step, ") has no '", kFingerprintKey,
+                          "' (it was written before Blockscope recorded one), so whether it belongs to these weights "
+                          "cannot be checked");
+  }
+  const std::string actual = weights_fingerprint(weights);
+  const std::string model_step_words =
+      model_step < 0 ? std::string("other weights") : detail::concat("the weights after step ", model_step);
+  require(actual == expected->second && (model_step < 0 || model_step == opt_step), "the optimizer state is from step ",
+          opt_step, " but model.safetensors holds ", model_step_words, " (weights fingerprint ", actual, "; the state ",
+          "was saved with ", expected->second, "): the two files come from different saves (a save interrupted "
+          "between its renames?)");
+  return "";
 }
 
 }  // namespace blockscope

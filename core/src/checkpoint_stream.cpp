@@ -371,6 +371,10 @@ const CheckpointNaming& ModelStreamLoader::naming() const {
   require(impl_->file.has_value(), "the checkpoint's header has not arrived yet");
   return impl_->naming;
 }
+const std::map<std::string, std::string>& ModelStreamLoader::metadata() const {
+  require(impl_->file.has_value(), "the checkpoint's header has not arrived yet");
+  return impl_->file->metadata();
+}
 GPTModel ModelStreamLoader::finish() { return impl_->finish(); }
 
 GPTModel load_model(const GPTConfig& cfg, const SafetensorsFile& file, const LoadOptions& opts) {

@@ -60,13 +60,16 @@ void AdamW::step(ParamArena& params, const ParamArena& grads, double lr) {
   }
 }
 
-std::vector<uint8_t> AdamW::save_state() const {
+std::vector<uint8_t> AdamW::save_state(const std::map<std::string, std::string>& extra) const {
   std::vector<SafetensorsTensorRef> refs;
   for (const auto& p : m_.params()) {
     refs.push_back({"m." + p.name, p.shape, m_.get(p.name)});
     refs.push_back({"v." + p.name, p.shape, v_.get(p.name)});
   }
-  return write_safetensors(refs, {{"format", "blockscope-adamw"}, {"step", std::to_string(t_)}});
+  std::map<std::string, std::string> metadata = extra;
+  metadata["format"] = "blockscope-adamw";
+  metadata["step"] = std::to_string(t_);
+  return write_safetensors(refs, metadata);
 }
 
 void AdamW::load_state(std::span<const uint8_t> bytes) {
@@ -76,14 +79,7 @@ void AdamW::load_state(std::span<const uint8_t> bytes) {
           "not a Blockscope optimizer state file (metadata 'format' is not 'blockscope-adamw')");
   const auto step = f.metadata().find("step");
   require(step != f.metadata().end(), "optimizer state has no 'step' in its metadata");
-  // A step count in [0, 2^53): beyond that it is not a real run (and the bias corrections need it exact in a double).
-  const std::string& text = step->second;
-  const std::string shown = text.size() > 40 ? text.substr(0, 37) + "..." : text;
-  char* end = nullptr;
-  errno = 0;
-  const long long t = std::strtoll(text.c_str(), &end, 10);
-  require(!text.empty() && end && *end == '\0' && errno != ERANGE && t >= 0 && t < (1LL << 53),
-          "optimizer state 'step' is not an integer in [0, 2^53): '", shown, "'");
+  const int64_t t = parse_step_count(step->second, "optimizer state 'step'");
   require(f.entries().size() == 2 * m_.params().size(), "optimizer state has ", f.entries().size(),
           " tensors; this model needs ", 2 * m_.params().size(), " (m and v of each parameter)");
   for (ParamArena* arena : {&m_, &v_}) {
@@ -97,6 +93,15 @@ void AdamW::load_state(std::span<const uint8_t> bytes) {
     }
   }
   t_ = t;
+}
+
+int64_t parse_step_count(const std::string& text, const char* what) {
+  const std::string shown = text.size() > 40 ? text.substr(0, 37) + "..." : text;
+  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  errno = 0;
+  const long long t = digits ? std::strtoll(text.c_str(), nullptr, 10) : -1;
+  require(digits && errno != ERANGE && t < (1LL << 53), what, " is not an integer in [0, 2^53): '", shown, "'");
+  return t;
 }
 
 double clip_grad_norm(ParamArena& grads, double max_norm) {

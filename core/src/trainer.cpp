@@ -15,11 +15,16 @@ namespace blockscope {
 // ---------------------------------------------------------------------------------------------------------
 void TrainConfig::validate() const {
   adamw().validate();  // the learning rate first: everything else is checked against it
-  require(steps >= 1, "steps must be at least 1, got ", steps);
+  const auto in_range = [](const char* name, int64_t v, int64_t max) {
+    require(v >= 1, name, " must be at least 1, got ", v);
+    require(v <= max, name, " must be at most ", max, ", got ", v);
+  };
+  in_range("steps", steps, kMaxSteps);
   require(batch_size >= 1, "batch_size must be at least 1, got ", batch_size);
-  require(seq_len >= 0, "seq_len must be >= 0 (0 means the context length), got ", seq_len);
-  require(grad_accum >= 1, "grad_accum must be at least 1, got ", grad_accum);
-  require(eval_batches >= 1, "eval_batches must be at least 1, got ", eval_batches);
+  require(seq_len >= 0 && seq_len <= SizeLimits::kMaxContext, "seq_len must be in [0, ", SizeLimits::kMaxContext,
+          "] (0 means the context length), got ", seq_len);
+  in_range("grad_accum", grad_accum, kMaxGradAccum);
+  in_range("eval_batches", eval_batches, kMaxEvalBatches);
   require(warmup >= 0 && warmup <= steps, "warmup must be in [0, steps = ", steps, "], got ", warmup);
   require(std::isfinite(clip) && clip >= 0.0, "clip must be a number >= 0 (0 = off), got ", clip);
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
@@ -92,7 +97,8 @@ void window(const std::vector<int32_t>& tokens, int64_t start, int64_t T, int32_
 }  // namespace
 
 TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size) : T_(T) {
-  require(T > 0, "sequence length must be positive, got ", T);
+  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
+          "], got ", T);
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
           "val_fraction must be in [0, 1), got ", val_fraction);
   const auto n = static_cast<int64_t>(tokens.size());
@@ -106,7 +112,8 @@ TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T
 
 TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size)
     : train_(std::move(train)), val_(std::move(val)), T_(T) {
-  require(T > 0, "sequence length must be positive, got ", T);
+  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
+          "], got ", T);
   check_stream(train_, "training", T, vocab_size);
   if (!val_.empty()) check_stream(val_, "validation", T, vocab_size);
 }

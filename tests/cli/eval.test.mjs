@@ -96,7 +96,7 @@ test('bad input exits non-zero with a message naming the problem', () => {
     [['eval', '--model', join(models, 'book_tiny'), '--text', text, '--tokenizer', 'bytes'],
       /the tokenizer 'bytes' has 256 token ids but the model's vocabulary has only 60/],
     [trainArgs('--lr', '0'), /learning rate must be a positive number, got 0/],
-    [trainArgs('--steps', '0'), /steps must be at least 1, got 0/],
+    [trainArgs('--steps', '0'), /--steps: must be an integer in \[1, 1000000000\], got '0'/],
     [trainArgs('--seq-len', '9'), /seq_len 9 exceeds the model's context_length 8/],
     [trainArgs('--eval-every', '5', '--val-fraction', '0'), /--eval-every 5 needs validation data/],
     [['train', '--model', tiny, '--data', short, '--out', out, '--val-fraction', '0'],

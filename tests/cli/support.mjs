@@ -23,8 +23,20 @@ export function scratch(prefix) {
 }
 
 export function run(...args) {
-  const r = spawnSync(CLI, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runWith({}, ...args);
+}
+
+/**
+ * run() with extra environment variables (`env`) and a `timeout` in ms after which the process is killed, so
+ * that a hang fails the test instead of blocking the suite: {code, signal, timedOut, stdout, stderr, ms}.
+ */
+export function runWith({ env = {}, timeout } = {}, ...args) {
+  const started = Date.now();
+  const r = spawnSync(CLI, args, {
+    encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, ...env }, timeout, killSignal: 'SIGKILL',
+  });
+  const timedOut = r.error?.code === 'ETIMEDOUT';
+  return { code: r.status, signal: r.signal, timedOut, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
 }
 
 export function ok(...args) {

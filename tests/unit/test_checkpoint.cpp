@@ -1,6 +1,11 @@
 // Tests for checkpoint.hpp: PyTorch-written checkpoints in the book and Hugging Face layouts (F32/F16/BF16)
-// against PyTorch logits, save -> load round trips in both layouts, configs, and malformed checkpoints.
+// against PyTorch logits, save -> load round trips in both layouts, configs, malformed checkpoints, and the
+// native files: directory commits (failures, symlinks, racing writers) and input files that are not regular.
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -388,4 +393,93 @@ TEST_CASE("a GPT with another FFN width and activation round-trips through the H
   CHECK(back.config().activation == Activation::Relu);
   const std::vector<int32_t> ids = {1, 2, 3};
   CHECK(back.forward(ids, 1, 3).data == const_cast<GPTModel&>(model).forward(ids, 1, 3).data);
+}
+
+namespace {
+namespace fs = std::filesystem;
+// A fresh directory for one test, removed afterwards.
+struct Scratch {
+  fs::path path;
+  explicit Scratch(const std::string& name)
+      : path(fs::temp_directory_path() / ("blockscope_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~Scratch() { fs::remove_all(path); }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(path)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+};
+using Names = std::vector<std::string>;
+}  // namespace
+
+TEST_CASE("write_dir_atomic: a failed write changes nothing and leaves no temporary", "[checkpoint][files]") {
+  Scratch dir("commit_fail");
+  const Bytes old_a = {1, 2, 3}, new_a(1000, 7), new_b(3000, 9);
+  const DirFile first[] = {{"a", old_a}};
+  write_dir_atomic(dir.path.string(), first);
+  const DirFile files[] = {{"a", new_a}, {"b", new_b}};
+  CommitHooks full;
+  full.write_errno = [](const std::string& name) { return name == "b" ? ENOSPC : 0; };  // after half of b
+  CHECK_THROWS_WITH(write_dir_atomic(dir.path.string(), files, {}, full),
+                    Contains("cannot write '" + (dir.path / "b").string() + "': " + std::strerror(ENOSPC)));
+  CHECK(dir.names() == Names{"a"});
+  CHECK(read_file((dir.path / "a").string()) == old_a);
+
+  // The commit points: before each rename and after the last, files renamed in their order.
+  CommitHooks watch;
+  std::vector<size_t> points;
+  watch.at_rename = [&](size_t n) {
+    points.push_back(n);
+    CHECK(read_file((dir.path / "a").string()) == (n == 0 ? old_a : new_a));
+  };
+  const std::string stale[] = {"gone"};
+  const DirFile gone[] = {{"gone", old_a}};
+  write_dir_atomic(dir.path.string(), gone);
+  write_dir_atomic(dir.path.string(), files, stale, watch);
+  CHECK(points == std::vector<size_t>{0, 1, 2});
+  CHECK(dir.names() == Names{"a", "b"});
+  CHECK(read_file((dir.path / "b").string()) == new_b);
+}
+
+TEST_CASE("write_dir_atomic follows no planted symlink and shares no temporary with another writer",
+          "[checkpoint][files]") {
+  Scratch dir("commit_race"), elsewhere("commit_victim");
+  const fs::path victim = elsewhere.path / "victim";
+  const Bytes precious = {42, 42}, mine(500, 1), theirs(700, 2);
+  const DirFile victim_file[] = {{"victim", precious}};
+  write_dir_atomic(elsewhere.path.string(), victim_file);
+  fs::create_symlink(victim, dir.path / "a.tmp");  // the name the old writer used for every save
+  // Another writer commits the same name while this one is between writing and renaming.
+  CommitHooks race;
+  race.at_rename = [&](size_t n) {
+    if (n != 0) return;
+    const DirFile other[] = {{"a", theirs}};
+    write_dir_atomic(dir.path.string(), other);
+    CHECK(read_file((dir.path / "a").string()) == theirs);
+  };
+  const DirFile files[] = {{"a", mine}};
+  write_dir_atomic(dir.path.string(), files, {}, race);
+  CHECK(read_file((dir.path / "a").string()) == mine);  // whole files only: the last rename wins
+  CHECK(read_file(victim.string()) == precious);
+  CHECK(fs::is_symlink(dir.path / "a.tmp"));
+  CHECK(dir.names() == Names{"a", "a.tmp"});
+  CHECK_THROWS_WITH(write_file_atomic(dir.path.string(), mine), Contains("is a directory"));
+  CHECK_THROWS_WITH(require_writable_dir((dir.path / "a" / "sub").string(), "--out"),
+                    Contains("is not a directory"));
+  require_writable_dir((dir.path / "new" / "sub").string(), "--out");  // would be created: probed, not made
+  CHECK(dir.names() == Names{"a", "a.tmp"});
+}
+
+TEST_CASE("read_file_bytes refuses a FIFO at once rather than waiting for a writer", "[checkpoint][files]") {
+  Scratch dir("fifo");
+  const fs::path fifo = dir.path / "config.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  ::alarm(20);  // a regression blocks in open(): SIGALRM then ends the test binary loudly instead of hanging
+  CHECK_THROWS_WITH(read_file_bytes(fifo.string()), Contains("is not a regular file (a pipe)"));
+  CHECK_THROWS_WITH(load_model_dir(dir.path.string()), Contains("config.json' is not a regular file (a pipe)"));
+  ::alarm(0);
 }

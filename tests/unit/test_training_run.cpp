@@ -1,13 +1,18 @@
 // Tests for training_run.hpp: the one training loop evaluates every eval_every steps and after the schedule's
 // last, advances one micro-batch (or evaluation) per call, stops after its steps, on a cancel at the next update
 // boundary, on a non-finite update (putting back the weights after update k-2, as a twin trained k-2 steps has
-// them) and on the loss ceiling (its stretch carried across begin() calls); bad options are named.
+// them) and on the loss ceiling (its stretch carried across begin() calls); bad options are named; a resumed
+// run's optimizer state must match its weights (checkpoint.hpp's fingerprint).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
+#include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/training_run.hpp"
 #include "support/configs.hpp"
@@ -198,4 +203,54 @@ TEST_CASE("run options are read from the JavaScript keys and bad values are name
   CHECK_THROWS_WITH(RunOptions::from_json({{"stopAbove", {{"steps", 3}}}}), Contains("missing 'loss'"));
   CHECK_THROWS_WITH(RunOptions::from_json({{"stopAbove", {{"loss", 1}, {"steps", -3}}}}), Contains("stopAbove.steps"));
   CHECK(std::string(stop_reason_name(StopReason::LossAbove)) == "loss_above");
+}
+
+TEST_CASE("an optimizer state resumes only next to the weights it was saved with", "[training_run][checkpoint]") {
+  // The fingerprint is FNV-1a 64 of the float32 bytes: 1.0f, -2.5f -> 0x09e629ee2dfdb3f8 (Python's struct +
+  // the reference loop).
+  ParamArena tiny(2);
+  tiny.take("x", {2});
+  tiny.get("x")[0] = 1.0f;
+  tiny.get("x")[1] = -2.5f;
+  CHECK(weights_fingerprint(tiny) == "fnv1a64:09e629ee2dfdb3f8");
+
+  const GPTConfig cfg = small_gpt(16, 8, 8, 2, 1);
+  GPTModel model(cfg, 4);
+  Trainer trainer(model, config(6), TokenData(stream(400, 16), 0.2, 8, 16));
+  trainer.step();
+  trainer.step();
+  const std::vector<uint8_t> state = save_training_state(trainer.optimizer(), model.params());
+  const std::map<std::string, std::string> at2 = {{"step", "2"}};
+  CHECK(check_training_state(state, model.params(), at2).empty());
+  CHECK(check_training_state(state, model.params(), {}).empty());  // no step in the model file: the fingerprint
+  const std::vector<float> saved = weights(model);
+
+  trainer.step();  // the weights of a later save next to this state: a save killed between its renames
+  CHECK_THROWS_WITH(
+      check_training_state(state, model.params(), {{"step", "3"}}),
+      Contains("the optimizer state is from step 2 but model.safetensors holds the weights after step 3") &&
+          Contains("different saves"));
+  std::copy(saved.begin(), saved.end(), model.params().data());
+  model.params().data()[5] = std::nextafter(model.params().data()[5], 1e9f);  // one ulp of one weight
+  CHECK_THROWS_WITH(check_training_state(state, model.params(), at2),
+                    Contains("holds the weights after step 2 (weights fingerprint fnv1a64:") &&
+                        Contains("saved with fnv1a64:"));
+
+  // A state from before fingerprints: nothing to compare, so accepted with a warning (steps must still agree).
+  const std::vector<uint8_t> legacy = trainer.optimizer().save_state();
+  CHECK_THAT(check_training_state(legacy, model.params(), {{"step", "3"}}), Contains("cannot be checked"));
+  CHECK_THROWS_WITH(check_training_state(legacy, model.params(), at2), Contains("is from step 3 but"));
+  CHECK_THROWS_WITH(check_training_state(state, model.params(), {{"step", "x"}}), Contains("is not an integer"));
+}
+
+TEST_CASE("training counts beyond their limits are refused by name, not overflowed", "[training_run][errors]") {
+  const int64_t huge = std::numeric_limits<int64_t>::max();
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"grad_accum", huge}}),
+                    Contains("grad_accum must be at most 1000000, got 9223372036854775807"));
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"steps", huge}}), Contains("steps must be at most 1000000000"));
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"eval_batches", huge}}), Contains("eval_batches must be at most 1000000"));
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"seq_len", huge}}), Contains("seq_len must be in [0, 1048576]"));
+  CHECK_THROWS_WITH(TokenData(stream(40, 16), 0.0, huge, 16), Contains("sequence length must be in [1, 1048576]"));
+  CHECK(TrainConfig::from_json({{"grad_accum", TrainConfig::kMaxGradAccum}, {"steps", TrainConfig::kMaxSteps}})
+            .grad_accum == TrainConfig::kMaxGradAccum);
 }

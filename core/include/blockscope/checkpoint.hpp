@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "blockscope/gpt_model.hpp"
+#include "blockscope/optimizer.hpp"
 #include "blockscope/safetensors.hpp"
 
 namespace blockscope {
@@ -106,8 +109,9 @@ class ModelStreamLoader {
   uint64_t received() const;
   uint64_t file_size() const;
   bool header_parsed() const;
-  // How the file names its tensors (once the header is parsed; Error before).
+  // How the file names its tensors, and its __metadata__ (once the header is parsed; Error before).
   const CheckpointNaming& naming() const;
+  const std::map<std::string, std::string>& metadata() const;
   // The model, once all file_size bytes have arrived ("received N of M bytes" otherwise). Once only.
   GPTModel finish();
 
@@ -125,12 +129,34 @@ void require_safetensors_size(const GPTConfig& cfg, uint64_t file_size);
 // Writes `values` — the model's parameters or anything laid out like them (gradients, AdamW moments) — as
 // F32 tensors named and shaped as `naming` says: Conv1D weights transposed, Q|K|V fused into c_attn, a tied
 // head's values (for gradients: the folded gradient of both uses) under both names when tied_copy.
-// `storage` F16 or BF16 rounds every value to that type (half the bytes; see write_safetensors).
+// `storage` F16 or BF16 rounds every value to that type (half the bytes; see write_safetensors). `metadata` is
+// written next to {"format": "pt"} (a training checkpoint's "step").
 std::vector<uint8_t> save_safetensors(const GPTConfig& cfg, const ParamArena& values, const CheckpointNaming& naming,
-                                      Dtype storage = Dtype::F32);
+                                      Dtype storage = Dtype::F32,
+                                      const std::map<std::string, std::string>& metadata = {});
 // The config.json matching save_safetensors(model, layout); read_config reads it back to the same config
 // (HuggingFace layout: with qkv_bias true).
 std::string config_json(const GPTModel& model, CheckpointLayout layout);
+
+// Training checkpoints: model.safetensors + config.json + optimizer.safetensors (AdamW's state). The optimizer
+// state's metadata names the weights it was saved with, so a directory holding one save's weights next to
+// another save's optimizer state (a save killed between two renames) is refused rather than resumed:
+//   optimizer.safetensors: "step" (AdamW's update count) and "weights_fingerprint" ("fnv1a64:" + 16 hex digits);
+//   model.safetensors: "step", the update after which these weights were saved (TrainingRun's weights_step).
+inline constexpr const char* kOptimizerStateFile = "optimizer.safetensors";
+// FNV-1a (64-bit) of the float32 parameters' little-endian bytes in the arena's order, as "fnv1a64:<16 hex>":
+// independent of the file's layout and tensor names, and equal after an F32 save and load.
+std::string weights_fingerprint(const ParamArena& params);
+// AdamW::save_state() with the fingerprint of `weights`, the parameters it was saved next to.
+std::vector<uint8_t> save_training_state(const AdamW& optimizer, const ParamArena& weights);
+// Checks optimizer-state bytes against the weights they are about to be resumed with (`weights`, loaded from a
+// model.safetensors whose __metadata__ is `model_metadata`). Error if the fingerprint differs or the two files
+// name different steps: "the optimizer state is from step 20 but model.safetensors holds the weights after
+// step 40 (weights fingerprint fnv1a64:... there, fnv1a64:... expected): the two files come from different
+// saves ...". State written before fingerprints existed has none: it is accepted (nothing to compare) and the
+// returned text is a warning saying so; "" otherwise.
+std::string check_training_state(std::span<const uint8_t> optimizer_state, const ParamArena& weights,
+                                 const std::map<std::string, std::string>& model_metadata);
 
 #ifndef __EMSCRIPTEN__
 // Native only: a model directory holds config.json and model.safetensors.
@@ -140,9 +166,10 @@ GPTModel load_model_dir(const std::string& dir, const LoadOptions& opts = {});
 struct NamedModel {
   GPTModel model;
   CheckpointNaming naming;
+  std::map<std::string, std::string> metadata;  // model.safetensors' __metadata__
 };
 NamedModel load_model_dir_named(const std::string& dir, const LoadOptions& opts = {});
-// Creates `dir` if needed; each file is written to a temporary name and renamed into place.
+// Creates `dir` if needed; the two files are written as one commit (write_dir_atomic).
 void save_model_dir(const GPTModel& model, const std::string& dir, CheckpointLayout layout);
 void save_model_dir(const GPTModel& model, const std::string& dir, const CheckpointNaming& naming,
                     Dtype storage = Dtype::F32);
@@ -152,13 +179,47 @@ inline constexpr uint64_t kMaxTokenizerFileBytes = uint64_t{64} << 20;  // vocab
 inline constexpr uint64_t kMaxDataFileBytes = uint64_t{2} << 30;        // anything else (data, prompts): 2 GiB
 // The whole file at `path`, which must be a regular file (or a symlink to one) of at most `max_bytes`
 // bytes: Error "cannot open 'PATH': reason", "'PATH' is a directory", "'PATH' is not a regular file (a
-// character device)" or "'PATH' is N bytes; the limit for <what> is M". The size is checked on the open
-// file before anything is allocated, and at most that many bytes are ever read.
+// character device)" or "'PATH' is N bytes; the limit for <what> is M". The file is opened non-blocking and
+// checked with fstat before any read, so a FIFO is refused ("(a pipe)") instead of waiting for a writer; the
+// size is checked on the open file before anything is allocated, and at most that many bytes are ever read.
 std::vector<uint8_t> read_file_bytes(const std::string& path, uint64_t max_bytes = kMaxDataFileBytes,
                                      const char* what = "a file read whole");
-// Writes `bytes` to "<path>.tmp" and renames it over `path`: a failed or interrupted write never leaves a
-// half-written file behind.
+
+// Files of one directory written as one commit. Each goes to a temporary of its own in `dir` (a fresh name,
+// ".NAME.<pid>-<random>.tmp", created O_CREAT | O_EXCL | O_NOFOLLOW: a planted symlink or another writer's
+// temporary is never opened), is fsynced and closed; if any of that fails (a full disk ...) every temporary
+// is removed, no file of `dir` has changed, and the Error says why: "cannot write 'DIR/NAME': No space left
+// on device". Then the names in `remove` are unlinked (a stale file that would not match the new ones), the
+// files are renamed into place in their order, and the directory is fsynced. Renames are atomic one by one,
+// not together: a crash between two leaves old and new files side by side, which readers must detect
+// (check_training_state), and its temporaries, which the next commit of the same names removes once their
+// process is gone. `dir` is created if missing.
+struct DirFile {
+  std::string name;  // a plain file name inside the directory
+  std::span<const uint8_t> bytes;
+};
+// Test seams (tests/cli simulate kills and full disks through them; production code leaves them empty).
+struct CommitHooks {
+  // Non-zero: writing file `name` fails with this errno after half its bytes (ENOSPC: a full disk).
+  std::function<int(const std::string& name)> write_errno;
+  // Called with 0, 1, ..., n: before each of the n renames and after the last, before the directory's fsync.
+  std::function<void(size_t renamed)> at_rename;
+};
+void write_dir_atomic(const std::string& dir, std::span<const DirFile> files,
+                      std::span<const std::string> remove = {}, const CommitHooks& hooks = {});
+// One file through write_dir_atomic, into its parent directory; Error if `path` is a directory.
 void write_file_atomic(const std::string& path, std::span<const uint8_t> bytes);
+// Fails before any work whose result would be written to `dir` could not be: creates and removes a file in
+// `dir`, or if it does not exist yet in its nearest existing ancestor (where saving would create it; nothing
+// is left behind either way). Error "cannot write to <what> 'DIR': Permission denied" (or why not).
+void require_writable_dir(const std::string& dir, const char* what);
+
+// A training checkpoint as one commit: `extra` files first (tokenizer files), then config.json,
+// optimizer.safetensors (with the weights' fingerprint; without `optimizer`, a stale one is removed instead)
+// and model.safetensors last, whose metadata records `weights_step`. F32, in `naming`'s layout.
+void save_training_checkpoint(const std::string& dir, const GPTModel& model, const CheckpointNaming& naming,
+                              int64_t weights_step, const AdamW* optimizer, std::span<const DirFile> extra = {},
+                              const CommitHooks& hooks = {});
 #endif
 
 }  // namespace blockscope

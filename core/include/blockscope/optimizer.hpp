@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,10 @@ class AdamW {
   const ParamArena& m() const { return m_; }
   const ParamArena& v() const { return v_; }
 
-  // Optimizer state as safetensors: "m.<param>" and "v.<param>" tensors, the step count in the metadata.
-  std::vector<uint8_t> save_state() const;
+  // Optimizer state as safetensors: "m.<param>" and "v.<param>" tensors, the step count in the metadata
+  // ("format": "blockscope-adamw", "step"), with `extra` metadata next to them (a training checkpoint's
+  // weights fingerprint; "format" and "step" cannot be overridden).
+  std::vector<uint8_t> save_state(const std::map<std::string, std::string>& extra = {}) const;
   // Restores save_state()'s output; throws Error naming a missing or mis-shaped tensor.
   void load_state(std::span<const uint8_t> safetensors_bytes);
 
@@ -56,6 +59,11 @@ class AdamW {
   std::vector<bool> decay_;  // per parameter, in params() order
   int64_t t_ = 0;
 };
+
+// An update count as checkpoint metadata writes it: decimal digits of an integer in [0, 2^53) (beyond that it is
+// not a real run, and the bias corrections need it exact in a double). Error "<what> is not an integer in
+// [0, 2^53): 'x'".
+int64_t parse_step_count(const std::string& text, const char* what);
 
 // torch.nn.utils.clip_grad_norm_(params, max_norm): returns the global L2 norm of all gradients (before
 // clipping) and, if it exceeds max_norm, scales every gradient by max_norm / (norm + 1e-6). max_norm <= 0

@@ -32,8 +32,18 @@ struct TrainConfig {
   int64_t eval_batches = 8;   // batches per validation estimate
   uint64_t seed = 1;          // data order and dropout masks
 
-  // Error naming the value: steps, batch_size, grad_accum, eval_batches >= 1, seq_len >= 0, lr > 0,
-  // 0 <= warmup <= steps, clip >= 0, 0 <= val_fraction < 1, ... (the optimizer's own checks too).
+  // Upper bounds, far beyond any real run yet low enough that the products training forms stay exact in int64
+  // (grad_accum x batch_size x seq_len tokens per update, eval_batches x batch_size validation windows) and
+  // that every step number is a valid optimizer step count (< 2^53). Without them --grad-accum 2^63-1 would
+  // overflow and then spin forever. batch_size needs none of its own: the memory budget, sized in double,
+  // refuses an absurd one.
+  static constexpr int64_t kMaxSteps = 1'000'000'000;
+  static constexpr int64_t kMaxGradAccum = 1'000'000;
+  static constexpr int64_t kMaxEvalBatches = 1'000'000;
+
+  // Error naming the value and its range: steps, grad_accum and eval_batches in [1, their kMax],
+  // batch_size >= 1, 0 <= seq_len <= SizeLimits::kMaxContext, lr > 0, 0 <= warmup <= steps, clip >= 0,
+  // 0 <= val_fraction < 1, ... (the optimizer's own checks too).
   void validate() const;
   // Keys: the field names above; unknown keys rejected by name.
   static TrainConfig from_json(const nlohmann::json& j);
