@@ -73,10 +73,12 @@ function withStall(promise, ms, controller, what) {
  */
 export async function readStream(stream, total, { what = 'the file', limit = Infinity, signal, stallMs = STALL_MS,
   onProgress, into, controller } = {}) {
+  // A known size goes to the receiver first: the core's loader refuses an oversized file with its own message (the
+  // CLI's); without a receiver, or when the size is unknown, the limit is checked here.
+  const target = into && total ? into(total, null) : null;
   if (total > limit) throw new Error(`${what} is ${MiB(total)}, more than the ${MiB(limit)} it can be`);
   const chunks = [];
   let loaded = 0;
-  const target = into && total ? into(total, null) : null;
   const reader = stream.getReader();
   const stop = (err) => {
     reader.cancel().catch(() => {});
