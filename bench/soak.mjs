@@ -5,7 +5,7 @@
 // prints the worker's malloc'd bytes and wasm heap, the page's JS heap, and how much work was done. Memory that
 // only grows shows here; the end prints the growth from the first sample after warm-up to the last.
 // Run after `npm run build`:  npm run bench:soak -- [--minutes 30] [--interval 60]
-import { launchBrowser, openPage, startServer } from '../tests/browser/support.mjs';
+import { addWidgetChurn, launchBrowser, openPage, startServer } from '../tests/browser/support.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const minutes = Number(arg('--minutes', 30));
@@ -15,6 +15,7 @@ const MiB = 2 ** 20;
 const { server, url } = await startServer();
 const browser = await launchBrowser();
 const { page, problems } = await openPage(browser);
+await addWidgetChurn(page);
 await page.goto(`${url}examples/training-lab.html#training-lab.layers=2&training-lab.steps=400`);
 await page.waitForFunction(() => document.querySelector('training-lab')?.dataset.state === 'ready', null, { timeout: 60000 });
 
@@ -34,20 +35,9 @@ await page.evaluate(({ minutes: total }) => {
       lab.setAttribute('seed', String(work.runs + 1)); // rebuilds both runs
     } else if (lab.dataset.state === 'ready' || lab.dataset.state === 'paused') play();
   }, 2000);
-  const kinds = [
-    ['block-explorer', {}], ['ffn-explorer', {}], ['layernorm-explorer', {}], ['gelu-explorer', {}],
-    ['residual-flow-explorer', {}], ['ffn-explorer', { preset: 'ffn-lesson82' }],
-    ['gpt-explorer', { weights: 'random', layers: '1', 'emb-dim': '16', heads: '2', context: '32' }],
-  ];
   (async () => {
     for (let i = 0; !window.__stop; i++) {
-      const [tag, attrs] = kinds[i % kinds.length];
-      const el = document.createElement(tag);
-      el.setAttribute('loading', 'eager');
-      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-      document.body.append(el);
-      await new Promise((r) => setTimeout(r, 5 + ((i * 7) % 31)));
-      el.remove();
+      await window.__churnOne(i);
       work.churn++;
       if (i % 50 === 49) await new Promise((r) => setTimeout(r, 300)); // now and then one finishes building
     }

@@ -4,13 +4,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { assertClean, browserSuite, openPage } from './support.mjs';
+import { addWidgetChurn, assertClean, browserSuite, openPage } from './support.mjs';
 
 const env = browserSuite();
 const MiB = 2 ** 20;
 
 test('1,000 widgets removed 5–35 ms after insertion leak nothing in the worker while the lab trains', async () => {
   const { page, context, problems } = await openPage(env.browser);
+  await addWidgetChurn(page);
   await page.addInitScript(() => {
     window.__steps = 0;
     document.addEventListener('blockscope-train-step', () => window.__steps++);
@@ -19,21 +20,7 @@ test('1,000 widgets removed 5–35 ms after insertion leak nothing in the worker
   await page.waitForFunction(() => document.querySelector('training-lab')?.dataset.state === 'ready', null, { timeout: 60000 });
   await page.click('training-lab button.play');
   const churn = (rounds) => page.evaluate(async (n) => {
-    const kinds = [
-      ['block-explorer', {}], ['ffn-explorer', {}], ['layernorm-explorer', {}], ['gelu-explorer', {}],
-      ['residual-flow-explorer', {}], ['block-explorer', { preset: 'encoder-block-lesson82' }],
-      ['ffn-explorer', { preset: 'ffn-lesson82' }],
-      ['gpt-explorer', { weights: 'random', layers: '1', 'emb-dim': '16', heads: '2', context: '32' }],
-    ];
-    for (let i = 0; i < n; i++) {
-      const [tag, attrs] = kinds[i % kinds.length];
-      const el = document.createElement(tag);
-      el.setAttribute('loading', 'eager');
-      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-      document.body.append(el);
-      await new Promise((r) => setTimeout(r, 5 + ((i * 7) % 31)));
-      el.remove();
-    }
+    for (let i = 0; i < n; i++) await window.__churnOne(i);
   }, rounds);
   const allocated = () => page.evaluate(async () => {
     const { connect } = await import('/dist/blockscope-widgets.js');

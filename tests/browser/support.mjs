@@ -112,3 +112,28 @@ export async function screenshot(page, name) {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Gives the page window.__churnOne(i): inserts widget i of a fixed mix (every kind, presets and a small random GPT
+ * among them), waits 5–35 ms (its setup is still under way) and removes it — a page that re-renders, slides paged
+ * through. Shared by the lifecycle test and the soak benchmark. Call before page.goto.
+ */
+export function addWidgetChurn(page) {
+  return page.addInitScript(() => {
+    const kinds = [
+      ['block-explorer', {}], ['ffn-explorer', {}], ['layernorm-explorer', {}], ['gelu-explorer', {}],
+      ['residual-flow-explorer', {}], ['block-explorer', { preset: 'encoder-block-lesson82' }],
+      ['ffn-explorer', { preset: 'ffn-lesson82' }],
+      ['gpt-explorer', { weights: 'random', layers: '1', 'emb-dim': '16', heads: '2', context: '32' }],
+    ];
+    window.__churnOne = async (i) => {
+      const [tag, attrs] = kinds[i % kinds.length];
+      const el = document.createElement(tag);
+      el.setAttribute('loading', 'eager');
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      document.body.append(el);
+      await new Promise((r) => setTimeout(r, 5 + ((i * 7) % 31)));
+      el.remove();
+    };
+  });
+}
