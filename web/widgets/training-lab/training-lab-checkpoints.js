@@ -4,26 +4,12 @@
 // to a <gpt-explorer> on the page (which can then scrub through them, watching attention and LayerNorm statistics
 // form) and downloads any of them as the two files the CLI and PyTorch load.
 import { h } from '../kit/base.js';
-
-export const CHECKPOINT_EVERY = 25;
-export const MAX_CHECKPOINTS = 25;
+import { CHECKPOINT_EVERY } from './training-lab-runs.js';
 
 export const CHECKPOINTS_CSS = `
 .checkpoints .ck-row { display: flex; flex-wrap: wrap; gap: 0.3rem 0.6rem; align-items: center; margin: 0.3rem 0; }
 .checkpoints .ck-note { margin: 0.2rem 0; }
 `;
-
-/** Saves `run`'s current weights as a checkpoint (the step it has done), thinning older ones past the cap. */
-export async function keepCheckpoint(run) {
-  const step = run.stepsDone;
-  if (!run.gpt || run.checkpoints.at(-1)?.step === step) return;
-  const { config, weights } = await run.gpt.save({ layout: 'book' });
-  run.checkpoints.push({ step, config, weights });
-  if (run.checkpoints.length > MAX_CHECKPOINTS) {
-    // Every other one goes (the first and the latest stay): the spacing doubles, the history still spans the run.
-    run.checkpoints = run.checkpoints.filter((_, i, all) => i === 0 || i === all.length - 1 || i % 2 === 0);
-  }
-}
 
 /** The lab's "Inspect or download a run's checkpoints" section. port: {attr, report, runs(), explorer()}. */
 export class CheckpointPanel {

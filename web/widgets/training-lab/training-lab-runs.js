@@ -4,10 +4,26 @@
 // so the worker serves other widgets' calls in between, samples, and the stop rule a run is trained under (the core's
 // training loop applies it and says when a run diverged; the spike markers are this widget's own display).
 // No DOM: the widget (training-lab.js) draws what this records.
-import { CHECKPOINT_EVERY, keepCheckpoint } from './training-lab-checkpoints.js';
 
 /** Where the Brown corpus excerpt lives (web/data/brown/), from the source file and from the bundle in dist/ alike. */
 export const DATA_URL = new URL('../data/brown/', import.meta.url).href;
+
+// Each run keeps its weights every CHECKPOINT_EVERY steps (from step 0), thinned to at most MAX_CHECKPOINTS so a
+// long run stays within a few dozen MB; training-lab-checkpoints.js shows and hands them on.
+export const CHECKPOINT_EVERY = 25;
+export const MAX_CHECKPOINTS = 25;
+
+/** Saves `run`'s current weights as a checkpoint (the step it has done), thinning older ones past the cap. */
+export async function keepCheckpoint(run) {
+  const step = run.stepsDone;
+  if (!run.gpt || run.checkpoints.at(-1)?.step === step) return;
+  const { config, weights } = await run.gpt.save({ layout: 'book' });
+  run.checkpoints.push({ step, config, weights });
+  if (run.checkpoints.length > MAX_CHECKPOINTS) {
+    // Every other one goes (the first and the latest stay): the spacing doubles, the history still spans the run.
+    run.checkpoints = run.checkpoints.filter((_, i, all) => i === 0 || i === all.length - 1 || i % 2 === 0);
+  }
+}
 
 export const VOCAB = 256; // byte-level: a token is one UTF-8 byte
 export const CONTEXT = 64;
