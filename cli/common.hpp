@@ -71,4 +71,10 @@ TokenFile read_token_file(const std::string& path, const std::string& tokenizer,
 std::string with_commas(int64_t n);          // 1234567 -> "1,234,567"
 std::string clock_time(double seconds);      // 42 -> "0:42", 3723 -> "1:02:03"
 
+// --ablate / --ablate-mode of forward, generate, lens and attribute (interpret.hpp's parse_heads and
+// parse_head_ablation read them): the heads' outputs are zeroed, or replaced by their running mean over positions
+// 0..t, before each block's output projection.
+inline constexpr const char* kAblateHelp = "heads to ablate, block.head 0-based and comma-separated, e.g. 1.0,3.2";
+inline constexpr const char* kAblateModeHelp = "zero (default) or mean: replace by the mean over positions 0..t";
+
 }  // namespace blockscope::cli

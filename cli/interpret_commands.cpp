@@ -94,8 +94,8 @@ int cmd_attribute(const InterpretArgs& a) {
 void common_options(CLI::App* cmd, InterpretArgs& a) {
   cmd->add_option("--model", a.model, "model directory")->required();
   cmd->add_option("--tokens", a.tokens, "comma-separated token ids, e.g. 15496,11,995")->required();
-  cmd->add_option("--ablate", a.ablate, "heads to ablate, block.head 0-based and comma-separated, e.g. 1.0,3.2");
-  cmd->add_option("--ablate-mode", a.ablate_mode, "zero (default) or mean: replace by the mean over positions 0..t");
+  cmd->add_option("--ablate", a.ablate, kAblateHelp);
+  cmd->add_option("--ablate-mode", a.ablate_mode, kAblateModeHelp);
   cmd->add_flag("--json", a.json, "print JSON");
 }
 }  // namespace

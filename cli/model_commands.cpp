@@ -15,6 +15,7 @@
 #include "blockscope/error.hpp"
 #include "blockscope/generation.hpp"
 #include "blockscope/gpt_model.hpp"
+#include "blockscope/interpret.hpp"
 #include "blockscope/tokenizer.hpp"
 #include "commands.hpp"
 #include "common.hpp"
@@ -69,8 +70,10 @@ void require_finite_logits(const Tensor& logits, int64_t V) {
                              " logits are not finite: the weights overflow float32 on this input)"));
 }
 
-int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json, const std::string& weights) {
+int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json, const std::string& weights,
+                const std::string& ablate, const std::string& ablate_mode) {
   GPTModel model = load_model_dir(dir, weight_options(weights));
+  set_head_ablation(model, parse_heads(ablate, model.config()), parse_head_ablation(ablate_mode));
   const std::vector<int32_t> ids = parse_ids(tokens);
   const auto T = static_cast<int64_t>(ids.size());
   const Tensor logits = model.forward(ids, 1, T);
@@ -93,7 +96,7 @@ int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json,
 }
 
 struct GenerateArgs {
-  std::string model, prompt, prompt_file, prompt_ids, tokenizer, weights = "f32";
+  std::string model, prompt, prompt_file, prompt_ids, tokenizer, weights = "f32", ablate, ablate_mode = "zero";
   GenerateOptions opts;
   bool crop = false, json = false, no_stop = false;
   bool prompt_given = false, prompt_file_given = false, prompt_ids_given = false;
@@ -101,27 +104,35 @@ struct GenerateArgs {
 
 int cmd_generate(GenerateArgs& a) {
   GPTModel model = load_model_dir(a.model, weight_options(a.weights));
-  const auto tok = open_tokenizer(a.tokenizer, a.model, model.config().vocab_size);
+  set_head_ablation(model, parse_heads(a.ablate, model.config()), parse_head_ablation(a.ablate_mode));
   const int given = a.prompt_given + a.prompt_file_given + a.prompt_ids_given;
   require(given == 1, given == 0 ? "give one" : "give only one",
           " of --prompt TEXT, --prompt-file FILE or --prompt-ids IDS");
+  // Ids in, ids out: a model no tokenizer fits (e.g. a 60-token task vocabulary) still generates from
+  // --prompt-ids, printing ids (and "text": null with --json).
+  std::unique_ptr<Tokenizer> tok;
+  if (a.prompt_ids_given && a.tokenizer.empty() && !has_tokenizer_files(a.model) &&
+      !default_tokenizer_kind(model.config().vocab_size))
+    tok = nullptr;
+  else
+    tok = open_tokenizer(a.tokenizer, a.model, model.config().vocab_size);
   const std::vector<int32_t> prompt = a.prompt_ids_given ? parse_ids(a.prompt_ids)
                                       : tok->encode(a.prompt_file_given ? read_file(a.prompt_file) : a.prompt);
   require(!prompt.empty(), "the prompt is empty (", a.prompt_file_given ? a.prompt_file : "--prompt", ")");
   if (a.crop) a.opts.overflow = ContextOverflow::Crop;
-  if (!a.no_stop) a.opts.stop_token = tok->eot_id();
+  if (!a.no_stop && tok) a.opts.stop_token = tok->eot_id();
   Generator gen(model, prompt, a.opts);
   std::vector<int32_t> out;
   while (const auto t = gen.next()) {
     out.push_back(*t);
     if (!a.json && (!a.opts.stop_token || *t != *a.opts.stop_token)) {
-      const std::string piece = tok->decode(std::span<const int32_t>(&*t, 1));
+      const std::string piece = tok ? tok->decode(std::span<const int32_t>(&*t, 1)) : std::to_string(*t) + " ";
       std::fwrite(piece.data(), 1, piece.size(), stdout);
       std::fflush(stdout);  // stream each token as it arrives
     }
   }
   if (a.json) {
-    const json j = {{"prompt_tokens", prompt}, {"tokens", out}, {"text", tok->decode(out)},
+    const json j = {{"prompt_tokens", prompt}, {"tokens", out}, {"text", tok ? json(tok->decode(out)) : json()},
                     {"stop_reason", gen.stop_reason()}};
     std::printf("%s\n", j.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
   } else {
@@ -284,7 +295,7 @@ void add_init(CLI::App& app, Action& action) {
 void add_model_commands(CLI::App& app, Action& action) {
   struct Args {
     bool json = false;
-    std::string model, tokenizer, tokens, text, text_file, ids, weights = "f32";
+    std::string model, tokenizer, tokens, text, text_file, ids, weights = "f32", ablate, ablate_mode = "zero";
   };
   auto a = std::make_shared<Args>();
 
@@ -298,7 +309,11 @@ void add_model_commands(CLI::App& app, Action& action) {
   forward->add_option("--tokens", a->tokens, "comma-separated token ids, e.g. 15496,11,995")->required();
   forward->add_flag("--json", a->json, "print {\"logits\": [[...], ...]}, one row per position");
   forward->add_option("--weights", a->weights, kWeightsHelp);
-  forward->callback([a, &action] { action = [a] { return cmd_forward(a->model, a->tokens, a->json, a->weights); }; });
+  forward->add_option("--ablate", a->ablate, kAblateHelp);
+  forward->add_option("--ablate-mode", a->ablate_mode, kAblateModeHelp);
+  forward->callback([a, &action] {
+    action = [a] { return cmd_forward(a->model, a->tokens, a->json, a->weights, a->ablate, a->ablate_mode); };
+  });
 
   auto g = std::make_shared<GenerateArgs>();
   auto* generate = app.add_subcommand("generate", "generate text, streaming tokens to stdout");
@@ -323,6 +338,9 @@ void add_model_commands(CLI::App& app, Action& action) {
   generate->add_flag("--no-stop", g->no_stop, "do not stop at <|endoftext|>");
   generate->add_flag("--json", g->json, "print one JSON object at the end instead of streaming");
   generate->add_option("--weights", g->weights, kWeightsHelp);
+  generate->add_option("--ablate", g->ablate, kAblateHelp);
+  generate->add_option("--ablate-mode", g->ablate_mode, "zero (default; mean needs whole forward passes, which "
+                       "generation's key/value cache does not make)");
   generate->callback([g, prompt, prompt_file, prompt_ids, &action] {
     g->prompt_given = prompt->count() > 0;
     g->prompt_file_given = prompt_file->count() > 0;

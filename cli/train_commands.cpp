@@ -23,6 +23,7 @@
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/safetensors.hpp"
+#include "blockscope/threads.hpp"
 #include "blockscope/trainer.hpp"
 #include "blockscope/training_run.hpp"
 #include "commands.hpp"
@@ -42,6 +43,7 @@ struct TrainArgs {
   std::string model, data, val_data, tokenizer, out;
   TrainConfig tc;
   int64_t eval_every = 0;
+  int64_t threads = 0;  // 0: every core the machine offers
   bool resume = false, json = false;
 };
 
@@ -266,6 +268,7 @@ int cmd_train(const TrainArgs& a) {
   require(a.eval_every >= 0, "--eval-every must be >= 0 (0 = only after the last step), got ", a.eval_every);
   require(a.eval_every == 0 || tc.val_fraction > 0.0 || !a.val_data.empty(), "--eval-every ", a.eval_every,
           " needs validation data, but --val-fraction is 0 and there is no --val-data");
+  const int threads = set_threads(a.threads == 0 ? available_threads() : static_cast<int>(a.threads));
   NamedModel md = load_model_dir_named(a.model);
   Run run = make_run(a, md);
   // Before the first step, not after the last: an --out that cannot be written would throw the run away.
@@ -292,7 +295,7 @@ int cmd_train(const TrainArgs& a) {
   ojson summary = {{"done", true},         {"stop", o.stop},         {"steps", weights_step},
                    {"loss", o.loss},       {"tokens", tokens},       {"seconds", seconds},
                    {"tokens_per_s", o.train_seconds > 0 ? tokens / o.train_seconds : 0.0},
-                   {"memory_bytes", trainer.memory_bytes()},
+                   {"memory_bytes", trainer.memory_bytes()}, {"threads", threads},
                    {"layout", layout_name(md.naming.layout)},       {"out", saved ? ojson(a.out) : ojson()},
                    {"config", config}};
   if (!std::isnan(o.val)) summary["val_loss"] = o.val;
@@ -318,8 +321,9 @@ int cmd_train(const TrainArgs& a) {
     std::printf("trained steps %lld-%lld of %lld: loss %.4f", static_cast<long long>(run.start + 1),
                 static_cast<long long>(weights_step), static_cast<long long>(tc.steps), o.loss);
     if (!std::isnan(o.val)) std::printf(", val %.4f", o.val);
-    std::printf(" (%s tok/s, %s)\nwrote %s (%s layout, optimizer state at step %lld)\n",
-                with_commas(static_cast<int64_t>(tokens / o.train_seconds)).c_str(), clock_time(seconds).c_str(),
+    std::printf(" (%s tok/s on %d thread%s, %s)\nwrote %s (%s layout, optimizer state at step %lld)\n",
+                with_commas(static_cast<int64_t>(tokens / o.train_seconds)).c_str(), threads, threads == 1 ? "" : "s",
+                clock_time(seconds).c_str(),
                 a.out.c_str(), layout_name(md.naming.layout), static_cast<long long>(weights_step));
   }
   return 0;
@@ -382,6 +386,8 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)")
       ->check(integer_value(0, TrainConfig::kMaxSteps));
   c->add_option("--seed", tc.seed, "seed of the data order and dropout, in [0, 2^53) (default 1)")->check(seed_value());
+  c->add_option("--threads", a->threads, "threads of the matrix products (default 0: every core); the same count "
+                "gives the same result")->check(integer_value(0, 1024));
   c->add_flag("--resume", a->resume, "continue from MODEL/optimizer.safetensors");
   c->add_flag("--json", a->json, "JSON lines on stdout");
   c->callback([a, &action] { action = [a] { return cmd_train(*a); }; });

@@ -1,4 +1,4 @@
-// blockscope lens and blockscope attribute (with --ablate) against PyTorch (tests/golden/interpret.json, written by
+// blockscope lens, attribute, forward and generate (with --ablate) against PyTorch (tests/golden/interpret.json, written by
 // tests/reference/make_interpret_goldens.py) on the tiny golden GPT and the shipped trained model; and their errors.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,17 @@ for (const c of golden.cases) {
       const ablate = ['--ablate', a.heads.join(','), '--ablate-mode', a.mode];
       const { lens: ablated } = JSON.parse(ok('lens', ...base, ...ablate, '--json'));
       assert.ok(maxDiff(ablated.at(-1), a.logits) <= 1e-4, `lens ${ablate.join(' ')}: last layer off`);
+      const { logits } = JSON.parse(ok('forward', ...base, ...ablate, '--json'));
+      assert.ok(maxDiff(logits, a.logits) <= 1e-4, `forward ${ablate.join(' ')} off by ${maxDiff(logits, a.logits)}`);
+      const last = a.logits.at(-1);
+      const generate = ['generate', '--model', dir(c.name), '--prompt-ids', c.ids.join(','), '--temperature', '0',
+        '--max-new-tokens', '1', '--no-stop', '--json', '--ablate', a.heads.join(',')];
+      if (a.mode === 'zero') {
+        const { tokens } = JSON.parse(ok(...generate));
+        assert.deepEqual(tokens, [last.indexOf(Math.max(...last))], 'greedy generation follows the ablated logits');
+      } else {
+        fails([...generate, '--ablate-mode', 'mean'], /mean/);
+      }
       const { attribution } = JSON.parse(ok('attribute', ...base, ...ablate, '--target', String(c.target), '--json'));
       assert.ok(maxDiff(attribution, a.attribution) <= 1e-4 * scale(a.attribution), 'attribution through ablated heads');
     }

@@ -74,6 +74,21 @@ test('the same seed gives identical loss lines and bit-identical files; another 
   assert.notDeepEqual(runs[2].steps.map((s) => s.loss), runs[0].steps.map((s) => s.loss), 'seed 12 samples other batches');
 });
 
+test('--threads: the same thread count gives bit-identical files; counts agree to float rounding', () => {
+  const runs = ['1', '2', '2'].map((threads, i) => {
+    const out = join(work, `threads-${i}`);
+    return { out, threads, ...train(book, out, '--steps', '6', '--seed', '5', '--threads', threads) };
+  });
+  assert.equal(runs[0].summary.threads, 1);
+  assert.ok(runs[1].summary.threads >= 1 && runs[1].summary.threads <= 2, `threads ${runs[1].summary.threads}`);
+  assert.deepEqual(runs[1].steps.map(withoutTiming), runs[2].steps.map(withoutTiming));
+  for (const file of ['model.safetensors', 'optimizer.safetensors'])
+    assert.ok(readFileSync(join(runs[1].out, file)).equals(readFileSync(join(runs[2].out, file))), `${file} differs`);
+  runs[0].steps.forEach((s, i) => assert.ok(Math.abs(s.loss - runs[1].steps[i].loss) <= 1e-5 * s.loss,
+    `step ${s.step}: 1 thread ${s.loss}, 2 threads ${runs[1].steps[i].loss}`));
+  fails(['train', '--model', book, '--data', text, '--out', join(work, 'threads-x'), '--threads', '-1'], /--threads/);
+});
+
 test('the output keeps the input layout and tensor names: book, Hugging Face, .ids and .bin data', () => {
   const hf = initTiny(join(work, 'hf'), { layout: 'hf' });
   const hfOut = join(work, 'hf-out');

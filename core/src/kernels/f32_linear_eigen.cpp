@@ -1,10 +1,38 @@
 // The matrix products of linear_forward / linear_backward through Eigen, for builds without hand-written kernels
 // for them (native: Eigen's products use the CPU's full vector width). Same contracts as f32_linear and
 // f32_linear_backward; kernels/dispatch.cpp picks these or the SIMD128 kernels, so a wasm SIMD128 build links no
-// Eigen product at all.
+// Eigen product at all. Native builds compile this file with OpenMP: Eigen then splits large products over
+// blockscope::threads() threads (threads.hpp; defined here, next to the only code that reads the setting).
 #include <Eigen/Core>
+#include <algorithm>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
+#include "blockscope/threads.hpp"
 #include "kernels/dispatch.hpp"
+
+namespace blockscope {
+
+#ifdef _OPENMP
+namespace {
+// One thread until someone asks for more (Eigen's own default would be every core, for every caller).
+[[maybe_unused]] const int kSingleThreadByDefault = (Eigen::setNbThreads(1), 1);
+}  // namespace
+
+int available_threads() { return std::max(1, omp_get_num_procs()); }
+int set_threads(int count) {
+  Eigen::setNbThreads(std::clamp(count, 1, available_threads()));
+  return threads();
+}
+int threads() { return Eigen::nbThreads(); }
+#else
+int available_threads() { return 1; }
+int set_threads(int) { return 1; }
+int threads() { return 1; }
+#endif
+
+}  // namespace blockscope
 
 namespace blockscope::kernels {
 
