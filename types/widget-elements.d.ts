@@ -207,6 +207,8 @@ export interface TrainingLabAttributes extends CommonAttributes {
   seed?: Num;
   /** lazy: build the models when the widget nears the viewport (default "lazy") */
   loading?: 'lazy' | 'eager';
+  /** id of the <gpt-explorer> that inspects the runs' checkpoints (default: the first on the page) (default "") */
+  explorer?: string;
 }
 export class TrainingLab extends BlockscopeElement {}
 
