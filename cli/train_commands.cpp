@@ -43,7 +43,7 @@ struct TrainArgs {
   std::string model, data, val_data, tokenizer, out;
   TrainConfig tc;
   int64_t eval_every = 0;
-  int64_t threads = 0;  // 0: every core the machine offers
+  int64_t threads = 1;  // 0: every core the machine offers
   bool resume = false, json = false;
 };
 
@@ -386,8 +386,8 @@ void add_training_commands(CLI::App& app, Action& action) {
   c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)")
       ->check(integer_value(0, TrainConfig::kMaxSteps));
   c->add_option("--seed", tc.seed, "seed of the data order and dropout, in [0, 2^53) (default 1)")->check(seed_value());
-  c->add_option("--threads", a->threads, "threads of the matrix products (default 0: every core); the same count "
-                "gives the same result")->check(integer_value(0, 1024));
+  c->add_option("--threads", a->threads, "threads of the matrix products, 0 = every core (default 1: a busy machine "
+                "runs slower with more); the same count gives the same result")->check(integer_value(0, 1024));
   c->add_flag("--resume", a->resume, "continue from MODEL/optimizer.safetensors");
   c->add_flag("--json", a->json, "JSON lines on stdout");
   c->callback([a, &action] { action = [a] { return cmd_train(*a); }; });

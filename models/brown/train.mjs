@@ -78,7 +78,7 @@ export function loadRecipe({ tiny = false } = {}) {
 function trainFlags(t) {
   const flag = { steps: '--steps', batch_size: '--batch-size', grad_accum: '--grad-accum', lr: '--lr', min_lr: '--min-lr',
     warmup: '--warmup', weight_decay: '--weight-decay', clip: '--clip', eval_batches: '--eval-batches',
-    eval_every: '--eval-every', seed: '--seed' };
+    eval_every: '--eval-every', seed: '--seed', threads: '--threads' };
   return Object.entries(t).flatMap(([k, v]) => {
     if (!(k in flag)) throw new Error(`recipe.json: unknown training option '${k}'`);
     return [flag[k], String(v)];
