@@ -125,6 +125,8 @@ export interface BlockExplorerAttributes extends CommonAttributes {
   tokenizer?: 'byte' | 'gpt2';
   /** readouts to predict first: first-op, prenorm-quiz (default "") */
   predict?: string;
+  /** widgets in the same link group highlight the token or head pointed at in any of them, when they show the same tokens (heads: the same model too); "none" opts out (default "page") */
+  'link-group'?: string;
 }
 export class BlockExplorer extends BlockscopeElement {}
 
@@ -182,6 +184,8 @@ export interface GPTExplorerAttributes extends CommonAttributes {
   'ablate-mode'?: 'zero' | 'mean';
   /** how prompt tokens are shaded (default "grad-x-input") */
   attribution?: 'grad-x-input' | 'integrated-gradients';
+  /** widgets in the same link group highlight the token or head pointed at in any of them, when they show the same tokens (heads: the same model too); "none" opts out (default "page") */
+  'link-group'?: string;
 }
 export class GPTExplorer extends BlockscopeElement {}
 

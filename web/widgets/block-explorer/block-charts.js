@@ -51,7 +51,7 @@ export function renderBars(box, step, { metric, tokens, d, xLabel = 'token (prom
   chart.root.select('.x-axis').call(axisBottom(x).tickValues(x.domain().filter((t) => t % every === 0))
     .tickFormat((t) => tokens[t]));
   chart.root.select('.y-axis').call(axisLeft(chart.y).ticks(5));
-  chart.plot.selectAll('rect').data(values).join('rect').attr('class', 'bar')
+  chart.plot.selectAll('rect').data(values).join('rect').attr('class', 'bar').attr('data-position', (_, t) => t)
     .attr('x', (_, t) => x(t)).attr('width', x.bandwidth())
     .attr('y', (v) => chart.y(Math.max(0, v))).attr('height', (v) => Math.abs(chart.y(v) - chart.y(0)))
     .append('title').text((v, t) => `${tokens[t]} (position ${t}): ${fmt(v, 4)}`);
@@ -70,7 +70,7 @@ export function renderTokenTable(table, step, tokens) {
     h('caption', { class: 'visually-hidden' }, 'Per-token statistics after this step, from the core'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('abbr', { title: 'position' }, 'pos.')),
       ...['token', 'mean', 'variance', 'L2 norm'].map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, ...tokens.map((tok, t) => h('tr', {},
+    h('tbody', {}, ...tokens.map((tok, t) => h('tr', { 'data-position': String(t) },
       h('td', {}, String(t)), h('th', { scope: 'row' }, tok),
       h('td', { class: 'num', 'data-stat': 'mean' }, fmt(step.mean[t], 4)),
       h('td', { class: 'num', 'data-stat': 'var' }, fmt(step.var[t], 4)),

@@ -8,7 +8,8 @@
 // block-steps.js, the charts in block-charts.js.
 // Attributes: preset ("" | encoder-block-lesson82), norm (pre|post), block (1), step (1), metric (norm|mean|var),
 //   per-token, layers (8), emb-dim (64), heads (4), prompt, seed (123, a Blockscope seed), tokenizer (byte|gpt2),
-//   predict (first-op: the stepper stays out of the page until answered; prenorm-quiz).
+//   predict (first-op: the stepper stays out of the page until answered; prenorm-quiz), link-group (page: the token
+//   pointed at here or in a linked widget on the same tokens is highlighted; kit/linked-selection.js).
 // With the lesson preset a learner checks their own EncoderBlock step by step and practises on a broken step
 // (block-learner.js: parts step-check, check-input, check-result). Parts predict, copy-pytorch; toPyTorch().
 // Events: blockscope-forward {config, seed, ids, tokens, residualNorms: {pre, post}, inspection: {pre, post}} for the
@@ -28,6 +29,8 @@ import { blockQuestions, gptSnippet, lessonSnippet, STEP_CHECK_CSS, StepCheck } 
 import { createLessonBlock, LESSON_CSS, LESSON_PRESET, LessonPanel, loadLessonPreset, tokenLabels } from './block-lesson.js';
 import { BlockDiagram, PLACEMENTS, STEPS, stepInfo } from './block-steps.js';
 import { openTokenizer } from '../kit/tokens.js';
+import { LINK_GROUP_ATTR, LINKED_CSS, LinkedSelection, tokensKey } from '../kit/linked-selection.js';
+import { BlockLinks } from './block-links.js';
 
 const CONTEXT = 128;
 const SEED_NOTE = 'A Blockscope seed drives the core’s own random generator: torch.manual_seed with the same number ' +
@@ -88,12 +91,13 @@ export class BlockExplorer extends BlockscopeElement {
     heads: { default: 4, min: 1, max: 16, int: true }, prompt: 'Every effort moves you',
     seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, tokenizer: { default: 'byte', options: ['byte', 'gpt2'] },
     predict: { default: '', doc: 'readouts to predict first: first-op, prenorm-quiz' },
+    'link-group': LINK_GROUP_ATTR,
   };
 
   setup() {
     this.ready = false;
     const s = this.shadowRoot;
-    s.append(h('style', {}, CSS + LESSON_CSS + PREDICT_CSS + COPY_CSS + STEP_CHECK_CSS));
+    s.append(h('style', {}, CSS + LESSON_CSS + PREDICT_CSS + COPY_CSS + STEP_CHECK_CSS + LINKED_CSS));
     this.predict = new PredictPanel(this.panelPort(), { questions: blockQuestions(this),
       onReveal: () => (this.runs ? this.renderView() : this.afterRender()) });
     this.stepCheck = new StepCheck(this.panelPort({ lessonBlock: () => this.checkBlock() }));
@@ -131,6 +135,7 @@ export class BlockExplorer extends BlockscopeElement {
         h('input', { type: 'radio', name: 'metric', value, onchange: () => this.setAttribute('metric', value) }), ` ${m.label} `)));
     this.barBox = h('div', { class: 'bars' });
     this.tokenTable = h('table', { class: 'tokens' });
+    this.links = new BlockLinks(new LinkedSelection(this), { barBox: this.barBox, tokenTable: this.tokenTable });
     const panel = h('div', { class: 'panel' },
       this.stepTitle, this.stepCode, this.stepNote,
       this.summaryCaption, h('div', { class: 'scroll' }, this.summary),
@@ -254,7 +259,7 @@ export class BlockExplorer extends BlockscopeElement {
     if (!this.ready) return; // attributes applied from the URL hash before setup() are read by start()
     if (['preset', 'layers', 'emb-dim', 'heads', 'seed', 'tokenizer'].includes(name)) this.invalidate(UPDATE.REBUILD);
     else if (name === 'prompt') this.invalidate(UPDATE.RECOMPUTE);
-    else if (name !== 'theme') this.invalidate(UPDATE.REDRAW);
+    else if (name !== 'theme' && name !== 'link-group') this.invalidate(UPDATE.REDRAW);
   }
 
   async update(level) {
@@ -345,6 +350,7 @@ export class BlockExplorer extends BlockscopeElement {
     this.ids = ids;
     this.tokens = await this.tokenizer.tokenTexts(ids);
     this.runs = runs;
+    this.links.setPass(ids, { tokens: tokensKey(this.tokenizer.key, ids), model: `block:${this.seed}:${JSON.stringify(this.model.config)}` });
     this.residual = { pre: this.residualSeries(runs.pre), post: this.residualSeries(runs.post) };
     this.status(`${ids.length} tokens, two forward passes in the core (wasm ${this.flavour}).${cropped}`);
     this.emit('forward', {
@@ -369,6 +375,7 @@ export class BlockExplorer extends BlockscopeElement {
     }
     this.ids = null;
     this.tokens = tokenLabels(preset.shape);
+    this.links.setPass(null); // the lesson's x is a tensor, not tokens: nothing to link
     this.runs = runs;
     this.residual = null;
     const numParameters = this.model.numParameters;
@@ -450,6 +457,7 @@ export class BlockExplorer extends BlockscopeElement {
     renderBars(this.barBox, step, { metric: this.metric(), tokens: this.tokens, d,
       xLabel: lesson ? 'token x[b, t] (sequence b, position t)' : undefined });
     renderTokenTable(this.tokenTable, step, this.tokens);
+    this.links.refresh();
     if (this.residual) renderDepth(this.depth, this.residual, { d, currentBlock: b, perToken: this.boolAttr('per-token') });
     this.afterRender();
     this.emit('step', {

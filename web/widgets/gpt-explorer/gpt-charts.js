@@ -32,11 +32,16 @@ function labelTitle(pieces) {
 }
 
 export class InspectionView {
-  /** host: the widget's panel port (base.js panelPort); the sections are `normSection` and `layerSection`. */
+  /**
+   * host: the widget's panel port (base.js panelPort) with point(selection) (linked selection); the sections are
+   * `normSection` and `layerSection`.
+   */
   constructor(host) {
     this.host = host;
+    // Hovering or moving the cursor through a heatmap points at its column's token (linked selection: host.point).
+    const leave = (e) => !e.currentTarget.contains(e.relatedTarget) && host.point(null);
     this.lnBox = h('div', { class: 'heatbox ln-heat', tabindex: '0', role: 'group', 'aria-roledescription': 'heatmap',
-      onkeydown: (e) => this.onKey(e, 'ln') });
+      onkeydown: (e) => this.onKey(e, 'ln'), onpointerleave: leave, onfocusout: leave, onfocus: () => this.pointAt('ln') });
     this.lnLegend = h('div', { class: 'ln-legend' });
     this.lnReadout = h('p', { class: 'readout ln-readout', 'aria-live': 'polite' });
     this.lnTable = h('table', { class: 'ln-table' });
@@ -55,7 +60,7 @@ export class InspectionView {
     this.histText = h('p', { class: 'hist-text' });
     this.histTable = h('table', { class: 'hist-table' });
     this.attBox = h('div', { class: 'heatbox att-heat', tabindex: '0', role: 'group', 'aria-roledescription': 'heatmap',
-      onkeydown: (e) => this.onKey(e, 'att') });
+      onkeydown: (e) => this.onKey(e, 'att'), onpointerleave: leave, onfocusout: leave, onfocus: () => this.pointAt('att') });
     this.attLegend = h('div', { class: 'att-legend' });
     this.attReadout = h('p', { class: 'readout att-readout', 'aria-live': 'polite' });
     this.layerSection = h('section', { class: 'inside' }, h('h4', {}, 'Inside one block'),
@@ -94,6 +99,7 @@ export class InspectionView {
     this.renderNorms();
     this.renderAttention();
     this.renderHistogram();
+    if (this.linked) this.highlight(this.linked);
   }
 
   tokenAxis() {
@@ -138,7 +144,7 @@ export class InspectionView {
       xLabel: 'token (prompt position)', yLabel: ln === 'final' ? 'final_norm' : 'block (layer)',
       title: `LayerNorm statistics: ${what}, per block and token`,
       description: `${rows.length} × ${tokens.length} values from ${fmt(domain[0], 3)} to ${fmt(domain[1], 3)}.`,
-      maxWidth: this.width, cellH: 26, onCell: (r, c) => this.setCell('ln', [r, c]),
+      maxWidth: this.width, cellH: 26, onCell: (r, c) => this.setCell('ln', [r, c], { point: true }),
     });
     this.lnBox.setAttribute('aria-label', `Heatmap of the ${what}, ${rows.length} rows by ${tokens.length} tokens. ` +
       'Arrow keys move between cells.');
@@ -167,7 +173,7 @@ export class InspectionView {
       xLabel: 'key: token attended to', yLabel: 'query: token attending',
       title: `Attention weights, ${what}`,
       description: `Causal attention weights of ${what}: ${T} × ${T}, each row sums to 1; later tokens are masked.`,
-      maxWidth: this.width, skip: (r, c) => c > r, onCell: (r, c) => this.setCell('att', [r, c]),
+      maxWidth: this.width, skip: (r, c) => c > r, onCell: (r, c) => this.setCell('att', [r, c], { point: true }),
     });
     this.attBox.setAttribute('aria-label', `Attention weights of ${what}, query by key. Arrow keys move between cells.`);
     this.attBox.dataset.layer = String(this.layerIndex + 1);
@@ -227,7 +233,28 @@ export class InspectionView {
     return [nr, Math.min(cols - 1, Math.max(0, c))];
   }
 
-  setCell(which, cell) {
+  /**
+   * Linked selection drawn on the heatmaps: the LayerNorm columns and the attention rows and columns of the token
+   * `positions`; the attention heatmap outlined when it shows `head` ({layer, head}, 0-based).
+   */
+  highlight({ positions = [], head = null } = {}) {
+    this.linked = { positions, head };
+    if (!this.result) return;
+    this.lnChart?.highlight({ cols: positions });
+    this.attChart?.highlight({ rows: positions, cols: positions });
+    const shown = head && head.layer === this.layerIndex && head.head === this.headIndex;
+    this.attBox.classList.toggle('linked', Boolean(shown));
+    if (shown) this.attBox.setAttribute('aria-current', 'true');
+    else this.attBox.removeAttribute('aria-current');
+  }
+
+  /** Points at the token of the heatmap's cursor column (the key, in the attention heatmap). */
+  pointAt(which) {
+    const cell = which === 'ln' ? this.lnCell : this.attCell;
+    if (this.result && cell) this.host.point({ kind: 'token', position: cell[1], id: this.result.ids[cell[1]] });
+  }
+
+  setCell(which, cell, { point = false } = {}) {
     const [r, c] = this.clampCell(which, cell);
     const { tokens } = this.result;
     if (which === 'ln') {
@@ -242,6 +269,7 @@ export class InspectionView {
       this.attReadout.textContent = `Query “${tokens[r]}” (position ${r}) attends to “${tokens[c]}” (position ${c}) ` +
         `with weight ${fmt(w, 4)}.`;
     }
+    if (point) this.pointAt(which);
   }
 
   onKey(e, which) {
@@ -252,6 +280,6 @@ export class InspectionView {
     const next = moveCell(which === 'ln' ? this.lnCell : this.attCell, e.key, rows, colsOf);
     if (!next) return;
     e.preventDefault();
-    this.setCell(which, next);
+    this.setCell(which, next, { point: true });
   }
 }

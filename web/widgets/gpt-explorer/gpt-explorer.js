@@ -7,9 +7,11 @@
 //   directory URL that replaces the trained model), layers (4), emb-dim (64), heads (4), context (128),
 //   tokenizer (byte|gpt2) — the size of a weights="random" model —, norm (pre|post), overflow (crop|error),
 //   candidates (10), layer (1), head (1), ln (norm1|norm2|final), ln-side (in|out), stat (var|mean),
-//   temperature (1), top-k (25), top-p (1), max-new-tokens (40), gen-seed (42).
+//   temperature (1), top-k (25), top-p (1), max-new-tokens (40), gen-seed (42), ablate, ablate-mode, attribution,
+//   link-group (page; kit/linked-selection.js: hovering or focusing a token or head highlights it in linked widgets).
 // Events: blockscope-model {source, label, config, numParameters}, blockscope-forward {ids, tokens, config, weights,
-//   candidates, compare, ...}, blockscope-token {token, index}, blockscope-generated {tokens, text, stopReason}.
+//   candidates, compare, ...}, blockscope-token {token, index}, blockscope-generated {tokens, text, stopReason},
+//   blockscope-select {kind, position, id, layer, head, pass, group, source} (linked selection).
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { watchWidth } from '../kit/chart-kit.js';
 import { CANDIDATES_CSS, renderCandidates } from './gpt-candidates.js';
@@ -18,6 +20,8 @@ import { GENERATE_CSS, GeneratePanel } from './gpt-generate.js';
 import { MODEL_PANEL_CSS, ModelPanel } from './gpt-model-panel.js';
 import { INTERPRET_CSS, InterpretPanel } from './gpt-interpret.js';
 import { LabRuns } from './gpt-lab-runs.js';
+import { GPTLinks } from './gpt-links.js';
+import { LINK_GROUP_ATTR, LINKED_CSS, LinkedSelection, tokensKey } from '../kit/linked-selection.js';
 import { GPTModels, LABELS, Released, SHIPPED_MODEL_URL } from './gpt-models.js';
 import { BYTE_CSS, piecesLabel, renderPieces } from '../kit/tokens.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
@@ -70,6 +74,7 @@ export class GPTExplorer extends BlockscopeElement {
     ablate: { default: '', doc: 'attention heads to ablate, block.head 0-based and comma-separated, e.g. "1.0,3.2"' },
     'ablate-mode': { default: 'zero', options: ['zero', 'mean'], doc: 'zero a head\'s output, or replace it by its mean over the positions so far' },
     attribution: { default: 'grad-x-input', options: ['grad-x-input', 'integrated-gradients'], doc: 'how prompt tokens are shaded' },
+    'link-group': LINK_GROUP_ATTR,
   };
 
   setup() {
@@ -81,12 +86,14 @@ export class GPTExplorer extends BlockscopeElement {
     // spec() reads the attributes and this, and changes neither.
     this.source = { files: null, fileCount: 0, retry: false };
     const s = this.shadowRoot;
-    s.append(h('style', {}, CSS + BYTE_CSS + COPY_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS + INTERPRET_CSS));
+    s.append(h('style', {}, CSS + BYTE_CSS + COPY_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS + INTERPRET_CSS + LINKED_CSS));
+    this.link = new LinkedSelection(this);
     this.panel = new ModelPanel(this.panelPort({ retry: () => this.retry(), useShipped: () => this.useShipped(),
       loadFiles: (files) => this.loadFiles(files), loadUrl: (url) => this.loadUrl(url) }));
     this.buildPromptSection();
-    this.view = new InspectionView(this.panelPort());
+    this.view = new InspectionView(this.panelPort({ point: (sel) => this.link.point(sel) }));
     this.interpret = new InterpretPanel(this.panelPort());
+    this.links = new GPTLinks(this.link, { chips: this.chips, candidateBox: this.candidateBox, interpret: this.interpret, view: this.view });
     this.labRuns = new LabRuns(this.panelPort({ show: (spec) => this.showLabCheckpoint(spec) }));
     this.gen = new GeneratePanel(this.panelPort({ model: () => this.model, tokenizer: () => this.tokenizer,
       exclusive: (fn) => this.exclusive(fn), usePrompt: (text) => this.usePrompt(text) }));
@@ -175,7 +182,7 @@ export class GPTExplorer extends BlockscopeElement {
     if (name === 'loading' && this.attr('loading') === 'eager' && !this.visible) this.start();
     else if (MODEL_ATTRS.includes(name)) this.invalidate(UPDATE.REBUILD);
     else if (FORWARD_ATTRS.includes(name)) this.invalidate(UPDATE.RECOMPUTE);
-    else if (name !== 'theme') this.invalidate(UPDATE.REDRAW);
+    else if (name !== 'theme' && name !== 'link-group') this.invalidate(UPDATE.REDRAW);
   }
 
   async update(level) {
@@ -359,7 +366,8 @@ export class GPTExplorer extends BlockscopeElement {
     if (all.length === 0) {
       this.promptNote.textContent = 'Type at least one character: the model needs a token to predict from.';
       this.promptNote.classList.add('error');
-      this.renderChips([], []);
+      this.renderChips([], [], []);
+      this.link.setPass(null);
       return;
     }
     const placement = this.attr('norm') === 'post' ? 'post' : 'pre';
@@ -407,7 +415,9 @@ export class GPTExplorer extends BlockscopeElement {
     const interpret = await this.interpret.compute(model, ids, candidates[0].id, tokenizer);
     if (model !== this.model) return;
     this.result = { ids, tokens, pieces, inspection, candidates, compare, placement, V, interpret, baseline, ablation };
-    this.renderChips(pieces, cropped.length ? await tokenizer.tokenPieces(cropped) : []);
+    this.links.setIds(ids);
+    this.link.setPass({ tokens: tokensKey(tokenizer.key, ids), model: this.models.modelKey });
+    this.renderChips(pieces, cropped.length ? await tokenizer.tokenPieces(cropped) : [], ids);
     this.status(`${T} tokens through ${model.config.n_layers} blocks in ${Math.round(ms)} ms (wasm ${this.flavour}, in a worker).`);
     const strip = (cs) => cs?.map(({ pieces: _, ...c }) => c) ?? null;
     this.emit('forward', {
@@ -451,14 +461,17 @@ export class GPTExplorer extends BlockscopeElement {
     const { interpret, pieces, baseline, ablation } = this.result;
     this.interpret.render(interpret, { promptPieces: pieces, candidates, baseline, ablation });
     this.view.render(this.result, { layerIndex: clamp('layer', c.n_layers), headIndex: clamp('head', c.n_heads), width: this.width() });
+    this.links.refresh();
   }
 
-  renderChips(pieces, cropped) {
+  /** The prompt's tokens as chips (position and id in data attributes: linked selection points at them). */
+  renderChips(pieces, cropped, ids) {
     const chip = (p, props) => h('li', { ...props, class: [props.class, p.every((x) => x.byte != null) && p.length ? 'bytes' : ''].filter(Boolean).join(' ') },
       ...renderPieces(p, { visible: true }));
     this.chips.replaceChildren(
       ...cropped.map((p) => chip(p, { class: 'cropped', title: 'cropped: outside the context' })),
-      ...pieces.map((p, i) => chip(p, { title: `position ${i}` })));
+      ...pieces.map((p, i) => chip(p, { title: `position ${i}, id ${ids[i]}`, 'data-position': String(i), 'data-id': String(ids[i]) })));
+    this.links.refresh();
     this.chips.setAttribute('aria-label', `${pieces.length} prompt tokens${cropped.length ? `, ${cropped.length} cropped` : ''}`);
   }
 }

@@ -164,23 +164,25 @@ export class GPTModels {
 
   /**
    * Chooses the model the charts and Generate use: 'trained' or 'untrained' within the shipped pair (the other one
-   * is `other`, for the side-by-side table); a single model is always selected.
+   * is `other`, for the side-by-side table); a single model is always selected. `modelKey` names its weights
+   * (linked selection links heads only between widgets showing the same weights).
    */
   select(weights) {
     this.weights = weights === 'untrained' ? 'untrained' : 'trained';
     if (this.single) {
       Object.assign(this, { model: this.single.model, other: null, key: this.single.kind, otherKey: null,
-        tokenizer: this.single.tokenizer, label: this.single.label });
+        tokenizer: this.single.tokenizer, label: this.single.label, modelKey: this.single.key });
     } else if (this.pair && !this.pair.untrained) {
       Object.assign(this, { model: this.pair.trained, other: null, key: 'trained', otherKey: null,
-        tokenizer: this.pair.tokenizer, label: LABELS.trained });
+        tokenizer: this.pair.tokenizer, label: LABELS.trained, modelKey: `trained:${this.pair.url}` });
     } else if (this.pair) {
       const w = this.weights;
       const o = w === 'trained' ? 'untrained' : 'trained';
       Object.assign(this, { model: this.pair[w], other: this.pair[o], key: w, otherKey: o,
-        tokenizer: this.pair.tokenizer, label: LABELS[w] });
+        tokenizer: this.pair.tokenizer, label: LABELS[w],
+        modelKey: w === 'trained' ? `trained:${this.pair.url}` : `untrained:${this.pair.url}:${this.pair.seed}` });
     } else {
-      Object.assign(this, { model: null, other: null, key: null, otherKey: null, tokenizer: null, label: '' });
+      Object.assign(this, { model: null, other: null, key: null, otherKey: null, tokenizer: null, label: '', modelKey: null });
     }
   }
 }

@@ -171,7 +171,7 @@ function titleTicks(axis, titleOf) {
  * A rows × cols heatmap with d3 band scales and axes. Cells are at least `minCell` px wide; when that is wider
  * than `maxWidth` the box scrolls horizontally (the page does not). `skip(r, c)` leaves a cell out;
  * `rowTitle(r)` / `colTitle(c)` give a tick label a tooltip (and the byte-label class) when they return text.
- * Returns the scales and `cursor(r, c)` to move the highlight.
+ * Returns the scales, `cursor(r, c)` to move the highlight and `highlight({rows, cols})` to outline linked rows and columns.
  */
 export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, rowTitle, colTitle, xLabel, yLabel, title,
   description, maxWidth, cellH, square = false, skip = () => false, minCell = 12, onCell }) {
@@ -238,12 +238,22 @@ export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, row
     .attr('text-anchor', 'middle').text(xLabel);
   root.append('text').attr('class', 'axis-label').attr('transform', 'rotate(-90)').attr('x', -innerH / 2)
     .attr('y', -margin.left + 12).attr('text-anchor', 'middle').text(yLabel);
+  const bands = root.append('g').attr('class', 'linked-bands');
   const cursor = root.append('rect').attr('class', 'cursor').attr('width', x.bandwidth()).attr('height', y.bandwidth())
     .attr('visibility', 'hidden');
   return {
     x, y,
     cursor(r, c) {
       cursor.attr('x', x(c)).attr('y', y(r)).attr('visibility', 'visible');
+    },
+    /** Outlines whole rows and columns (linked selection, kit/linked-selection.js) and marks their tick labels. */
+    highlight({ rows: rs = [], cols: cs = [] } = {}) {
+      const spans = [...rs.filter((r) => r >= 0 && r < rows).map((r) => ({ cls: 'row', r, x: 0, y: y(r), w: innerW, h: y.bandwidth() })),
+        ...cs.filter((c) => c >= 0 && c < cols).map((c) => ({ cls: 'col', c, x: x(c), y: 0, w: x.bandwidth(), h: innerH }))];
+      bands.selectAll('rect').data(spans).join('rect').attr('class', (d) => `linked-band ${d.cls}`)
+        .attr('data-index', (d) => d.r ?? d.c).attr('x', (d) => d.x).attr('y', (d) => d.y).attr('width', (d) => d.w).attr('height', (d) => d.h);
+      gx.selectAll('.tick text').classed('linked', (c) => cs.includes(c));
+      gy.selectAll('.tick text').classed('linked', (r) => rs.includes(r));
     },
   };
 }

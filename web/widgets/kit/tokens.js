@@ -142,12 +142,15 @@ svg text.byte-label { fill: var(--bs-c4); font-style: italic; }
 /** Wraps the runtime's RemoteTokenizer so callers can await every method alike. */
 class RuntimeTokenizer {
   #t;
-  constructor(remote, note) {
+  /** source: where its files came from (null for the core's byte tokenizer and the shipped GPT-2 files). */
+  constructor(remote, note, source = null) {
     this.#t = remote;
     this.kind = remote.kind;
     this.vocabSize = remote.vocabSize;
     this.eotId = remote.eotId ?? null;
     this.note = note;
+    // Its identity: two widgets whose tokenizers have the same key read the same text as the same ids.
+    this.key = `${remote.kind}:${remote.vocabSize}${source ? `:${source}` : ''}`;
   }
   async encode(text) {
     return Int32Array.from(await this.#t.encode(text));
