@@ -10,7 +10,8 @@ import type {
   FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats, ParameterInfo, RowStats,
   MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection, StepId, StepInspection,
   BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason,
-  Checkpoint, LoadProgress, LoadModelOptions, ModelSource, TokenizerOptions, ResidualMLPConfig
+  Checkpoint, LoadProgress, LoadModelOptions, ModelSource, TokenizerFilesSource, LoadTokenizerOptions,
+  TokenizerOptions, ResidualMLPConfig
 } from './shapes.js';
 export * from './shapes.js';
 
@@ -128,8 +129,10 @@ export class FeedForward extends Handle {
 }
 
 export class Tokenizer extends BaseHandle {
-  /** 'gpt2' | 'bytes' | 'bytes+eot' */
+  /** 'gpt2' | 'bytes' | 'bytes+eot' ('gpt2' for any GPT-2-format byte-level BPE) */
   readonly kind: TokenizerKind;
+  /** Where a model's own tokenizer files came from (loadTokenizer), e.g. "…/vocab.json + merges.txt"; else null. */
+  readonly source: string | null;
   readonly vocabSize: number;
   /** The id of <|endoftext|>, or null. */
   readonly eotId: number | null;
@@ -244,6 +247,12 @@ export class Blockscope {
   blockFlops(config: Record<string, unknown>, options?: { tokens?: number }): BlockFlops;
   /** A tokenizer: GPT-2's (its files shipped with the build, or given), or one id per byte. */
   createTokenizer(options?: TokenizerOptions): Promise<Tokenizer>;
+  /**
+   * A checkpoint's tokenizer as the CLI picks it: GPT-2-format files next to the model (vocab.json + merges.txt or
+   * encoder.json + vocab.bpe) win, else the core's default kind for vocabSize; refuses one with more ids than the
+   * vocabulary.
+   */
+  loadTokenizer(source: ModelSource & TokenizerFilesSource, options: LoadTokenizerOptions): Promise<Tokenizer>;
   /**
    * Loads a checkpoint directory (config.json + model.safetensors, the book's or Hugging Face GPT-2's layout), checked
    * against the memory budget before anything large is allocated or downloaded.

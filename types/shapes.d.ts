@@ -237,6 +237,21 @@ export type ModelSource =
   | { url: string | URL }
   | { files: File[] | FileList }
   | { config: string | object; weights: Uint8Array | ArrayBuffer };
+/** Besides the model's source, what loadTokenizer may be told of its tokenizer files. */
+export interface TokenizerFilesSource {
+  /** The tokenizer files' text (vocab.json + merges.txt), instead of looking next to the model. */
+  tokenizer?: { vocab: string; merges: string };
+  /** false: the model has no tokenizer files (no request is made for them). */
+  tokenizerFiles?: boolean;
+}
+export interface LoadTokenizerOptions {
+  /** The model's vocab_size: picks the default tokenizer, and bounds a tokenizer's ids. */
+  vocabSize: number;
+  /** Cancels the downloads. */
+  signal?: AbortSignal;
+  /** Milliseconds a download may go without receiving a byte before it is stopped (default 30000). */
+  stallTimeout?: number;
+}
 export interface TokenizerOptions {
   kind?: TokenizerKind;
   /** encoder.json / vocab.json text */

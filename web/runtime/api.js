@@ -152,8 +152,11 @@ export const API = {
     extends: 'BaseHandle',
     wasm: 'Tokenizer',
     members: {
-      /** 'gpt2' | 'bytes' | 'bytes+eot' @ts TokenizerKind */
+      /** 'gpt2' | 'bytes' | 'bytes+eot' ('gpt2' for any GPT-2-format byte-level BPE) @ts TokenizerKind */
       kind: SNAPSHOT,
+      /** Where a model's own tokenizer files came from (loadTokenizer), e.g. "…/vocab.json + merges.txt"; else null.
+       * @ts string | null */
+      source: SNAPSHOT,
       /** @ts number */
       vocabSize: SNAPSHOT,
       /** The id of <|endoftext|>, or null. @ts number | null */
@@ -290,6 +293,10 @@ export const API = {
       blockFlops: CALL,
       /** A tokenizer: GPT-2's (its files shipped with the build, or given), or one id per byte. @ts (options?: TokenizerOptions): Promise<Tokenizer> */
       createTokenizer: create('Tokenizer', { async: true }),
+      /** A checkpoint's tokenizer as the CLI picks it: GPT-2-format files next to the model (vocab.json + merges.txt
+       * or encoder.json + vocab.bpe) win, else the core's default kind for vocabSize; refuses one with more ids than
+       * the vocabulary. @ts (source: ModelSource & TokenizerFilesSource, options: LoadTokenizerOptions): Promise<Tokenizer> */
+      loadTokenizer: create('Tokenizer', { async: true }),
       /** Loads a checkpoint directory (config.json + model.safetensors, the book's or Hugging Face GPT-2's layout),
        * checked against the memory budget before anything large is allocated or downloaded.
        * @ts (source: ModelSource, options?: LoadModelOptions): Promise<GPT> */

@@ -13,6 +13,7 @@ import { BlockscopeError, checkedModule } from './wasm-module.js';
 import { ResidualMLP, Trainer } from './training.js';
 import { mark } from './marks.js';
 import { fetchBytes, readStream, TEXT_LIMIT } from './downloads.js';
+import { findTokenizerFiles } from './tokenizer-files.js';
 import { glueUrl as glueUrlOf, resolveFlavour, simdSupported, WASM_BASE, wasmUrl as wasmUrlOf } from './locations.js';
 
 export { simdSupported };
@@ -239,6 +240,38 @@ export class Blockscope {
       [vocab, merges] = await Promise.all([text('encoder.json'), text('vocab.bpe')]);
     }
     return new Tokenizer(new this.#m.Tokenizer(String(kind), String(vocab ?? ''), String(merges ?? '')));
+  }
+
+  /**
+   * The tokenizer of a checkpoint, chosen as the CLI chooses it (cli/common.cpp open_tokenizer): GPT-2-format files
+   * next to the model win (tokenizer-files.js: vocab.json + merges.txt or encoder.json + vocab.bpe among {files}, at
+   * a {url} directory, or {tokenizer: {vocab, merges}}; {tokenizerFiles: false} skips the look), else the core's
+   * defaultTokenizerKind(vocabSize) (GPT-2's shipped files for 'gpt2'). Refuses a tokenizer with more ids than the
+   * vocabulary, and a vocabulary no tokenizer fits.
+   * @returns {Promise<Tokenizer>}
+   */
+  async loadTokenizer(source, { vocabSize, signal, stallTimeout } = {}) {
+    const V = num(vocabSize);
+    const stallMs = stallTimeout === undefined ? undefined : num(stallTimeout);
+    const files = await findTokenizerFiles(source, { base: isNode ? `file://${process.cwd()}/` : location.href, signal, stallMs });
+    let tokenizer;
+    if (files) {
+      try {
+        tokenizer = new Tokenizer(new this.#m.Tokenizer('gpt2', files.vocab, files.merges), files.from);
+      } catch (err) {
+        throw new BlockscopeError(`${files.from}: ${err.message}`);
+      }
+    } else {
+      const kind = this.defaultTokenizerKind(V);
+      if (!kind) throw new Error(`no tokenizer fits a vocabulary of ${V} token ids (UTF-8 bytes need 256) and the model has no tokenizer files`);
+      tokenizer = await this.createTokenizer({ kind });
+    }
+    if (tokenizer.vocabSize > V) {
+      const n = tokenizer.vocabSize;
+      tokenizer.dispose();
+      throw new Error(`the tokenizer${files ? ` (${files.from})` : ''} has ${n} token ids but the model's vocabulary has only ${V}`);
+    }
+    return tokenizer;
   }
 
   /**

@@ -262,6 +262,14 @@ export const RuntimeClient = declare(class RuntimeClient {
     return this._create('createTokenizer', [opts], API.Blockscope.members.createTokenizer);
   }
   /**
+   * A checkpoint's tokenizer as the CLI picks it (the runtime's loadTokenizer): its own files win, else the core's
+   * default kind for options.vocabSize. A {url} must be on the page's or Blockscope's origin unless allowed.
+   */
+  async loadTokenizer(source, options = {}) {
+    const src = source?.url != null ? { ...source, url: this.#checkModelUrl(absolute(source.url), 'loadTokenizer') } : source;
+    return this._create('loadTokenizer', [src, options], API.Blockscope.members.loadTokenizer);
+  }
+  /**
    * Loads a checkpoint directory: source {url} or {files: File[]} (config.json + model.safetensors), or {config,
    * weights}; options as the runtime's loadModel, onProgress({loaded, total}) hearing the download. A {url} must be on
    * the page's or Blockscope's origin unless the client allows others. An AbortSignal in options.signal cancels

@@ -19,16 +19,21 @@ function abortError(signal, what) {
 
 /**
  * Reads a URL's bytes, reporting progress; `into(total)` may take them as they come. Options: limit (bytes; the
- * largest answer accepted), signal (AbortSignal), stallMs, onProgress({loaded, total}), into.
+ * largest answer accepted), signal (AbortSignal), stallMs, onProgress({loaded, total}), into, optional (resolve to
+ * null when nothing is there — HTTP 404, or no such file — instead of failing: a file a directory may hold).
  */
-export async function fetchBytes(url, { limit = TEXT_LIMIT, signal, stallMs = STALL_MS, onProgress, into } = {}) {
+export async function fetchBytes(url, { limit = TEXT_LIMIT, signal, stallMs = STALL_MS, onProgress, into, optional = false } = {}) {
   const what = url.href;
   if (signal?.aborted) throw abortError(signal, what);
   if (isNode && url.protocol === 'file:') {
     const [{ createReadStream }, { stat }, { Readable }] = await Promise.all([
       import(/* @vite-ignore */ 'node:fs'), import(/* @vite-ignore */ 'node:fs/promises'), import(/* @vite-ignore */ 'node:stream'),
     ]);
-    const info = await stat(url);
+    const info = await stat(url).catch((err) => {
+      if (optional && err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (!info) return null;
     if (!info.isFile()) throw new Error(`${what} is not a regular file`);
     return readStream(Readable.toWeb(createReadStream(url)), info.size, { what, limit, signal, stallMs, onProgress, into });
   }
@@ -42,6 +47,10 @@ export async function fetchBytes(url, { limit = TEXT_LIMIT, signal, stallMs = ST
     } catch (err) {
       if (signal?.aborted) throw abortError(signal, what);
       throw err;
+    }
+    if (optional && response.status === 404) {
+      response.body?.cancel().catch(() => {});
+      return null;
     }
     if (!response.ok) throw new Error(`could not fetch ${what}: HTTP ${response.status} ${response.statusText}`);
     // With Content-Encoding (a host that gzips or brotlis the file), Content-Length is the compressed size and the

@@ -307,9 +307,19 @@ export class FeedForward extends Handle {
 /** Text <-> token ids: GPT-2's byte-level BPE, or one id per byte. */
 export class Tokenizer extends BaseHandle {
   static apiName = 'Tokenizer'; // minified bundles rename classes: messages use this
-  /** 'gpt2' | 'bytes' | 'bytes+eot' */
+  #source;
+  /** source: where its files came from (loadTokenizer: a model's own files), else null. */
+  constructor(raw, source = null) {
+    super(raw);
+    this.#source = source;
+  }
+  /** 'gpt2' | 'bytes' | 'bytes+eot' ('gpt2' for any GPT-2-format byte-level BPE, a model's own included) */
   get kind() {
     return this.raw.name();
+  }
+  /** Where a model's own tokenizer files came from (e.g. "https://…/vocab.json + merges.txt"), or null. */
+  get source() {
+    return this.#source;
   }
   get vocabSize() {
     return this.raw.vocabSize();

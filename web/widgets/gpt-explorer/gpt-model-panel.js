@@ -73,11 +73,11 @@ export class ModelPanel {
     const host = this.host;
     this.urlInput = h('input', { type: 'text', id: 'model-url', class: 'url', inputmode: 'url', autocomplete: 'off',
       placeholder: 'models/gpt2-small/', spellcheck: 'false' });
-    this.fileInput = h('input', { type: 'file', id: 'model-files', multiple: true, accept: '.json,.safetensors',
+    this.fileInput = h('input', { type: 'file', id: 'model-files', multiple: true, accept: '.json,.safetensors,.txt,.bpe',
       onchange: () => this.fileInput.files.length && host.loadFiles(this.fileInput.files) });
     const drop = h('div', { class: 'dropzone' },
       h('label', { for: 'model-files' }, 'Choose config.json and model.safetensors '), this.fileInput,
-      h('p', { class: 'muted' }, 'or drop both files here.'));
+      h('p', { class: 'muted' }, 'or drop both files here (with the model\'s vocab.json + merges.txt, if it has its own tokenizer).'));
     drop.addEventListener('dragover', (e) => {
       e.preventDefault();
       drop.classList.add('over');
@@ -91,7 +91,8 @@ export class ModelPanel {
     this.loaderMessage = h('p', { class: 'loader-message', role: 'status' });
     return h('details', { class: 'loader' }, h('summary', {}, 'Load another checkpoint'),
       h('p', { class: 'muted note loader-note' }, 'A directory with config.json and model.safetensors (the book\'s or ' +
-        'Hugging Face GPT-2\'s layout) replaces the trained model. Models too large for this tab are refused before downloading.'),
+        'Hugging Face GPT-2\'s layout) replaces the trained model; its own tokenizer files (vocab.json + merges.txt) ' +
+        'are used when it has them. Models too large for this tab are refused before downloading.'),
       h('div', { class: 'row' }, h('label', { for: 'model-url' }, 'Checkpoint directory URL'), this.urlInput,
         h('button', { type: 'button', class: 'load-url', onclick: () => host.loadUrl(this.urlInput.value.trim()) }, 'Load')),
       drop, this.loaderMessage);

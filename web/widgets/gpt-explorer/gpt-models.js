@@ -2,29 +2,32 @@
 // Brown corpus with its untrained twin (the same config, seeded random weights), or one model that replaces them (a
 // checkpoint from a URL or files, or a seeded random model of custom size). Builds only what changed, frees what it
 // replaces, and falls back to an untrained model when the trained one cannot be loaded. No DOM.
-import { openTokenizer } from '../kit/tokens.js';
+import { openModelTokenizer, openTokenizer } from '../kit/tokens.js';
 
 /** The trained model shipped with Blockscope, next to the widget bundle (web/dist/ or web/widgets/ -> web/models/). */
 export const SHIPPED_MODEL_URL = new URL('../models/brown/', import.meta.url).href;
+/**
+ * What the shipped model's directory holds besides config.json and model.safetensors: no tokenizer files (it reads
+ * UTF-8 bytes), so none are looked for — a look would cost a request and a 404 in the console on every page.
+ */
+const SHIPPED_TOKENIZER_FILES = false;
 
 export const LABELS = {
   trained: 'trained on the Brown corpus (the book\'s chapter 5)',
   untrained: 'untrained: seeded random weights, same architecture (chapter 4)',
 };
 
-/** Loads a checkpoint ({url} or {files}) and opens the tokenizer its vocabulary needs. */
+/**
+ * Loads a checkpoint ({url}, {files} or {config, weights}) and its tokenizer, as the CLI picks it (the runtime's
+ * loadTokenizer: GPT-2-format files next to the model — vocab.json + merges.txt — win, else the core's default for
+ * the vocabulary).
+ */
 async function loadCheckpoint(rt, source, onProgress) {
   const model = await rt.loadModel(source, { onProgress });
-  const vocab = model.config.vocab_size;
-  let tokenizer = null;
   try {
-    tokenizer = await openTokenizer(rt, (await rt.defaultTokenizerKind(vocab)) === 'gpt2' ? 'gpt2' : 'byte');
-    if (tokenizer.vocabSize > vocab) {
-      throw new Error(`no tokenizer fits its vocabulary of ${vocab} tokens (UTF-8 bytes need 256, GPT-2's BPE 50,257)`);
-    }
-    return { model, tokenizer };
+    return { model, tokenizer: await openModelTokenizer(rt, source, model.config.vocab_size) };
   } catch (err) {
-    await Promise.all([model.dispose(), tokenizer?.dispose()]);
+    await model.dispose();
     throw err;
   }
 }
@@ -118,7 +121,7 @@ export class GPTModels {
       ui.status(`Loading ${label}…`);
       ui.progress({ loaded: 0, total: 0 }, label); // indeterminate until the download starts
       try {
-        const { model, tokenizer } = await loadCheckpoint(rt, { url }, (p) => ui.progress(p, label));
+        const { model, tokenizer } = await loadCheckpoint(rt, { url, tokenizerFiles: SHIPPED_TOKENIZER_FILES }, (p) => ui.progress(p, label));
         this.check(gen, model, tokenizer);
         this.replace({ pair: { url, trained: model, untrained: null, seed: null, tokenizer } });
       } catch (err) {

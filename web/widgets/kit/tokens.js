@@ -1,4 +1,4 @@
-// tokens.js — the tokenizer the widgets use: the core's (GPT-2 BPE or bytes) through the runtime client, with a
+// tokens.js — the tokenizer the widgets use: the core's (GPT-2 BPE, a model's own BPE, or bytes) through the runtime client, with a
 // note for the UI saying which is in use, and the one place that decides how bytes and token text are displayed:
 // UTF-8 is decoded here, and a byte that is not a character on its own becomes a <0xNN> piece (never U+FFFD; the
 // notation itself is web/runtime/token-text.js's).
@@ -182,6 +182,19 @@ const NOTES = {
     'character is shown as <0xNN>.',
   gpt2: 'Tokens come from the GPT-2 BPE tokenizer in the core (vocabulary 50,257).',
 };
+
+/**
+ * Opens the tokenizer of a checkpoint (`source` as for loadModel) on `client`, chosen by the runtime's loadTokenizer
+ * (the CLI's rule: the model's own tokenizer files win, else the core's default for its vocabulary), with its note.
+ */
+export async function openModelTokenizer(client, source, vocabSize) {
+  const t = await client.loadTokenizer(source, { vocabSize });
+  const note = t.source
+    ? `Tokens come from the model's own byte-level BPE (${t.source}; vocabulary ${t.vocabSize.toLocaleString('en-US')}), ` +
+      'read by the core\'s GPT-2 tokenizer code. A byte that is only part of a character is shown as <0xNN>.'
+    : NOTES[t.kind === 'gpt2' ? 'gpt2' : 'byte'];
+  return new RuntimeTokenizer(t, note, t.source);
+}
 
 /**
  * Opens the core's tokenizer of `kind` ('byte' or 'gpt2') on `client`. If GPT-2's files cannot be loaded, falls
