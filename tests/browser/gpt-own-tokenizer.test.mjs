@@ -72,6 +72,11 @@ test('a model directory with vocab.json + merges.txt: the explorer shows its BPE
 <script type="module" src="/dist/blockscope-widgets.js"></script></body></html>` }));
   await page.goto(`${env.url}own-bpe.html`);
   assertGolden(await shown(page, golden.ids.length));
+  // Copy as PyTorch names the model's own tokenizer (not GPT-2's) and carries its ids.
+  const snippet = await page.evaluate(() => document.querySelector('gpt-explorer').toPyTorch());
+  assert.match(snippet, /model's own byte-level BPE \(.*\/models\/bpe_tiny\/vocab\.json \+ merges\.txt\)/);
+  assert.ok(snippet.includes(`ids = ${JSON.stringify(golden.ids)}`));
+  assert.doesNotMatch(snippet, /tiktoken/);
   assertClean(problems);
   await context.close();
 });

@@ -151,7 +151,7 @@ export class GPTExplorer extends BlockscopeElement {
     const m = this.models;
     const shipped = m.key === 'trained' && m.pair?.trained === this.model;
     return gptSnippet({ config: { ...this.model.config, norm: this.result.placement }, ids: this.result.ids, prompt: this.attr('prompt'),
-      k: this.result.candidates.length, tokenizer: m.tokenizer.kind, label: m.label,
+      k: this.result.candidates.length, tokenizer: m.tokenizer.kind, tokenizerSource: m.tokenizer.source, label: m.label,
       weightsUrl: shipped ? new URL('model.safetensors', m.pair.url).href : null });
   }
 

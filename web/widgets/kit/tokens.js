@@ -149,6 +149,7 @@ class RuntimeTokenizer {
     this.vocabSize = remote.vocabSize;
     this.eotId = remote.eotId ?? null;
     this.note = note;
+    this.source = source;
     // Its identity: two widgets whose tokenizers have the same key read the same text as the same ids.
     this.key = `${remote.kind}:${remote.vocabSize}${source ? `:${source}` : ''}`;
   }
