@@ -140,7 +140,7 @@ export interface GPTExplorerAttributes extends CommonAttributes {
   seed?: Num;
   /** lazy: load when the widget nears the viewport (default "lazy") */
   loading?: 'lazy' | 'eager';
-  /** checkpoint directory URL; replaces the trained model (default "") */
+  /** checkpoint directory URL; replaces the trained model (its own vocab.json + merges.txt, when there, tokenize) (default "") */
   model?: string;
   /** layers … tokenizer: the size of a weights="random" model (default 4, 1 to 48, whole) */
   layers?: Num;

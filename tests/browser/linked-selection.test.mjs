@@ -57,6 +57,7 @@ async function linked(page) {
       out[id] = {
         chips: positions(r, '.chips li'), chipsCurrent: current(r, '.chips li'), attribution: positions(r, 'ol.attr li'),
         attRows: bands('.att-heat', 'row'), attCols: bands('.att-heat', 'col'), lnCols: bands('.ln-heat', 'col'),
+        lnTable: current(r, 'table.ln-table th[data-position]'),
         candidates: [...r.querySelectorAll('table.candidates tr.linked')].map((el) => Number(el.dataset.id)),
         heads: [...r.querySelectorAll('.heads label.linked input')].map((el) => el.dataset.head),
         attBox: r.querySelector('.att-heat').classList.contains('linked'),
@@ -69,7 +70,7 @@ async function linked(page) {
   });
 }
 
-const NONE = { chips: [], chipsCurrent: [], attribution: [], attRows: [], attCols: [], lnCols: [], candidates: [], heads: [],
+const NONE = { chips: [], chipsCurrent: [], attribution: [], attRows: [], attCols: [], lnCols: [], lnTable: [], candidates: [], heads: [],
   attBox: false, attBoxCurrent: null };
 const omit = (o, ...keys) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
@@ -94,6 +95,7 @@ test('hovering a token in one widget highlights it in every widget on the same t
     assert.deepEqual(seen[id].attRows, [k], `${id}: attention row`);
     assert.deepEqual(seen[id].attCols, [k], `${id}: attention column`);
     assert.deepEqual(seen[id].lnCols, [k], `${id}: LayerNorm column`);
+    assert.deepEqual(seen[id].lnTable, [k], `${id}: the LayerNorm table's column header (aria-current)`);
   }
   assert.deepEqual(seen.d, { rows: [k], rowsCurrent: [k], bars: [k] }, 'block explorer');
   assert.deepEqual(seen.c, NONE, 'another prompt is not linked');

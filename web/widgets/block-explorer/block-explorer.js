@@ -15,7 +15,8 @@
 // Events: blockscope-forward {config, seed, ids, tokens, residualNorms: {pre, post}, inspection: {pre, post}} for the
 //   GPT, {preset, config, numParameters, tokens, output, torchOutput, maxAbsDiff, inspection} for the lesson's block;
 //   blockscope-step {placement, block, index, step (the core's step id), op, code, mean, var, norm};
-//   blockscope-answer; blockscope-check {widget, match, maxDiff, step (the first that disagrees), steps, tolerance}.
+//   blockscope-answer; blockscope-check {widget, match, maxDiff, step (the first that disagrees), steps, tolerance};
+//   blockscope-select (linked selection: kit/linked-selection.js).
 import { mean } from 'd3-array';
 
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';

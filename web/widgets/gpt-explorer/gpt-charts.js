@@ -9,6 +9,7 @@ import { fmt, h } from '../kit/base.js';
 import { colorLegend, createChart, DIVERGING, heatmap, moveCell, overlaidHistogram, VIRIDIS } from '../kit/chart-kit.js';
 import { attrSelect } from '../kit/controls.js';
 import { byteTitle, hasByte } from '../kit/tokens.js';
+import { markLinked } from '../kit/linked-selection.js';
 
 const LN_LABELS = { norm1: 'norm1 (before attention)', norm2: 'norm2 (before the feed-forward network)', final: 'final_norm (before the output head)' };
 const LN_LABELS_POST = { norm1: 'norm1 (after attention + shortcut)', norm2: 'norm2 (after feed-forward + shortcut)', final: 'final_norm (before the output head)' };
@@ -152,7 +153,8 @@ export class InspectionView {
     this.setCell('ln', this.lnCell ?? [0, tokens.length - 1]);
     this.lnTable.replaceChildren(
       h('caption', { class: 'visually-hidden' }, `The ${what}, from the core`),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'block'), ...tokens.map((t, i) => h('th', { scope: 'col', title: `position ${i}` }, t)))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'block'),
+        ...tokens.map((t, i) => h('th', { scope: 'col', title: `position ${i}`, 'data-position': String(i) }, t)))),
       h('tbody', {}, ...rows.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, rowNames[i]),
         ...Array.from(r, (v) => h('td', { class: 'num' }, fmt(v, 4)))))),
     );
@@ -241,6 +243,7 @@ export class InspectionView {
     this.linked = { positions, head };
     if (!this.result) return;
     this.lnChart?.highlight({ cols: positions });
+    markLinked(this.lnTable.querySelectorAll('th[data-position]'), (th) => positions.includes(Number(th.dataset.position)));
     this.attChart?.highlight({ rows: positions, cols: positions });
     const shown = head && head.layer === this.layerIndex && head.head === this.headIndex;
     this.attBox.classList.toggle('linked', Boolean(shown));

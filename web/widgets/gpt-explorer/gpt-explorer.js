@@ -60,7 +60,7 @@ export class GPTExplorer extends BlockscopeElement {
     weights: { default: 'trained', options: ['trained', 'untrained', 'random'],
       doc: 'the shipped model (models/brown/), its twin with seeded random weights, or a random model of the size below' },
     seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, loading: { default: 'lazy', options: ['lazy', 'eager'], doc: 'lazy: load when the widget nears the viewport' },
-    model: { default: '', url: true, doc: 'checkpoint directory URL; replaces the trained model' },
+    model: { default: '', url: true, doc: 'checkpoint directory URL; replaces the trained model (its own vocab.json + merges.txt, when there, tokenize)' },
     layers: { default: 4, min: 1, max: 48, int: true, doc: 'layers … tokenizer: the size of a weights="random" model' }, 'emb-dim': { default: 64, min: 4, max: 1024, int: true },
     heads: { default: 4, min: 1, max: 32, int: true }, context: { default: 128, min: 1, max: 1024, int: true },
     tokenizer: { default: 'byte', options: ['byte', 'gpt2'] }, norm: { default: 'pre', options: ['pre', 'post'] },
