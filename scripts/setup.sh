@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Blockscope needs on Debian 12 and is missing: the apt packages (compilers, Eigen, Catch2,
-# nlohmann-json, Emscripten, wabt, Chromium, clang with libFuzzer) and the npm packages in package-lock.json.
+# nlohmann-json, Emscripten, wabt, Chromium, clang with libFuzzer, PyTorch for the tests that run Copy-as-PyTorch
+# snippets, a word list) and the npm packages in package-lock.json.
 # Idempotent and silent when everything is present. Called by `npm test` and `npm start`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,8 @@ APT_PACKAGES=(
   emscripten wabt                 # WebAssembly build (Emscripten 3.1.6) and wasm-objdump
   chromium                        # browser tests (driven by playwright-core)
   clang libclang-rt-dev           # fuzzing: libFuzzer with ASan/UBSan (tests/fuzz)
+  python3-torch                   # browser tests run the widgets' Copy-as-PyTorch snippets in Debian's PyTorch
+  wamerican                       # the model recipes count English words in samples (/usr/share/dict/words)
 )
 
 missing=()
