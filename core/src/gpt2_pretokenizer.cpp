@@ -148,4 +148,15 @@ std::vector<std::string_view> split_words(std::string_view utf8) {
   return words;
 }
 
+size_t next_safe_cut(std::string_view utf8, size_t from) {
+  const auto ascii_non_space = [&](size_t i) {
+    const auto b = static_cast<unsigned char>(utf8[i]);
+    return b < 0x80 && unicode::classify(b) != CharClass::kSpace;
+  };
+  for (size_t p = from < 2 ? 2 : from; p < utf8.size(); ++p) {
+    if (utf8[p - 1] == '\n' && ascii_non_space(p) && ascii_non_space(p - 2)) return p;
+  }
+  return utf8.size();
+}
+
 }  // namespace blockscope::gpt2
