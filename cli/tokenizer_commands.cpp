@@ -53,8 +53,11 @@ int cmd_tokenizer_train(const TokenizerTrainArgs& a) {
   require_writable_dir(a.out, "--out");
   const auto t0 = Clock::now();
   for (const std::string& path : a.data) trainer.add_text(read_file(path));
+  const auto t1 = Clock::now();
   const BpeVocabulary vocab = trainer.train();
-  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const auto t2 = Clock::now();
+  const double seconds = std::chrono::duration<double>(t2 - t0).count();
+  const double merge_seconds = std::chrono::duration<double>(t2 - t1).count();
 
   const std::string vocab_json = vocab.vocab_json(), merges_txt = vocab.merges_txt();
   const auto bytes_of = [](const std::string& s) {
@@ -78,6 +81,7 @@ int cmd_tokenizer_train(const TokenizerTrainArgs& a) {
                            {"words", trainer.words()},
                            {"distinct_words", trainer.distinct_words()},
                            {"seconds", seconds},
+                           {"merge_seconds", merge_seconds},
                            {"out", a.out}};
     std::printf("%s\n", summary.dump().c_str());
     return 0;
@@ -89,7 +93,8 @@ int cmd_tokenizer_train(const TokenizerTrainArgs& a) {
   std::printf(" from %s bytes (%s words, %s distinct) in %.2f s\n", with_commas(vocab.text_bytes).c_str(),
               with_commas(trainer.words()).c_str(), with_commas(trainer.distinct_words()).c_str(), seconds);
   std::printf("vocabulary: %d ids (256 bytes + %s merges%s); %.3f bytes per token on the training text\n",
-              vocab.vocab_size(), with_commas(learned).c_str(), vocab.eot_id ? " + <|endoftext|>" : "", bytes_per_token);
+              vocab.vocab_size(), with_commas(learned).c_str(), vocab.eot_id ? " + <|endoftext|>" : "",
+              bytes_per_token);
   for (int64_t r = 0; r < learned && r < kShownMerges; ++r) {
     const BpeVocabulary::Merge& m = vocab.merges[static_cast<size_t>(r)];
     std::printf("  merge %lld: %s + %s  (%s times)\n", static_cast<long long>(r + 1),
@@ -117,7 +122,8 @@ void add_tokenizer_commands(CLI::App& app, Action& action) {
       "`train --tokenizer OUT` and Hugging Face load them. OUT is checked for writing before training; the two "
       "files are written to temporaries, synced, then renamed into place.\n"
       "--json prints {vocab_size, merges, requested_merges, min_frequency, eot_id, bytes, tokens, "
-      "bytes_per_token, words, distinct_words, seconds, out}: bytes per token on the training text.");
+      "bytes_per_token, words, distinct_words, seconds, merge_seconds, out}: bytes per token on the training "
+      "text; seconds from reading the files to the last merge, merge_seconds the merging alone.");
   c->add_option("--data", a->data, "a training text file (repeat for more)")->required();
   c->add_option("--merges", a->options.merges, "merges to learn (vocabulary = 256 + merges [+ 1])")
       ->required()->check(integer_value(1, BpeTrainOptions::kMaxMerges));

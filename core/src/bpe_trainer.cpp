@@ -101,7 +101,8 @@ MergeRun::MergeRun(const std::unordered_map<std::string, int64_t>& counts) {
   for (size_t w = 0; w < words_.size(); ++w) {
     add_pairs(words_[w], 1);
     const std::vector<int32_t>& ids = words_[w].ids;
-    for (size_t i = 0; i + 1 < ids.size(); ++i) pair_words_[pair_key(ids[i], ids[i + 1])].push_back(static_cast<int32_t>(w));
+    for (size_t i = 0; i + 1 < ids.size(); ++i)
+      pair_words_[pair_key(ids[i], ids[i + 1])].push_back(static_cast<int32_t>(w));
   }
   for (const auto& [key, count] : delta_) {
     pair_counts_.emplace(key, count);
@@ -154,7 +155,8 @@ void MergeRun::apply(uint64_t key, int32_t merged, int64_t step) {
     merge_word(word, left, right, merged);
     add_pairs(word, 1);
     for (size_t i = 0; i + 1 < word.ids.size(); ++i) {
-      if (word.ids[i] == merged || word.ids[i + 1] == merged) pair_words_[pair_key(word.ids[i], word.ids[i + 1])].push_back(w);
+      if (word.ids[i] == merged || word.ids[i + 1] == merged)
+        pair_words_[pair_key(word.ids[i], word.ids[i + 1])].push_back(w);
     }
   }
   for (const auto& [changed, d] : delta_) {
@@ -229,9 +231,10 @@ void BpeTrainer::count_word(std::string_view word) {
 }
 
 void BpeTrainer::add_text(std::string_view utf8) {
-  gpt2::split_on_eot(
-      utf8, options_.end_of_text, [&](std::string_view text) { gpt2::for_each_word(text, [&](std::string_view w) { count_word(w); }); },
-      [] {});
+  const auto count_words = [&](std::string_view text) {
+    gpt2::for_each_word(text, [&](std::string_view word) { count_word(word); });
+  };
+  gpt2::split_on_eot(utf8, options_.end_of_text, count_words, [] {});
 }
 
 BpeVocabulary BpeTrainer::train() const {
@@ -262,7 +265,8 @@ std::string BpeVocabulary::vocab_json() const {
 
 std::string BpeVocabulary::merges_txt() const {
   std::string out = "#version: 0.2\n";
-  for (const Merge& m : merges) out += gpt2::written_form(tokens[m.left]) + " " + gpt2::written_form(tokens[m.right]) + "\n";
+  for (const Merge& m : merges)
+    out += gpt2::written_form(tokens[m.left]) + " " + gpt2::written_form(tokens[m.right]) + "\n";
   return out;
 }
 

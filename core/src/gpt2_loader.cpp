@@ -206,7 +206,8 @@ Gpt2Tokenizer Gpt2Tokenizer::from_strings(std::string_view vocab_json, std::stri
     tokenizer.byte_ids_[b] = it->second;
   }
   tokenizer.merges_ = parse_merges(merges_txt, vocab);
-  if (const auto eot = vocab.ids.find(std::string(gpt2::kEndOfText)); eot != vocab.ids.end()) tokenizer.eot_id_ = eot->second;
+  const auto eot = vocab.ids.find(std::string(gpt2::kEndOfText));
+  if (eot != vocab.ids.end()) tokenizer.eot_id_ = eot->second;
   return tokenizer;
 }
 

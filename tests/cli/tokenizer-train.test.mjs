@@ -66,6 +66,7 @@ test('the summary describes the trained vocabulary and the training text', () =>
   assert.ok(summary.distinct_words > 10_000 && summary.distinct_words < summary.words, JSON.stringify(summary));
   assert.ok(summary.bytes_per_token > 3 && summary.bytes_per_token < 5, `bytes per token ${summary.bytes_per_token}`);
   assert.equal(summary.bytes_per_token, summary.bytes / summary.tokens);
+  assert.ok(summary.merge_seconds > 0 && summary.merge_seconds <= summary.seconds, JSON.stringify(summary));
   // The tokens it reports are the ones `tokenize` produces for the same text.
   const ids = JSON.parse(ok('tokenize', '--tokenizer', out, '--text-file', trainText, '--json'));
   assert.equal(ids.length, summary.tokens);

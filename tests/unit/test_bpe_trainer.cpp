@@ -150,7 +150,8 @@ TEST_CASE("bpe trainer: each merge is the most frequent pair at its step (naive 
   }
 }
 
-TEST_CASE("bpe trainer: Gpt2Tokenizer loads the files and encodes the training text as training segmented it", "[bpe]") {
+TEST_CASE("bpe trainer: Gpt2Tokenizer loads the files and encodes the training text as training segmented it",
+          "[bpe]") {
   std::mt19937 rng(7);
   const std::string text = random_corpus(rng, 20000) + "The quick brown fox, the lazy dog's 1234 bones.\n";
   const BpeVocabulary v = train(text, 200, 2, /*eot=*/true);
