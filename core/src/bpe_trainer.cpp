@@ -18,7 +18,8 @@ namespace {
 // std::string and its bucket.
 constexpr int64_t kWordEntryBytes = 96;
 // Estimated bytes training needs per symbol position of the distinct words (each word's ids, the pair counts
-// and pair -> word lists, and the queue's entries, stale ones included): an upper bound measured on Brown.
+// and pair -> word lists, and the queue's entries, stale ones included). Measured on Brown: its 439 k positions
+// (53 k distinct words) took under 20 MB, ~45 bytes each, for 8,000 merges; 256 leaves room for worse luck.
 constexpr int64_t kPositionBytes = 256;
 // The word table is checked against the runtime's memory each time it has grown by this much.
 constexpr int64_t kTableCheckBytes = int64_t{16} << 20;
