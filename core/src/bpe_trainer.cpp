@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <queue>
 
 #include "blockscope/error.hpp"
@@ -23,6 +24,8 @@ constexpr int64_t kWordEntryBytes = 96;
 constexpr int64_t kPositionBytes = 256;
 // The word table is checked against the runtime's memory each time it has grown by this much.
 constexpr int64_t kTableCheckBytes = int64_t{16} << 20;
+// Text is split into words this many bytes at a time (at the next safe cut), so split_words' tables stay small.
+constexpr size_t kPieceBytes = size_t{1} << 20;
 
 uint64_t pair_key(int32_t left, int32_t right) { return Gpt2Tokenizer::merge_key(left, right); }
 int32_t key_left(uint64_t key) { return static_cast<int32_t>(key >> 32); }
@@ -231,11 +234,26 @@ void BpeTrainer::count_word(std::string_view word) {
                        "train the tokenizer on less text");
 }
 
+// A piece that cannot be cut (megabytes of letters or digits alone, or of non-ASCII text without an ASCII mark)
+// is split whole: its tables are checked against the budget first.
+void BpeTrainer::count_words(std::string_view text) {
+  while (!text.empty()) {
+    const size_t cut = gpt2::next_safe_cut(text, std::min(kPieceBytes, text.size()));
+    const std::string_view piece = text.substr(0, cut);
+    if (piece.size() > 2 * kPieceBytes) {
+      const std::string what = detail::concat("splitting ", bytes_str(static_cast<double>(piece.size())),
+                                              " of text with no place to cut it into pieces");
+      budget_.require_fits(
+          {{what, gpt2::split_words_bytes(piece.size())}, {"the words counted before", table_bytes_, true}},
+          "break the text into lines or files");
+    }
+    for (std::string_view word : gpt2::split_words(piece)) count_word(word);
+    text.remove_prefix(cut);
+  }
+}
+
 void BpeTrainer::add_text(std::string_view utf8) {
-  const auto count_words = [&](std::string_view text) {
-    gpt2::for_each_word(text, [&](std::string_view word) { count_word(word); });
-  };
-  gpt2::split_on_eot(utf8, options_.end_of_text, count_words, [] {});
+  gpt2::split_on_eot(utf8, options_.end_of_text, [&](std::string_view text) { count_words(text); }, [] {});
 }
 
 BpeVocabulary BpeTrainer::train() const {

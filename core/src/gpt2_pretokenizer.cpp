@@ -148,13 +148,18 @@ std::vector<std::string_view> split_words(std::string_view utf8) {
   return words;
 }
 
+size_t split_words_bytes(size_t bytes) { return (bytes + 1) * (sizeof(Unit) + sizeof(std::string_view)); }
+
 size_t next_safe_cut(std::string_view utf8, size_t from) {
-  const auto ascii_non_space = [&](size_t i) {
+  const auto cuttable = [&](size_t i, CharClass& cls) {
     const auto b = static_cast<unsigned char>(utf8[i]);
-    return b < 0x80 && unicode::classify(b) != CharClass::kSpace;
+    if (b >= 0x80 || b == '\'') return false;
+    cls = unicode::classify(b);
+    return cls != CharClass::kSpace;
   };
-  for (size_t p = from < 2 ? 2 : from; p < utf8.size(); ++p) {
-    if (utf8[p - 1] == '\n' && ascii_non_space(p) && ascii_non_space(p - 2)) return p;
+  CharClass before{}, after{};
+  for (size_t p = from < 1 ? 1 : from; p < utf8.size(); ++p) {
+    if (cuttable(p - 1, before) && cuttable(p, after) && before != after) return p;
   }
   return utf8.size();
 }

@@ -12,21 +12,14 @@ namespace blockscope::gpt2 {
 // letter, number nor space, so every byte lands in some word and any byte string round-trips.
 std::vector<std::string_view> split_words(std::string_view utf8);
 
-// The first position >= `from` where `utf8` can be cut without changing its words: split_words of the two sides,
-// concatenated, equals split_words of the whole. That holds between "\n" and an ASCII non-space character when
-// another ASCII non-space comes before the "\n" (the "\n" is then a word of its own, and no word reaches over
-// it). utf8.size() if there is no such place.
-size_t next_safe_cut(std::string_view utf8, size_t from);
+// At most the bytes split_words allocates for a text of `bytes` bytes (its code-point table and word list).
+size_t split_words_bytes(size_t bytes);
 
-// The words of split_words(utf8), in order, passed to `on_word` one by one, with the text split into pieces of
-// about `piece_bytes` at safe cuts: the word list and code-point table of a large text are never built whole.
-template <typename OnWord>
-void for_each_word(std::string_view utf8, OnWord on_word, size_t piece_bytes = size_t{1} << 20) {
-  while (!utf8.empty()) {
-    const size_t cut = next_safe_cut(utf8, piece_bytes < utf8.size() ? piece_bytes : utf8.size());
-    for (std::string_view word : split_words(utf8.substr(0, cut))) on_word(word);
-    utf8.remove_prefix(cut);
-  }
-}
+// The first position >= `from` where `utf8` can be cut without changing its words: split_words of the two sides,
+// concatenated, equals split_words of the whole; utf8.size() if there is no such place. Cuts are made between two
+// ASCII characters that are neither whitespace nor an apostrophe and differ in class (letter, digit, other), as
+// in "word." or "1st": no word spans such a place, and the regex looks neither behind nor (outside whitespace)
+// ahead. Lets a large text be split a piece at a time.
+size_t next_safe_cut(std::string_view utf8, size_t from);
 
 }  // namespace blockscope::gpt2

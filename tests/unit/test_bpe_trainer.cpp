@@ -200,17 +200,31 @@ TEST_CASE("bpe trainer: decode(encode(bytes)) is the bytes, for any bytes", "[bp
   }
 }
 
-TEST_CASE("bpe trainer: the piecewise word split equals split_words", "[bpe]") {
+TEST_CASE("bpe trainer: the text is split into words a piece at a time, exactly as split_words splits it whole",
+          "[bpe]") {
   std::mt19937 rng(3);
-  std::string text = random_corpus(rng, 4000) + "Line one.\n\nLine two!\n \nThree\n\tfour\nfive";
-  for (int i = 0; i < 200; ++i) text += random_bytes(rng, 6) + "x\ny";
+  std::string text = random_corpus(rng, 4000) + "Line one.\n\nLine two!\n \nThree's\n\tfour 1st 2,000 x-y 'tis'\nfive";
+  for (int i = 0; i < 300; ++i) text += random_bytes(rng, 6) + (i % 3 ? "a." : "'s ");
   const std::vector<std::string_view> whole = gpt2::split_words(text);
   for (size_t piece : {size_t{1}, size_t{7}, size_t{64}, size_t{1} << 20}) {
     std::vector<std::string_view> pieces;
-    gpt2::for_each_word(text, [&](std::string_view w) { pieces.push_back(w); }, piece);
-    INFO("piece bytes " << piece);
+    size_t cuts = 0;
+    for (std::string_view rest = text; !rest.empty(); ++cuts) {
+      const size_t cut = gpt2::next_safe_cut(rest, std::min(piece, rest.size()));
+      for (std::string_view w : gpt2::split_words(rest.substr(0, cut))) pieces.push_back(w);
+      rest.remove_prefix(cut);
+    }
+    INFO("piece bytes " << piece << ", " << cuts << " pieces");
     CHECK(pieces == whole);
+    if (piece == 1) CHECK(cuts > 500);
   }
+  // No cut inside a word, between spaces, at an apostrophe or outside ASCII.
+  CHECK(gpt2::next_safe_cut("abcdef", 1) == 6);
+  CHECK(gpt2::next_safe_cut("ab cd", 1) == 5);
+  CHECK(gpt2::next_safe_cut("it's", 1) == 4);
+  CHECK(gpt2::next_safe_cut("caf\xC3\xA9!", 1) == 6);
+  CHECK(gpt2::next_safe_cut("word.", 1) == 4);
+  CHECK(gpt2::next_safe_cut("1st", 1) == 1);
 }
 
 TEST_CASE("bpe trainer: several texts count like their concatenation at safe places", "[bpe]") {
@@ -247,6 +261,17 @@ TEST_CASE("bpe trainer: bad options, no text and a too-small memory budget throw
   BpeTrainer pairs({10, 2, false}, some);
   pairs.add_text("antidisestablishmentarianism floccinaucinihilipilification");
   CHECK_THROWS_WITH(pairs.train(), Contains("pair tables") && Contains("memory budget"));
+  // 3 MiB of letters cannot be cut into pieces: splitting it whole would need more than the budget.
+  MemoryBudget ten;
+  ten.max_bytes = 10 << 20;
+  BpeTrainer uncut({10, 2, false}, ten);
+  CHECK_THROWS_WITH(uncut.add_text(std::string(3 << 20, 'a')),
+                    Contains("splitting 3.0 MiB of text with no place to cut it") && Contains("memory budget"));
+  BpeTrainer cut({10, 2, false}, ten);
+  std::string words;
+  while (words.size() < (3 << 20)) words += "word, ";
+  cut.add_text(words);  // cut at every ",": fits
+  CHECK(cut.distinct_words() == 4);  // "word", ",", " word" and the final " "
 }
 
 TEST_CASE("bpe trainer: with --eot the text's <|endoftext|> separates words and is not learned", "[bpe]") {

@@ -71,6 +71,7 @@ class BpeTrainer {
   int64_t distinct_words() const { return static_cast<int64_t>(counts_.size()); }
 
  private:
+  void count_words(std::string_view text);
   void count_word(std::string_view word);
 
   BpeTrainOptions options_;
