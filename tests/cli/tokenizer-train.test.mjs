@@ -1,7 +1,8 @@
 // `blockscope tokenizer train`: a byte-level BPE trained on the Brown corpus's training documents encodes the
-// held-out documents (through `blockscope tokenize --tokenizer DIR`) exactly as an independent implementation
-// loaded with the same files does (npm gpt-tokenizer's BPE core with the trained ranks and GPT-2's split
-// regex); the summary's figures hold; bad arguments and unwritable outputs fail before any file is written.
+// held-out documents (through `blockscope tokenize --tokenizer DIR`) exactly as two independent implementations
+// loaded with the same files do (npm gpt-tokenizer's BPE core with the trained ranks and GPT-2's split regex, and
+// encoder.py's merge loop on merges.txt); the summary's figures hold; bad arguments and unwritable outputs fail
+// before any file is written.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,7 +51,41 @@ function referenceEncoder(dir) {
     const text = bytes.toString('utf8');
     ranks[id] = Buffer.from(text, 'utf8').equals(bytes) ? text : [...bytes];
   }
-  return new GptEncoding({ tokenSplitRegex: R50K_TOKEN_SPLIT_REGEX, bytePairRankDecoder: ranks, specialTokensEncoder: special });
+  return new GptEncoding({
+    tokenSplitRegex: R50K_TOKEN_SPLIT_REGEX, bytePairRankDecoder: ranks, specialTokensEncoder: special,
+  });
+}
+
+/**
+ * OpenAI encoder.py's bpe() from merges.txt alone (gpt-tokenizer above never reads it): each word of GPT-2's split
+ * regex, as bytes_to_unicode characters, repeatedly merges its lowest-ranked adjacent pair, every occurrence left
+ * to right; the pieces' ids come from vocab.json.
+ */
+function mergesEncoder(dir) {
+  const vocab = JSON.parse(readFileSync(join(dir, 'vocab.json'), 'utf8'));
+  const ranks = new Map(readFileSync(join(dir, 'merges.txt'), 'utf8').split('\n').slice(1).filter((l) => l !== '')
+    .map((line, rank) => [line, rank]));
+  const char = new Map([...unicodeToBytes()].map(([ch, b]) => [b, ch]));
+  const bpe = (word) => {
+    let parts = [...Buffer.from(word, 'utf8')].map((b) => char.get(b));
+    for (;;) {
+      let best;
+      for (let i = 0; i + 1 < parts.length; i++) {
+        const rank = ranks.get(`${parts[i]} ${parts[i + 1]}`);
+        if (rank !== undefined && (best === undefined || rank < best.rank)) {
+          best = { rank, a: parts[i], b: parts[i + 1] };
+        }
+      }
+      if (!best) return parts.map((p) => vocab[p]);
+      const merged = [];
+      for (let i = 0; i < parts.length; i++) {
+        if (i + 1 < parts.length && parts[i] === best.a && parts[i + 1] === best.b) merged.push(parts[i++] + best.b);
+        else merged.push(parts[i]);
+      }
+      parts = merged;
+    }
+  };
+  return (text) => [...text.matchAll(R50K_TOKEN_SPLIT_REGEX)].flatMap(([word]) => bpe(word));
 }
 
 const out = join(work, 'bpe');
@@ -90,7 +125,7 @@ test('the files are GPT-2 format: vocab.json ids 0..V-1, merges.txt a #version l
   });
 });
 
-test("held-out Brown documents encode exactly as gpt-tokenizer encodes them with the same files", () => {
+test("held-out Brown documents encode as gpt-tokenizer and encoder.py's algorithm encode them with the same files", () => {
   const ours = JSON.parse(ok('tokenize', '--tokenizer', out, '--text-file', heldOutFile, '--json'));
   // Each document on its own, with the eot id between them: gpt-tokenizer 4.0's own search for special tokens
   // (a sticky regex) finds one only at the start of the text.
@@ -101,6 +136,9 @@ test("held-out Brown documents encode exactly as gpt-tokenizer encodes them with
   assert.equal(first, -1, `first difference at token ${first}: ${ours.slice(first, first + 5)} vs ` +
     `${reference.slice(first, first + 5)}`);
   assert.equal(ours.filter((id) => id === summary.eot_id).length, corpus.documents.val.length - 1);
+  const byMerges = mergesEncoder(out);
+  const fromMerges = corpus.documents.val.flatMap((doc, i) => [...(i ? [summary.eot_id] : []), ...byMerges(doc)]);
+  assert.deepEqual(ours, fromMerges, "encoder.py's algorithm on merges.txt gives the same ids");
   // Subword tokens compress the held-out text well beyond one byte per token.
   assert.ok(Buffer.byteLength(heldOut) / ours.length > 3);
 });
@@ -110,7 +148,8 @@ test('several --data files, the text summary and --min-frequency', () => {
   const b = writeText(join(work, 'b.txt'), 'the dog sat on the log\n');
   const dir = join(work, 'small');
   const text = ok('tokenizer', 'train', '--data', a, '--data', b, '--merges', '50', '--out', dir);
-  assert.match(text, /learned \d+ merges of 50 \(no other pair occurs 2 times or more\) from 46 bytes \(14 words, 9 distinct\)/);
+  assert.match(text,
+    /learned \d+ merges of 50 \(no other pair occurs 2 times or more\) from 46 bytes \(14 words, 9 distinct\)/);
   assert.match(text, /merge 1: a \+ t {2}\(4 times\)/);
   assert.match(text, /wrote .*small\/vocab\.json and .*small\/merges\.txt/);
   const json = JSON.parse(ok('tokenizer', 'train', '--data', a, '--data', b, '--merges', '50', '--min-frequency', '1',
@@ -123,10 +162,13 @@ test('several --data files, the text summary and --min-frequency', () => {
 test('bad arguments fail before anything is written, naming the problem', () => {
   const none = join(work, 'never');
   fails(['tokenizer', 'train', '--merges', '10', '--out', none], /--data is required/);
-  fails(['tokenizer', 'train', '--data', trainText, '--merges', '0', '--out', none], /--merges: must be an integer in \[1, 262144\], got '0'/);
+  fails(['tokenizer', 'train', '--data', trainText, '--merges', '0', '--out', none],
+    /--merges: must be an integer in \[1, 262144\], got '0'/);
   fails(['tokenizer', 'train', '--data', trainText, '--merges', '1000000', '--out', none], /got '1000000'/);
-  fails(['tokenizer', 'train', '--data', trainText, '--merges', '10', '--min-frequency', '0', '--out', none], /--min-frequency/);
-  fails(['tokenizer', 'train', '--data', join(work, 'missing.txt'), '--merges', '10', '--out', none], /cannot open '[^']*missing\.txt'/);
+  fails(['tokenizer', 'train', '--data', trainText, '--merges', '10', '--min-frequency', '0', '--out', none],
+    /--min-frequency/);
+  fails(['tokenizer', 'train', '--data', join(work, 'missing.txt'), '--merges', '10', '--out', none],
+    /cannot open '[^']*missing\.txt'/);
   fails(['tokenizer', 'train', '--data', writeText(join(work, 'empty.txt'), ''), '--merges', '10', '--out', none],
     /the training text is empty/);
   fails(['tokenizer'], /A subcommand is required/);
