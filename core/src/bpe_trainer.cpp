@@ -48,6 +48,8 @@ struct Candidate {
 class MergeRun {
  public:
   explicit MergeRun(const std::unordered_map<std::string, int64_t>& counts);
+  MergeRun(const MergeRun&) = delete;  // the queue's comparator points at this run
+  MergeRun& operator=(const MergeRun&) = delete;
 
   // Learns up to `merges` merges of pairs occurring at least `min_frequency` times.
   void run(int64_t merges, int64_t min_frequency);

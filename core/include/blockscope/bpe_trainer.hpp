@@ -30,7 +30,9 @@ struct BpeTrainOptions {
 };
 
 // A trained tokenizer: ids 0..255 are the single bytes in GPT-2's order (encoder.json's), id 256 + r is the
-// token merge r makes, and "<|endoftext|>" comes last when asked for.
+// token merge r makes, and "<|endoftext|>" comes last when asked for. (Should a merge spell a token that an
+// earlier merge made from other parts, it reuses that id, as Hugging Face's trainer does; then the ids after it
+// shift down by one. Not seen on Brown.)
 struct BpeVocabulary {
   struct Merge {
     int32_t left, right;  // the ids merged, in this order
