@@ -70,7 +70,7 @@ class MergeRun {
   };
 
   void add_pairs(const Word& word, int64_t sign);
-  void merge_word(Word& word, int32_t left, int32_t right, int32_t merged);
+  void merge_word(Word& word, int32_t w, int32_t left, int32_t right, int32_t merged);
   void apply(uint64_t key, int32_t merged, int64_t step);
   int32_t token_id(const std::string& bytes);
 
@@ -117,22 +117,42 @@ MergeRun::MergeRun(const std::unordered_map<std::string, int64_t>& counts) {
   delta_.clear();
 }
 
-// Adds `sign` x the word's count to delta_ for each of its adjacent pairs.
+// Adds `sign` x the word's count to delta_ for each of its adjacent pairs (the initial counts).
 void MergeRun::add_pairs(const Word& word, int64_t sign) {
   for (size_t i = 0; i + 1 < word.ids.size(); ++i) delta_[pair_key(word.ids[i], word.ids[i + 1])] += sign * word.count;
 }
 
 // Replaces each occurrence of (left, right), left to right and non-overlapping, by `merged` (as encoder.py's
-// bpe() does: "aaa" with the merge (a, a) becomes "aa a").
-void MergeRun::merge_word(Word& word, int32_t left, int32_t right, int32_t merged) {
+// bpe() does: "aaa" with the merge (a, a) becomes "aa a"), and records in delta_ what each occurrence changes
+// (Hugging Face's Word::merge): the pair itself and the pairs with its neighbours go, the pairs of `merged` with
+// the neighbours come. The left neighbour is the last symbol written (itself `merged` after a run like "a a a a"),
+// the right one the next symbol read, so a run of occurrences counts each of its pairs once. Word `w` is listed
+// under the pairs of `merged`.
+void MergeRun::merge_word(Word& word, int32_t w, int32_t left, int32_t right, int32_t merged) {
   std::vector<int32_t>& ids = word.ids;
+  const int64_t c = word.count;
+  const auto change = [&](int32_t a, int32_t b, int64_t d) { delta_[pair_key(a, b)] += d; };
+  const auto came = [&](int32_t a, int32_t b) {
+    change(a, b, c);
+    pair_words_[pair_key(a, b)].push_back(w);
+  };
+  const size_t n = ids.size();
   size_t out = 0;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (i + 1 < ids.size() && ids[i] == left && ids[i + 1] == right) {
+  for (size_t i = 0; i < n;) {
+    if (i + 1 < n && ids[i] == left && ids[i + 1] == right) {
+      change(left, right, -c);
+      if (out > 0) {
+        change(ids[out - 1], left, -c);
+        came(ids[out - 1], merged);
+      }
+      if (i + 2 < n) {
+        change(right, ids[i + 2], -c);
+        came(merged, ids[i + 2]);
+      }
       ids[out++] = merged;
-      ++i;
+      i += 2;
     } else {
-      ids[out++] = ids[i];
+      ids[out++] = ids[i++];
     }
   }
   ids.resize(out);
@@ -145,8 +165,7 @@ int32_t MergeRun::token_id(const std::string& bytes) {
 }
 
 // Merges the pair `key` into `merged` in every word holding it, and updates the counts of the pairs that
-// changed: each such word's pairs are taken out before and put back after (words are short, so this is
-// simpler than tracking the neighbours of each occurrence, and as fast).
+// changed (each changed count is queued anew; the entries with its old count go stale).
 void MergeRun::apply(uint64_t key, int32_t merged, int64_t step) {
   const int32_t left = key_left(key), right = key_right(key);
   const auto holders = pair_words_.find(key);
@@ -156,14 +175,7 @@ void MergeRun::apply(uint64_t key, int32_t merged, int64_t step) {
   for (const int32_t w : words) {
     if (visited_[w] == step) continue;
     visited_[w] = step;
-    Word& word = words_[w];
-    add_pairs(word, -1);
-    merge_word(word, left, right, merged);
-    add_pairs(word, 1);
-    for (size_t i = 0; i + 1 < word.ids.size(); ++i) {
-      if (word.ids[i] == merged || word.ids[i + 1] == merged)
-        pair_words_[pair_key(word.ids[i], word.ids[i + 1])].push_back(w);
-    }
+    merge_word(words_[w], w, left, right, merged);
   }
   for (const auto& [changed, d] : delta_) {
     if (d == 0) continue;
