@@ -16,5 +16,6 @@ void add_model_commands(CLI::App& app, Action& action);     // info, forward, ge
 void add_loss_commands(CLI::App& app, Action& action);      // grad, eval (loss_commands.cpp)
 void add_training_commands(CLI::App& app, Action& action);  // train (train_commands.cpp)
 void add_interpret_commands(CLI::App& app, Action& action); // lens, attribute (interpret_commands.cpp)
+void add_tokenizer_commands(CLI::App& app, Action& action); // tokenizer train (tokenizer_commands.cpp)
 
 }  // namespace blockscope::cli

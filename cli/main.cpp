@@ -1,5 +1,6 @@
 // blockscope — the native command line: inspect, run, generate with, create, evaluate and train GPT
-// checkpoints, and tokenize text, on top of the Blockscope core. Errors go to stderr with a non-zero exit code.
+// checkpoints, tokenize text and train tokenizers, on top of the Blockscope core. Errors go to stderr with a
+// non-zero exit code.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   blockscope::cli::add_loss_commands(app, action);
   blockscope::cli::add_training_commands(app, action);
   blockscope::cli::add_interpret_commands(app, action);
+  blockscope::cli::add_tokenizer_commands(app, action);
   CLI11_PARSE(app, argc, argv);
   try {
     return action ? action() : 2;

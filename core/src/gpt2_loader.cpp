@@ -1,5 +1,6 @@
 // Builds a Gpt2Tokenizer from GPT-2's vocabulary (vocab.json / encoder.json) and merge list (merges.txt /
-// vocab.bpe), validating both before trusting them; from_directory (native only) reads the files.
+// vocab.bpe), validating both before trusting them; from_directory (native only) reads the files. Also defines
+// gpt2_format.hpp's rules of those files (bytes_to_unicode and the byte ids).
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -8,6 +9,7 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/tokenizer.hpp"
+#include "gpt2_format.hpp"
 #include "json_reader.hpp"
 #ifndef __EMSCRIPTEN__
 #include <filesystem>
@@ -15,11 +17,8 @@
 #include "blockscope/checkpoint.hpp"  // read_file_bytes
 #endif
 
-namespace blockscope {
-namespace {
+namespace blockscope::gpt2 {
 
-// OpenAI encoder.py bytes_to_unicode(): printable Latin-1 bytes stand for themselves; the other 68 bytes
-// (controls, space, 0x7F-0xA0, 0xAD) become U+0100.. in byte order, so every token is printable text.
 std::array<char32_t, 256> bytes_to_unicode() {
   std::array<char32_t, 256> map{};
   char32_t next = 256;
@@ -30,7 +29,21 @@ std::array<char32_t, 256> bytes_to_unicode() {
   return map;
 }
 
-// The inverse: code point (< 0x144) -> byte, or -1.
+std::array<uint8_t, 256> bytes_in_id_order() {
+  // Printable bytes keep their own code points (< 256) and the rest get 256.. in byte order, so ordering the
+  // bytes by character is encoder.py's `bs` order.
+  const std::array<char32_t, 256> map = bytes_to_unicode();
+  std::array<uint8_t, 256> order{};
+  for (int b = 0; b < 256; ++b) {
+    int id = 0;
+    for (int c = 0; c < 256; ++c) id += map[c] < map[b] ? 1 : 0;
+    order[id] = static_cast<uint8_t>(b);
+  }
+  return order;
+}
+
+namespace {
+// The inverse of bytes_to_unicode: code point (< 0x144) -> byte, or -1.
 std::array<int16_t, 0x144> unicode_to_bytes() {
   std::array<int16_t, 0x144> inverse;
   inverse.fill(-1);
@@ -38,16 +51,15 @@ std::array<int16_t, 0x144> unicode_to_bytes() {
   for (int b = 0; b < 256; ++b) inverse[map[b]] = static_cast<int16_t>(b);
   return inverse;
 }
+}  // namespace
 
-// A token as written in the files (UTF-8 of bytes_to_unicode characters) -> its raw bytes; nullopt if it has
-// a character that is not one of the 256 (all such characters are 1- or 2-byte UTF-8).
 std::optional<std::string> token_bytes_of(std::string_view written) {
   static const std::array<int16_t, 0x144> inverse = unicode_to_bytes();
   std::string bytes;
   for (size_t i = 0; i < written.size(); ++i) {
     const auto b0 = static_cast<unsigned char>(written[i]);
     char32_t cp = b0;
-    if (b0 >= 0x80) {
+    if (b0 >= 0x80) {  // every one of the 256 characters is 1- or 2-byte UTF-8
       if ((b0 & 0xE0) != 0xC0 || i + 1 == written.size()) return std::nullopt;
       cp = (char32_t(b0 & 0x1F) << 6) | (static_cast<unsigned char>(written[++i]) & 0x3F);
     }
@@ -57,7 +69,6 @@ std::optional<std::string> token_bytes_of(std::string_view written) {
   return bytes;
 }
 
-// Raw bytes -> the token as written in the files (for error messages).
 std::string written_form(std::string_view bytes) {
   static const std::array<char32_t, 256> map = bytes_to_unicode();
   std::string written;
@@ -72,6 +83,14 @@ std::string written_form(std::string_view bytes) {
   }
   return written;
 }
+
+}  // namespace blockscope::gpt2
+
+namespace blockscope {
+namespace {
+
+using gpt2::token_bytes_of;
+using gpt2::written_form;
 
 // The vocabulary: each id's raw bytes, and the id of each byte string.
 struct Vocab {
@@ -187,7 +206,8 @@ Gpt2Tokenizer Gpt2Tokenizer::from_strings(std::string_view vocab_json, std::stri
     tokenizer.byte_ids_[b] = it->second;
   }
   tokenizer.merges_ = parse_merges(merges_txt, vocab);
-  if (const auto eot = vocab.ids.find("<|endoftext|>"); eot != vocab.ids.end()) tokenizer.eot_id_ = eot->second;
+  const auto eot = vocab.ids.find(std::string(gpt2::kEndOfText));
+  if (eot != vocab.ids.end()) tokenizer.eot_id_ = eot->second;
   return tokenizer;
 }
 

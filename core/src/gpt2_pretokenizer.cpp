@@ -148,4 +148,20 @@ std::vector<std::string_view> split_words(std::string_view utf8) {
   return words;
 }
 
+size_t split_words_bytes(size_t bytes) { return (bytes + 1) * (sizeof(Unit) + sizeof(std::string_view)); }
+
+size_t next_safe_cut(std::string_view utf8, size_t from) {
+  const auto cuttable = [&](size_t i, CharClass& cls) {
+    const auto b = static_cast<unsigned char>(utf8[i]);
+    if (b >= 0x80 || b == '\'') return false;
+    cls = unicode::classify(b);
+    return cls != CharClass::kSpace;
+  };
+  CharClass before{}, after{};
+  for (size_t p = from < 1 ? 1 : from; p < utf8.size(); ++p) {
+    if (cuttable(p - 1, before) && cuttable(p, after) && before != after) return p;
+  }
+  return utf8.size();
+}
+
 }  // namespace blockscope::gpt2

@@ -8,26 +8,18 @@
 #include <queue>
 
 #include "blockscope/error.hpp"
+#include "gpt2_format.hpp"
 #include "gpt2_pretokenizer.hpp"
 
 namespace blockscope {
 namespace {
 
-constexpr std::string_view kEndOfText = "<|endoftext|>";
-
-// Calls encode_text on each stretch of `text` between occurrences of "<|endoftext|>", appending `eot` to
+// Encodes each stretch of `text` between occurrences of "<|endoftext|>" with encode_text, appending `eot` to
 // `out` for each occurrence; without an eot id the whole text is ordinary.
 template <typename EncodeText>
 void split_on_eot(std::string_view text, std::optional<int32_t> eot, std::vector<int32_t>& out,
                   EncodeText encode_text) {
-  while (eot) {
-    const size_t at = text.find(kEndOfText);
-    if (at == std::string_view::npos) break;
-    encode_text(text.substr(0, at));
-    out.push_back(*eot);
-    text.remove_prefix(at + kEndOfText.size());
-  }
-  encode_text(text);
+  gpt2::split_on_eot(text, eot.has_value(), encode_text, [&] { out.push_back(*eot); });
 }
 
 }  // namespace
@@ -206,7 +198,7 @@ std::string ByteTokenizer::decode(std::span<const int32_t> ids) const {
   for (size_t i = 0; i < ids.size(); ++i) {
     check_id(ids[i], static_cast<int64_t>(i));
     if (ids[i] == 256) {
-      text += kEndOfText;
+      text += gpt2::kEndOfText;
     } else {
       text += static_cast<char>(static_cast<unsigned char>(ids[i]));
     }
@@ -221,7 +213,8 @@ std::optional<int32_t> ByteTokenizer::eot_id() const {
 
 std::string ByteTokenizer::token_text(int32_t id) const {
   check_id(id);
-  return id == 256 ? std::string(kEndOfText) : std::string(1, static_cast<char>(static_cast<unsigned char>(id)));
+  if (id == 256) return std::string(gpt2::kEndOfText);
+  return std::string(1, static_cast<char>(static_cast<unsigned char>(id)));
 }
 
 const char* default_tokenizer_kind(int64_t vocab_size) {

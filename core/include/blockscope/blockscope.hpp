@@ -2,6 +2,7 @@
 #pragma once
 
 #include "blockscope/activation.hpp"
+#include "blockscope/bpe_trainer.hpp"
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/evaluation.hpp"
