@@ -88,6 +88,18 @@ int64_t uniform_index(Rng& rng, int64_t n) {
   return static_cast<int64_t>((static_cast<uint64_t>(rng.next_u32()) * static_cast<uint64_t>(n)) >> 32);
 }
 
+void check_windowing(int64_t T, int64_t stride) {
+  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
+          "], got ", T);
+  require(stride >= 1 && stride <= SizeLimits::kMaxContext + 1, "the window stride must be in [1, ",
+          SizeLimits::kMaxContext + 1, "], got ", stride);
+}
+
+// How many windows of T + 1 tokens start at a multiple of `stride` (check_stream guarantees at least one).
+int64_t window_starts(const std::vector<int32_t>& tokens, int64_t T, int64_t stride) {
+  return (static_cast<int64_t>(tokens.size()) - T - 1) / stride + 1;
+}
+
 void window(const std::vector<int32_t>& tokens, int64_t start, int64_t T, int32_t* ids, int32_t* targets) {
   for (int64_t t = 0; t < T; ++t) {
     ids[t] = tokens[static_cast<size_t>(start + t)];
@@ -96,13 +108,14 @@ void window(const std::vector<int32_t>& tokens, int64_t start, int64_t T, int32_
 }
 }  // namespace
 
-TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size) : T_(T) {
-  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
-          "], got ", T);
+TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size, int64_t stride)
+    : T_(T), stride_(stride) {
+  check_windowing(T, stride);
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
           "val_fraction must be in [0, 1), got ", val_fraction);
   const auto n = static_cast<int64_t>(tokens.size());
-  const auto n_val = static_cast<int64_t>(std::floor(static_cast<double>(n) * val_fraction));
+  // Whole records on each side, so the held-out windows start at record boundaries too.
+  const auto n_val = static_cast<int64_t>(std::floor(static_cast<double>(n) * val_fraction)) / stride * stride;
   val_.assign(tokens.end() - n_val, tokens.end());
   tokens.resize(static_cast<size_t>(n - n_val));
   train_ = std::move(tokens);
@@ -110,10 +123,10 @@ TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T
   if (val_fraction > 0.0) check_stream(val_, "validation", T, vocab_size);
 }
 
-TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size)
-    : train_(std::move(train)), val_(std::move(val)), T_(T) {
-  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
-          "], got ", T);
+TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size,
+                     int64_t stride)
+    : train_(std::move(train)), val_(std::move(val)), T_(T), stride_(stride) {
+  check_windowing(T, stride);
   check_stream(train_, "training", T, vocab_size);
   if (!val_.empty()) check_stream(val_, "validation", T, vocab_size);
 }
@@ -121,8 +134,9 @@ TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64
 void TokenData::sample(Rng& rng, int64_t B, std::vector<int32_t>& ids, std::vector<int32_t>& targets) const {
   ids.resize(to_size(checked_mul(B, T_, "a batch's token count"), "a batch's token ids"));
   targets.resize(ids.size());
-  const int64_t starts = static_cast<int64_t>(train_.size()) - T_;  // windows of T + 1 tokens
-  for (int64_t b = 0; b < B; ++b) window(train_, uniform_index(rng, starts), T_, &ids[b * T_], &targets[b * T_]);
+  const int64_t starts = window_starts(train_, T_, stride_);
+  for (int64_t b = 0; b < B; ++b)
+    window(train_, uniform_index(rng, starts) * stride_, T_, &ids[b * T_], &targets[b * T_]);
 }
 
 void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids,
@@ -130,11 +144,11 @@ void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids
   require(!val_.empty(), "there is no validation data (val_fraction is 0)");
   ids.resize(to_size(checked_mul(B, T_, "a batch's token count"), "a batch's token ids"));
   targets.resize(ids.size());
-  const int64_t starts = static_cast<int64_t>(val_.size()) - T_;
+  const auto starts = static_cast<uint64_t>(window_starts(val_, T_, stride_));
   // Window k of a fixed sequence spreading windows evenly over the validation stream (golden-ratio stride).
   for (int64_t b = 0; b < B; ++b) {
     const auto k = static_cast<uint64_t>(i * B + b);
-    const int64_t start = static_cast<int64_t>((k * 0x9E3779B97F4A7C15ULL) % static_cast<uint64_t>(starts));
+    const auto start = static_cast<int64_t>((k * 0x9E3779B97F4A7C15ULL) % starts) * stride_;
     window(val_, start, T_, &ids[b * T_], &targets[b * T_]);
   }
 }
