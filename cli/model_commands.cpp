@@ -319,7 +319,7 @@ void add_init(CLI::App& app, Action& action) {
 void add_model_commands(CLI::App& app, Action& action) {
   struct Args {
     bool json = false;
-    std::string model, tokenizer, tokens, text, text_file, ids, weights = "f32", ablate, ablate_mode = "zero";
+    std::string model, tokenizer, text, text_file, ids;
   };
   auto a = std::make_shared<Args>();
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -278,6 +279,7 @@ int cmd_train(const TrainArgs& a) {
   install_sigint_handler();
   TrainingRun training(trainer);
   const auto t0 = Clock::now();
+  const std::clock_t cpu0 = std::clock();  // processor time of every thread: a busy machine's wall time is longer
   const Outcome o = train_loop(a, run, training);
 
   // A diverged run has put back the last weights that gave a finite loss (TrainingRun) and is saved without
@@ -289,6 +291,7 @@ int cmd_train(const TrainArgs& a) {
   if (saved) save_checkpoint(trainer, md.naming, a, weights_step, !diverged);
 
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double cpu_seconds = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
   const double tokens = static_cast<double>(run.tokens_per_step * (trainer.steps_done() - run.start));
   ojson config = tc.to_json();
   config["eval_every"] = a.eval_every;
@@ -296,6 +299,7 @@ int cmd_train(const TrainArgs& a) {
   if (!a.val_data.empty()) config.erase("val_fraction");  // the held-out part is the --val-data file
   ojson summary = {{"done", true},         {"stop", o.stop},         {"steps", weights_step},
                    {"loss", o.loss},       {"tokens", tokens},       {"seconds", seconds},
+                   {"cpu_seconds", cpu_seconds},
                    {"tokens_per_s", o.train_seconds > 0 ? tokens / o.train_seconds : 0.0},
                    {"memory_bytes", trainer.memory_bytes()}, {"threads", threads},
                    {"layout", layout_name(md.naming.layout)},       {"out", saved ? ojson(a.out) : ojson()},
@@ -358,7 +362,8 @@ void add_training_commands(CLI::App& app, Action& action) {
       "(after step k-2, or k-1 if only the gradient overflowed; no optimizer state) and exits with 3. Keeping "
       "them costs two copies of the parameters.\n"
       "--json prints one line per step {step, loss, grad_norm, lr, tokens_per_s, [val_loss], "
-      "layer_grad_norms} and a final {done, stop, steps, loss, [val_loss], ...} line.");
+      "layer_grad_norms} and a final {done, stop, steps, loss, [val_loss], seconds, cpu_seconds (processor time of "
+      "every thread), ...} line.");
   c->add_option("--model", a->model, "model directory to start from")->required();
   c->add_option("--data", a->data, "training data: text, .ids or .bin")->required();
   c->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes' (text data only)");

@@ -5,25 +5,41 @@ import { example, makeSplits } from './task.mjs';
 
 const int = (n) => Math.round(n).toLocaleString('en-US');
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
+const small = (x) => (x < 0.01 ? x.toExponential(1) : x.toFixed(4));
 const seconds = (s) => (s < 120 ? `${Math.round(s)} s` : `${(s / 60).toFixed(1)} min`);
 
 function headTable(m) {
+  const f = (x) => x.toFixed(2);
   const rows = m.heads.map(({ head, attention: a, ablated_exact: ex, ablated_token_accuracy: tok }) => {
     const [block, h] = head.split('.');
-    const f = (x) => x.toFixed(2);
-    return `| ${block} | ${h} | ${roleName(a)} | ${f(a.next)} (${f(a.uniform_next)}) | ${f(a.current)} | ${f(a.larger)} | ` +
-      `${f(a.smaller)} | ${f(a.sep)} | ${f(a.outputs)} | ${pct(ex)} (${pct(tok)}) |`;
+    return `| ${block} | ${h} | ${roleName(a)} | ${pct(a.top_next)} | ${pct(a.top_current)} | ${pct(a.top_sep)} | ` +
+      `${f(a.next)} (${f(a.uniform_next)}) | ${f(a.current)} | ${f(a.sep)} | ${f(a.outputs)} | ${pct(ex)} (${pct(tok)}) |`;
   });
-  return ['| block | head | role | next (even spread) | just written | larger | smaller | SEP | outputs | held-out exact with this head ablated (tokens) |',
-    '|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|', ...rows].join('\n');
+  return ['| block | head | role | strongest arrow on the next number | … on the number just written | … on SEP | ' +
+    'weight on the next number (even spread) | on the number just written | on SEP | on the outputs | held-out exact with this head ablated (tokens) |',
+  '|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|', ...rows].join('\n');
 }
 
 function sizesTable(m) {
-  if (!m.sizes_tried) return 'Not measured yet: `node models/sort/train.mjs --sweep` trains each size of recipe.json\'s "sweep" and fills this in.';
-  const rows = m.sizes_tried.map((s) => `| ${s.n_layers} | ${s.n_heads} | ${s.emb_dim} | ${s.ffn_hidden} | ${int(s.parameters)} | ` +
-    `${int(s.steps)} | ${seconds(s.train_seconds)} | ${pct(s.heldout_exact)} | ${pct(s.heldout_token_accuracy)} |`);
-  return ['| blocks | heads | emb | feed-forward | parameters | steps | training time | held-out exact | held-out tokens |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|', ...rows].join('\n');
+  if (!m.sizes_tried) return 'Not measured yet: `node models/sort/train.mjs --sweep` trains each entry of recipe.json\'s "sweep" and fills this in.';
+  const rows = m.sizes_tried.map((s) => `| ${s.n_layers} | ${s.n_heads} | ${s.emb_dim} | ${s.ffn_hidden} | ` +
+    `${s.mix_repeats ? 'mixed' : 'uniform'} | ${int(s.parameters)} | ${int(s.steps)} | ${seconds(s.train_cpu_seconds)} | ` +
+    `${pct(s.heldout_exact)} | ${pct(s.heldout_token_accuracy)} |`);
+  const wrong = m.sizes_tried.filter((s) => s.failures.length > 0).map((s) => `- ${s.n_layers} × ${s.n_heads} heads × emb ` +
+    `${s.emb_dim}, feed-forward ${s.ffn_hidden}, ${s.mix_repeats ? 'mixed' : 'uniform'} inputs: ` +
+    s.failures.slice(0, 3).map((f) => `\`${f.input.join(' ')}\` → \`${f.got.join(' ')}\``).join(', '));
+  return ['| blocks | heads | emb | feed-forward | training inputs | parameters | steps | training time (processor) | ' +
+    'held-out exact | held-out tokens |', '|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|', ...rows,
+  ...(wrong.length ? ['', 'First wrong outputs of the runs below 100 %:', '', ...wrong] : [])].join('\n');
+}
+
+// The chance that a uniform input holds some number at least r times (r > n / 2, so at most one number can).
+function repeatsAtLeast(r, { n, alphabet }) {
+  const choose = (a, b) => (b === 0 ? 1 : (choose(a, b - 1) * (a - b + 1)) / b);
+  const p = 1 / alphabet;
+  let one = 0;
+  for (let j = r; j <= n; j++) one += choose(n, j) * p ** j * (1 - p) ** (n - j);
+  return alphabet * one;
 }
 
 /** Markdown for `metrics` (as written by train.mjs to metrics.json). */
@@ -57,7 +73,7 @@ by greedy decoding (the most likely token each time).
 | file | \`model.safetensors\`, ${m.storage.toUpperCase()}, ${int(m.file_bytes)} bytes (book layout) |
 | **held-out exact match** | **${pct(m.heldout_exact)} of ${int(m.heldout_examples)} held-out inputs** sorted exactly right by greedy decoding (${pct(m.heldout_token_accuracy)} of output tokens) |
 | training | ${int(t.steps)} AdamW steps of ${t.batch_size} examples (${int(m.tokens_seen)} tokens), lr ${t.lr} with ${t.warmup} warmup steps and cosine decay to ${t.min_lr}, weight decay ${t.weight_decay}, clip ${t.clip}, dropout ${c.drop_rate}, seed ${t.seed} (init seed ${m.init_seed}) |
-| training time | ${seconds(m.train_seconds)} on ${m.threads} core${m.threads > 1 ? 's' : ''} of the build machine (\`--threads ${m.threads}\`, ${int(m.tokens_per_s)} tokens/s, native build) |
+| training time | ${seconds(m.train_cpu_seconds)} of processor time on ${m.threads} core${m.threads > 1 ? 's' : ''} (\`--threads ${m.threads}\`, native build; ${seconds(m.train_seconds)} wall-clock on the shared 2-core build machine) |
 | sha256 | \`${m.sha256}\` |${failures}
 
 ## Data
@@ -65,25 +81,33 @@ by greedy decoding (the most likely token each time).
 ${int(m.task.train_examples)} training inputs and ${int(m.task.heldout_examples)} held-out inputs, drawn by a seeded generator
 (mulberry32, seed ${m.task.seed} for training, ${m.task.seed + 1} for held-out; \`models/sort/task.mjs\`). A held-out input is kept only if
 it is not among the training inputs (and not a repeat of another held-out one), so every accuracy above is on inputs
-the model never saw. There are ${alphabet}^${n} = ${int(alphabet ** n)} possible inputs; training saw ${pct(m.task.train_examples / alphabet ** n)} of them.
-
+the model never saw. There are ${alphabet}^${n} = ${int(alphabet ** n)} possible inputs; training saw at most 1 in ${int(alphabet ** n / m.task.train_examples)} of them.
+${m.task.mix_repeats ? `
+The held-out inputs are plain uniform draws. The training inputs are not: each is drawn from a random subset of k
+numbers, k uniform in 1 … ${alphabet}, so inputs with many repeats are common. Under uniform draws they are rare (one
+number at least five times among ${n}: 1 input in ${int(1 / repeatsAtLeast(5, m.task))}), and models trained on uniform draws alone missed such inputs (see
+"Sizes tried").
+` : ''}
 Training reads the examples back to back as one \`.ids\` stream, with \`blockscope train --window-stride ${2 * n + 1}\`: every
 training window is one whole example. The loss is the ordinary next-token loss over the whole window, input half
-included. The input numbers are random, so predicting them costs at least ${(n - 1)} × ln ${alphabet} ÷ ${2 * n} = ${floor.toFixed(4)} nats
-per token on average; the outputs (and SEP after ${n} numbers) are certain. The final held-out loss is
-${m.final_heldout_loss.toFixed(4)} nats per token, ${(m.final_heldout_loss - floor).toFixed(4)} above that floor${m.final_heldout_loss - floor < 0.01
-    ? ', so the output half costs almost nothing' : ''}. ${m.heldout_exact === 1 ? 'Training on the whole sequence was enough to ' +
-    'reach 100 %: no loss mask was needed.' : 'This run did not reach 100 %.'}
+included: no loss mask. The input numbers are random, so on uniform inputs predicting them costs at least
+${n - 1} × ln ${alphabet} ÷ ${2 * n} = ${floor.toFixed(4)} nats per token on average, while the outputs (and SEP after ${n} numbers) are
+certain. On the held-out inputs the final loss is ${m.final_heldout_loss.toFixed(4)} nats per token over whole examples${m.task.mix_repeats
+    ? ' (above the floor: the model expects the repeats of its training inputs)' : ''}, and
+${small(m.heldout_output_loss)} nats per output token over the output half alone.${m.heldout_exact === 1
+    ? ' Training on whole sequences was enough to reach 100 %: no mask was needed.' : ''}
 
 ## Heads
 
-At each output position (SEP and the outputs written so far, each predicting the next output), averaged over the
-held-out inputs, the share of each head's attention on: input positions holding the **next** number to write (in
-brackets: the share an even spread over the ${n} inputs would give), input positions holding the number **just written**,
-inputs **larger** or **smaller** than the next number, **SEP**, and the **outputs** written so far. The last column is
-the held-out exact match when that head's output is zeroed (\`blockscope forward --ablate block.head\`, here with
-\`generate --ablate\` for greedy decoding). Measured by \`models/sort/evaluate.mjs\` from
-\`blockscope forward --json --attention\`.
+When the model writes an output, it reads SEP or the output just written and predicts the next one. At those
+positions, over the ${int(m.heldout_examples)} held-out inputs, the table gives for each head how often its **strongest arrow** (its
+largest attention weight) points at an input holding the next number to write, at an input holding the number just
+written, or at SEP; and the mean **weight** it puts on those places and on the outputs written so far (in brackets:
+the weight on the next number that an even spread over the ${n} inputs would give). Repeats count together: with the
+input 3 7 3, both 3s hold "the number 3". The last column is the held-out exact match when that head's output is
+zeroed (\`--ablate block.head\`, greedy decoding as above). Measured by \`models/sort/evaluate.mjs\` from
+\`blockscope forward --json --attention\`; \`metrics.json\` also has the weight on inputs larger and smaller than the next
+number.
 
 ${headTable(m)}
 

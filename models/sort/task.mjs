@@ -33,21 +33,41 @@ export function example(xs, task) {
   return [...xs, sep, ...[...xs].sort((a, b) => a - b)];
 }
 
+// A uniform integer in [0, m): alphabet sizes in the recipe are powers of two, so `% m` has no bias there; for
+// other m the bias is below m / 2^32.
+const below = (next, m) => next() % m;
+
+/** n numbers drawn uniformly from 0 … alphabet-1: the task's inputs, and what held-out inputs are. */
 function drawInput(next, { n, alphabet }) {
-  // alphabet is a power of two in the recipe, so `% alphabet` has no bias; for others it is below 2^-27.
-  return Array.from({ length: n }, () => next() % alphabet);
+  return Array.from({ length: n }, () => below(next, alphabet));
 }
 
 /**
- * The task's data: `train` and `heldout`, arrays of inputs (arrays of n numbers). Held-out inputs are distinct,
- * drawn from their own stream (seed + 1) and kept only if the training set does not contain them; training inputs
- * are drawn from `seed` and may repeat (as a sampler would).
+ * A training input with `mix_repeats`: n numbers drawn from a random subset of k numbers, k uniform in 1 … alphabet.
+ * Inputs with many repeats (five 0s among 8 numbers: about 1 in 1,400 uniform draws) are then common in training,
+ * so the model learns to count them; the held-out inputs stay uniform draws.
+ */
+function drawMixed(next, { n, alphabet }) {
+  const k = 1 + below(next, alphabet);
+  const pool = Array.from({ length: alphabet }, (_, i) => i);
+  for (let i = 0; i < k; i++) { // the first k steps of a Fisher-Yates shuffle: a uniform k-subset
+    const j = i + below(next, alphabet - i);
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return Array.from({ length: n }, () => pool[below(next, k)]);
+}
+
+/**
+ * The task's data: `train` and `heldout`, arrays of inputs (arrays of n numbers). Held-out inputs are uniform draws,
+ * distinct, drawn from their own stream (seed + 1) and kept only if the training set does not contain them; training
+ * inputs are drawn from `seed` (by drawMixed when task.mix_repeats) and may repeat (as a sampler would).
  */
 export function makeSplits(task) {
   const { seed, train_examples: nTrain, heldout_examples: nHeld } = task;
   const key = (xs) => xs.join(',');
   const next = mulberry32(seed);
-  const train = Array.from({ length: nTrain }, () => drawInput(next, task));
+  const draw = task.mix_repeats ? drawMixed : drawInput;
+  const train = Array.from({ length: nTrain }, () => draw(next, task));
   const seen = new Set(train.map(key));
   const nextHeld = mulberry32(seed + 1);
   const heldout = [];

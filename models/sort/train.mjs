@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { blockscope, CLI, loadRecipe as loadRecipeIn, root, sha256, trainFlags, trainLogged, writeMetrics }
   from '../lib/recipe.mjs';
 import { modelCard } from './card.mjs';
-import { greedyAccuracy, headRoles } from './evaluate.mjs';
+import { greedyAccuracy, inspectOutputs } from './evaluate.mjs';
 import { exampleLength, idsFile, makeSplits, vocabulary } from './task.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,9 +37,16 @@ export function loadRecipe({ tiny = false } = {}) {
   return recipe;
 }
 
-/** Trains `model` (a recipe.model) on the task's training examples into `dir`; {summary, curve}. */
-async function trainModel(dir, model, recipe, paths, log) {
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(model, null, 2));
+// metrics.json keeps about this many steps of the loss curve (and every evaluation): tens of KB, not megabytes.
+const CURVE_POINTS = 200;
+const thin = (curve, points) => {
+  const every = Math.max(1, Math.round(curve.length / points));
+  return curve.filter((c, i) => c.step % every === 0 || c.val_loss !== undefined || i === 0);
+};
+
+/** Trains recipe.model on the task's training examples (paths from writeTask) into `dir`; {summary, curve}. */
+async function trainModel(dir, recipe, paths, log) {
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(recipe.model, null, 2));
   blockscope(['init', '--config', join(dir, 'config.json'), '--seed', String(recipe.init_seed), '--out', join(dir, 'init')]);
   // Every window one whole example: windows start at multiples of the example length.
   const train = { ...recipe.train, window_stride: exampleLength(recipe.task) };
@@ -64,7 +71,7 @@ function writeTask(work, recipe) {
 function describe(out, recipe, run, heldout) {
   const info = JSON.parse(blockscope(['info', '--model', out, '--json']));
   const accuracy = greedyAccuracy(out, heldout, recipe.task);
-  const roles = headRoles(out, heldout, recipe.task);
+  const { heads: roles, output_loss: outputLoss } = inspectOutputs(out, heldout, recipe.task);
   const heads = Object.entries(roles).map(([head, attention]) => {
     const ablated = greedyAccuracy(out, heldout, recipe.task, { ablate: head });
     return { head, attention, ablated_exact: ablated.exact, ablated_token_accuracy: ablated.correct_tokens / ablated.tokens };
@@ -82,6 +89,7 @@ function describe(out, recipe, run, heldout) {
     heldout_exact: accuracy.exact,
     heldout_token_accuracy: accuracy.correct_tokens / accuracy.tokens,
     heldout_examples: accuracy.examples,
+    heldout_output_loss: outputLoss,
     heldout_failures: accuracy.failures,
     heads,
     file_bytes: statSync(weights).size,
@@ -103,7 +111,7 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
     const { heldout, paths } = writeTask(work, recipe);
 
     log('2/4 init and train');
-    const { summary, curve } = await trainModel(work, recipe.model, recipe, paths, log);
+    const { summary, curve } = await trainModel(work, recipe, paths, log);
 
     log(`3/4 store as ${recipe.storage.toUpperCase()}`);
     mkdirSync(out, { recursive: true });
@@ -115,11 +123,12 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
       final_train_loss: summary.loss,
       final_heldout_loss: summary.val_loss,
       train_seconds: summary.seconds,
+      train_cpu_seconds: summary.cpu_seconds,
       tokens_per_s: summary.tokens_per_s,
       tokens_seen: summary.tokens,
       threads: summary.threads,
       ...(old.sizes_tried && !tiny ? { sizes_tried: old.sizes_tried } : {}),
-      curve,
+      curve: thin(curve, CURVE_POINTS),
     }, heldout);
     log(`held-out exact match ${(100 * metrics.heldout_exact).toFixed(1)} % of ${metrics.heldout_examples}, ` +
       `${metrics.file_bytes.toLocaleString('en-US')} bytes, ${Math.round(summary.seconds)} s -> ${relative(process.cwd(), out) || '.'}`);
@@ -129,8 +138,8 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
   }
 }
 
-const RUN_KEYS = ['final_train_loss', 'final_heldout_loss', 'train_seconds', 'tokens_per_s', 'tokens_seen', 'threads',
-  'sizes_tried', 'curve'];
+const RUN_KEYS = ['final_train_loss', 'final_heldout_loss', 'train_seconds', 'train_cpu_seconds', 'tokens_per_s',
+  'tokens_seen', 'threads', 'sizes_tried', 'curve'];
 
 /** Re-measures a trained model directory and rewrites its card, keeping the training facts of metrics.json. */
 export function redescribe(out, extra = {}) {
@@ -140,24 +149,28 @@ export function redescribe(out, extra = {}) {
   return describe(out, recipe, { ...run, ...extra }, makeSplits(recipe.task).heldout);
 }
 
-/** Trains each of recipe.sweep's sizes as the recipe would and records their held-out accuracy in out's card. */
+/**
+ * Trains each entry of recipe.sweep ({model, task}: overrides of the recipe's) as the recipe would, on its own
+ * task split, and records the held-out accuracy (and the first wrong outputs) in out's card.
+ */
 export async function sweep({ out, log = console.log }) {
   const recipe = loadRecipe();
   const work = mkdtempSync(join(tmpdir(), 'blockscope-sort-sweep-'));
   try {
-    const { heldout, paths } = writeTask(work, recipe);
     const sizes = [];
-    for (const [i, size] of recipe.sweep.entries()) {
-      const model = { ...recipe.model, ...size };
-      log(`size ${i + 1}/${recipe.sweep.length}: ${JSON.stringify(size)}`);
-      const dir = join(work, `size${i}`);
+    for (const [i, entry] of recipe.sweep.entries()) {
+      const variant = { ...recipe, model: { ...recipe.model, ...entry.model }, task: { ...recipe.task, ...entry.task } };
+      log(`run ${i + 1}/${recipe.sweep.length}: ${JSON.stringify(entry)}`);
+      const dir = join(work, `run${i}`);
       mkdirSync(dir);
-      const { summary } = await trainModel(dir, model, recipe, paths, () => {});
+      const { heldout, paths } = writeTask(dir, variant);
+      const { summary } = await trainModel(dir, variant, paths, () => {});
       const info = JSON.parse(blockscope(['info', '--model', join(dir, 'trained'), '--json']));
-      const acc = greedyAccuracy(join(dir, 'trained'), heldout, recipe.task);
-      sizes.push({ ...size, parameters: info.parameters, steps: recipe.train.steps, train_seconds: summary.seconds,
-        heldout_exact: acc.exact, heldout_token_accuracy: acc.correct_tokens / acc.tokens });
-      log(`    ${(100 * acc.exact).toFixed(1)} % exact, ${Math.round(summary.seconds)} s`);
+      const acc = greedyAccuracy(join(dir, 'trained'), heldout, variant.task);
+      sizes.push({ ...variant.model, mix_repeats: Boolean(variant.task.mix_repeats), parameters: info.parameters,
+        steps: recipe.train.steps, train_seconds: summary.seconds, train_cpu_seconds: summary.cpu_seconds,
+        heldout_exact: acc.exact, heldout_token_accuracy: acc.correct_tokens / acc.tokens, failures: acc.failures });
+      log(`    ${(100 * acc.exact).toFixed(1)} % exact, ${Math.round(summary.cpu_seconds)} s of processor time`);
     }
     return redescribe(out, { sizes_tried: sizes });
   } finally {
