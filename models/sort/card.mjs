@@ -8,28 +8,33 @@ const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const small = (x) => (x < 0.01 ? x.toExponential(1) : x.toFixed(4));
 const seconds = (s) => (s < 120 ? `${Math.round(s)} s` : `${(s / 60).toFixed(1)} min`);
 
+/** A Markdown table: header cells, alignments ('l' or 'r' per column), rows of cells. */
+const table = (header, align, rows) => [header, align.split('').map((a) => (a === 'r' ? '---:' : '---')), ...rows]
+  .map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+
 function headTable(m) {
   const f = (x) => x.toFixed(2);
-  const rows = m.heads.map(({ head, attention: a, ablated_exact: ex, ablated_token_accuracy: tok }) => {
-    const [block, h] = head.split('.');
-    return `| ${block} | ${h} | ${roleName(a)} | ${pct(a.top_next)} | ${pct(a.top_current)} | ${pct(a.top_sep)} | ` +
-      `${f(a.next)} (${f(a.uniform_next)}) | ${f(a.current)} | ${f(a.sep)} | ${f(a.outputs)} | ${pct(ex)} (${pct(tok)}) |`;
-  });
-  return ['| block | head | role | strongest arrow on the next number | … on the number just written | … on SEP | ' +
-    'weight on the next number (even spread) | on the number just written | on SEP | on the outputs | held-out exact with this head ablated (tokens) |',
-  '|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|', ...rows].join('\n');
+  const rows = m.heads.map(({ head, attention: a, ablated_exact: ex, ablated_token_accuracy: tok }) => [
+    ...head.split('.'), roleName(a), pct(a.top_next), pct(a.top_current), pct(a.top_sep),
+    `${f(a.next)} (${f(a.uniform_next)})`, f(a.current), f(a.sep), f(a.outputs), `${pct(ex)} (${pct(tok)})`]);
+  return table(['block', 'head', 'role', 'strongest arrow on the next number', '… on the number just written', '… on SEP',
+    'weight on the next number (even spread)', 'on the number just written', 'on SEP', 'on the outputs',
+    'held-out exact with this head ablated (tokens)'], 'rrlrrrrrrrr', rows);
 }
 
+const inputsName = (s) => (s.mix_repeats ? 'mixed' : 'uniform');
+
 function sizesTable(m) {
-  if (!m.sizes_tried) return 'Not measured yet: `node models/sort/train.mjs --sweep` trains each entry of recipe.json\'s "sweep" and fills this in.';
-  const rows = m.sizes_tried.map((s) => `| ${s.n_layers} | ${s.n_heads} | ${s.emb_dim} | ${s.ffn_hidden} | ` +
-    `${s.mix_repeats ? 'mixed' : 'uniform'} | ${int(s.parameters)} | ${int(s.steps)} | ${seconds(s.train_cpu_seconds)} | ` +
-    `${pct(s.heldout_exact)} | ${pct(s.heldout_token_accuracy)} |`);
-  const wrong = m.sizes_tried.filter((s) => s.failures.length > 0).map((s) => `- ${s.n_layers} × ${s.n_heads} heads × emb ` +
-    `${s.emb_dim}, feed-forward ${s.ffn_hidden}, ${s.mix_repeats ? 'mixed' : 'uniform'} inputs: ` +
+  if (!m.sizes_tried) {
+    return 'Not measured yet: `node models/sort/train.mjs --sweep` trains each entry of recipe.json\'s "sweep" and fills this in.';
+  }
+  const rows = m.sizes_tried.map((s) => [s.n_layers, s.n_heads, s.emb_dim, s.ffn_hidden, inputsName(s), int(s.parameters),
+    int(s.steps), seconds(s.train_cpu_seconds), pct(s.heldout_exact), pct(s.heldout_token_accuracy)]);
+  const wrong = m.sizes_tried.filter((s) => s.failures.length > 0).map((s) =>
+    `- ${s.n_layers} × ${s.n_heads} heads × emb ${s.emb_dim}, feed-forward ${s.ffn_hidden}, ${inputsName(s)} inputs: ` +
     s.failures.slice(0, 3).map((f) => `\`${f.input.join(' ')}\` → \`${f.got.join(' ')}\``).join(', '));
-  return ['| blocks | heads | emb | feed-forward | training inputs | parameters | steps | training time (processor) | ' +
-    'held-out exact | held-out tokens |', '|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|', ...rows,
+  return [table(['blocks', 'heads', 'emb', 'feed-forward', 'training inputs', 'parameters', 'steps',
+    'training time (processor)', 'held-out exact', 'held-out tokens'], 'rrrrlrrrrr', rows),
   ...(wrong.length ? ['', 'First wrong outputs of the runs below 100 %:', '', ...wrong] : [])].join('\n');
 }
 
@@ -40,6 +45,29 @@ function repeatsAtLeast(r, { n, alphabet }) {
   let one = 0;
   for (let j = r; j <= n; j++) one += choose(n, j) * p ** j * (1 - p) ** (n - j);
   return alphabet * one;
+}
+
+// What the head table says, in two or three sentences made from its figures.
+function headSummary(m) {
+  const finders = m.heads.filter((h) => h.attention.top_next >= 0.5);
+  const ablated = m.heads.map((h) => h.ablated_exact);
+  const range = (xs, f) => {
+    const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+    return lo === hi ? f(lo) : `${f(lo)}–${f(hi)}`;
+  };
+  const lines = [];
+  if (finders.length) {
+    const many = finders.length > 1;
+    lines.push(`${many ? 'Heads' : 'Head'} ${finders.map((h) => h.head).join(' and ')} ${many ? 'are' : 'is'} the "find the ` +
+      'smallest number not yet written" step: the strongest arrow points at the next number in ' +
+      `${range(finders.map((h) => h.attention.top_next), pct)} of the steps. Even so, ${many ? 'they put' : 'it puts'} ` +
+      `${range(finders.map((h) => h.attention.next), (x) => x.toFixed(2))} of the weight there, much of the rest on the number ` +
+      'just written and its neighbours: attention narrows the choice, and what follows it (feed-forward layer, output head) ' +
+      'turns the mixture into the answer.');
+  }
+  lines.push(`Switching off any one head drops the held-out exact match to ${range(ablated, pct)}` +
+    `${Math.max(...ablated) < 0.5 ? ': no head is spare.' : '.'}`);
+  return lines.join(' ');
 }
 
 /** Markdown for `metrics` (as written by train.mjs to metrics.json). */
@@ -111,11 +139,24 @@ number.
 
 ${headTable(m)}
 
+${headSummary(m)}
+
 ## Sizes tried
 
-Each trained by this recipe (same data, steps and schedule, one core), by exact match on the held-out inputs:
+Each trained by this recipe's steps and schedule on one core (\`node models/sort/train.mjs --sweep\`), on mixed or
+uniform training inputs as the column says, and measured by greedy exact match on ${int(m.task.heldout_examples)} uniform held-out
+inputs outside its own training set:
 
 ${sizesTable(m)}
+
+## Try it
+
+\`\`\`sh
+B=build/release/cli/blockscope
+$B generate --model web/models/sort --prompt-ids ${[...shown, alphabet].join(',')} --max-new-tokens ${n} --temperature 0 --no-stop --json
+$B forward --model web/models/sort --tokens ${example(shown, m.task).slice(0, 2 * n).join(',')} --json --attention   # every head's weights
+$B generate ... --ablate 1.0                                    # the same with head 1.0 switched off
+\`\`\`
 
 ## Recipe
 
