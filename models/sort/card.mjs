@@ -22,6 +22,7 @@ function headTable(m) {
     'held-out exact with this head ablated (tokens)'], 'rrlrrrrrrrr', rows);
 }
 
+const plural = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
 const inputsName = (s) => (s.mix_repeats ? 'mixed' : 'uniform');
 
 function sizesTable(m) {
@@ -31,7 +32,7 @@ function sizesTable(m) {
   const rows = m.sizes_tried.map((s) => [s.n_layers, s.n_heads, s.emb_dim, s.ffn_hidden, inputsName(s), int(s.parameters),
     int(s.steps), seconds(s.train_cpu_seconds), pct(s.heldout_exact), pct(s.heldout_token_accuracy)]);
   const wrong = m.sizes_tried.filter((s) => s.failures.length > 0).map((s) =>
-    `- ${s.n_layers} × ${s.n_heads} heads × emb ${s.emb_dim}, feed-forward ${s.ffn_hidden}, ${inputsName(s)} inputs: ` +
+    `- ${plural(s.n_layers, 'block')}, ${plural(s.n_heads, 'head')}, emb ${s.emb_dim}, feed-forward ${s.ffn_hidden}, ${inputsName(s)} inputs: ` +
     s.failures.slice(0, 3).map((f) => `\`${f.input.join(' ')}\` → \`${f.got.join(' ')}\``).join(', '));
   return [table(['blocks', 'heads', 'emb', 'feed-forward', 'training inputs', 'parameters', 'steps',
     'training time (processor)', 'held-out exact', 'held-out tokens'], 'rrrrlrrrrr', rows),
@@ -81,7 +82,7 @@ export function modelCard(m) {
     `\n\nFirst wrong outputs: ${m.heldout_failures.map((f) => `${f.input.join(' ')} → ${f.got.join(' ')}`).join('; ')}.`;
   return `# ${m.name}: a ${int(m.parameters)}-parameter GPT that sorts ${n} numbers, trained by Blockscope
 
-A second, small model for the GPT explorer: the book's GPTModel (${c.n_layers} block${c.n_layers > 1 ? 's' : ''}, ${c.n_heads} heads) trained from
+A second, small model for the GPT explorer: the book's GPTModel (${plural(c.n_layers, 'block')}, ${plural(c.n_heads, 'head')}) trained from
 seeded random weights by Blockscope's own training core (\`blockscope train\`) to sort ${n} numbers from 0 to ${alphabet - 1}.
 It is small enough that every head can be read: the table below says what each one looks at, measured from its
 attention weights, and what happens to the answers when it is switched off.
@@ -95,7 +96,7 @@ by greedy decoding (the most likely token each time).
 
 | | |
 |---|---|
-| architecture | GPTModel, ${c.norm}-norm, ${c.activation}, ${c.n_layers} block${c.n_layers > 1 ? 's' : ''}, emb_dim ${c.emb_dim}, ${c.n_heads} heads, feed-forward ${c.ffn_hidden}, untied output head, no qkv bias |
+| architecture | GPTModel, ${c.norm}-norm, ${c.activation}, ${plural(c.n_layers, 'block')}, emb_dim ${c.emb_dim}, ${plural(c.n_heads, 'head')}, feed-forward ${c.ffn_hidden}, untied output head, no qkv bias |
 | context | ${c.context_length} tokens (the input, SEP and the first ${n - 1} outputs; the last output is predicted, never read) |
 | parameters | ${int(m.parameters)} |
 | file | \`model.safetensors\`, ${m.storage.toUpperCase()}, ${int(m.file_bytes)} bytes (book layout) |
