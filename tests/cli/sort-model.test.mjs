@@ -1,5 +1,5 @@
 // The shipped sorting model (web/models/sort, made by models/sort/train.mjs): its logits agree with PyTorch's
-// (tests/reference/make_trained_goldens.py); greedy decoding through the CLI sorts every held-out input exactly, as
+// (tests/reference/make_trained_goldens.py) natively and in both wasm flavours; greedy decoding through the CLI sorts every held-out input exactly, as
 // its model card says; the head table's attention figures are what a fresh measurement gives; the held-out inputs
 // are never training inputs; and the recipe itself runs (at a tiny scale) and is deterministic.
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { greedyAccuracy, headRoles, roleName } from '../../models/sort/evaluate.mjs';
 import { example, makeSplits } from '../../models/sort/task.mjs';
 import { loadRecipe, runRecipe } from '../../models/sort/train.mjs';
+import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { ok, root, scratch } from './support.mjs';
 
 const MODEL = join(root, 'web/models/sort');
@@ -40,6 +41,35 @@ test('native logits of the shipped model agree with PyTorch', () => {
     assert.ok(worst <= LOGIT_TOL, `${ids.join(' ')}: max |logit - PyTorch| = ${worst}`);
   }
 });
+
+for (const flavour of ['simd', 'baseline']) {
+  test(`wasm ${flavour}: logits agree with PyTorch and every held-out input is sorted`, async () => {
+    const bs = await loadBlockscope({ flavour });
+    const gpt = await bs.loadModel({ config: JSON.stringify(config), weights: readFileSync(join(MODEL, 'model.safetensors')) });
+    try {
+      for (const { ids, logits } of golden.examples) {
+        const flat = logits.flat();
+        const out = gpt.forward(ids).logits;
+        const worst = Math.max(...flat.map((v, i) => Math.abs(out[i] - v)));
+        assert.ok(worst <= LOGIT_TOL, `${ids.join(' ')}: max |logit - PyTorch| = ${worst}`);
+      }
+      // Teacher-forced: every output position's argmax is the right next output exactly when greedy decoding
+      // writes the whole sorted sequence.
+      const { n } = recipe.task;
+      const V = config.vocab_size;
+      for (const xs of heldout) {
+        const ids = example(xs, recipe.task);
+        const out = gpt.forward(ids.slice(0, 2 * n)).logits;
+        for (let q = n; q < 2 * n; q++) {
+          const row = Array.from(out.subarray(q * V, (q + 1) * V));
+          assert.equal(row.indexOf(Math.max(...row)), ids[q + 1], `${xs.join(' ')}: output ${q - n + 1}`);
+        }
+      }
+    } finally {
+      gpt.dispose();
+    }
+  });
+}
 
 test('greedy decoding sorts every held-out input exactly, as the model card says', () => {
   const inputs = heldout.slice(0, 300);
