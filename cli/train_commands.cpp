@@ -45,7 +45,6 @@ struct TrainArgs {
   TrainConfig tc;
   int64_t eval_every = 0;
   int64_t threads = 1;  // 0: every core the machine offers
-  int64_t window_stride = 1;  // windows start at multiples of it (fixed-length records)
   bool resume = false, json = false;
 };
 
@@ -186,14 +185,14 @@ Run make_run(const TrainArgs& a, NamedModel& md) {
     TokenFile vf = read_token_file(a.val_data, a.tokenizer, a.model, cfg.vocab_size);
     const size_t n_val = vf.ids.size();
     try {
-      data.emplace(std::move(tf.ids), std::move(vf.ids), T, cfg.vocab_size, a.window_stride);
+      data.emplace(std::move(tf.ids), std::move(vf.ids), T, cfg.vocab_size, tc.window_stride);
     } catch (const Error& e) {
       throw Error(detail::concat("--data ", a.data, " (", n_tokens, " tokens) / --val-data ", a.val_data, " (",
                                  n_val, " tokens): ", e.what()));
     }
   } else {
     try {
-      data.emplace(std::move(tf.ids), tc.val_fraction, T, cfg.vocab_size, a.window_stride);
+      data.emplace(std::move(tf.ids), tc.val_fraction, T, cfg.vocab_size, tc.window_stride);
     } catch (const Error& e) {  // name the file: "the training data has 18 tokens; ..."
       throw Error(detail::concat("--data ", a.data, " (", n_tokens, " tokens): ", e.what()));
     }
@@ -295,7 +294,6 @@ int cmd_train(const TrainArgs& a) {
   const double tokens = static_cast<double>(run.tokens_per_step * (trainer.steps_done() - run.start));
   ojson config = tc.to_json();
   config["eval_every"] = a.eval_every;
-  config["window_stride"] = a.window_stride;
   if (!a.val_data.empty()) config.erase("val_fraction");  // the held-out part is the --val-data file
   ojson summary = {{"done", true},         {"stop", o.stop},         {"steps", weights_step},
                    {"loss", o.loss},       {"tokens", tokens},       {"seconds", seconds},
@@ -392,7 +390,7 @@ void add_training_commands(CLI::App& app, Action& action) {
       ->check(integer_value(1, TrainConfig::kMaxEvalBatches));
   c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)")
       ->check(integer_value(0, TrainConfig::kMaxSteps));
-  c->add_option("--window-stride", a->window_stride, "windows start only at multiples of N tokens (default 1: "
+  c->add_option("--window-stride", tc.window_stride, "windows start only at multiples of N tokens (default 1: "
                 "anywhere); for data made of fixed-length examples of N tokens with N = sequence length + 1, every "
                 "window is then one whole example")
       ->check(integer_value(1, SizeLimits::kMaxContext + 1));

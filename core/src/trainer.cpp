@@ -25,6 +25,7 @@ void TrainConfig::validate() const {
           "] (0 means the context length), got ", seq_len);
   in_range("grad_accum", grad_accum, kMaxGradAccum);
   in_range("eval_batches", eval_batches, kMaxEvalBatches);
+  in_range("window_stride", window_stride, SizeLimits::kMaxContext + 1);
   require(warmup >= 0 && warmup <= steps, "warmup must be in [0, steps = ", steps, "], got ", warmup);
   require(std::isfinite(clip) && clip >= 0.0, "clip must be a number >= 0 (0 = off), got ", clip);
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
@@ -39,7 +40,8 @@ AdamWConfig TrainConfig::adamw() const {
 TrainConfig TrainConfig::from_json(const nlohmann::json& j) {
   const detail::Reader r(j, "training config",
                          {"steps", "batch_size", "seq_len", "grad_accum", "lr", "min_lr", "warmup", "weight_decay",
-                          "decay_all", "beta1", "beta2", "eps", "clip", "val_fraction", "eval_batches", "seed"});
+                          "decay_all", "beta1", "beta2", "eps", "clip", "val_fraction", "eval_batches", "window_stride",
+                          "seed"});
   TrainConfig c;
   c.steps = r.integer("steps", c.steps);
   c.batch_size = r.integer("batch_size", c.batch_size);
@@ -56,6 +58,7 @@ TrainConfig TrainConfig::from_json(const nlohmann::json& j) {
   c.clip = r.number("clip", c.clip);
   c.val_fraction = r.number("val_fraction", c.val_fraction);
   c.eval_batches = r.integer("eval_batches", c.eval_batches);
+  c.window_stride = r.integer("window_stride", c.window_stride);
   const int64_t seed = r.integer("seed", 1);
   require(seed >= 0, "seed must be >= 0, got ", seed);
   c.seed = static_cast<uint64_t>(seed);
@@ -68,7 +71,7 @@ nlohmann::json TrainConfig::to_json() const {
           {"lr", lr},           {"min_lr", floor_lr()},         {"warmup", warmup},       {"weight_decay", weight_decay},
           {"decay_all", decay_all}, {"beta1", beta1},           {"beta2", beta2},         {"eps", eps},
           {"clip", clip},       {"val_fraction", val_fraction}, {"eval_batches", eval_batches},
-          {"seed", seed}};
+          {"window_stride", window_stride}, {"seed", seed}};
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -165,6 +168,8 @@ const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const 
   require(T <= mc.context_length, "seq_len ", T, " exceeds the model's context_length ", mc.context_length);
   require(data.seq_len() == T, "the data was windowed for sequences of ", data.seq_len(), " tokens, the training ",
           "config asks for ", T);
+  require(data.stride() == cfg.window_stride, "the data's windows start at multiples of ", data.stride(),
+          ", the training config's window_stride is ", cfg.window_stride);
   // Before allocating anything: activations for (batch_size, T), then gradients, AdamW's two moments and the
   // copy of the weights, each as large as the parameters. The activations are linear in the batch size: one
   // sequence's are counted exactly and multiplied in double, so an absurd batch is over the budget rather

@@ -187,6 +187,16 @@ TEST_CASE("a window stride starts every window at a record boundary, training an
   }
   CHECK(other);
   CHECK_THROWS_WITH(TokenData(tokens, 0.0, 4, 8, 0), Catch::Contains("the window stride must be in [1, "));
+  // The training config names the stride too (the CLI's --window-stride, the wasm trainer's window_stride), and a
+  // trainer refuses data windowed otherwise.
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"window_stride", 0}}), Catch::Contains("window_stride must be at least 1"));
+  CHECK(TrainConfig::from_json({{"window_stride", 5}}).to_json().at("window_stride") == 5);
+  GPTModel model(small_gpt(8, 4, 4, 1, 1), 1);
+  TrainConfig tc;
+  tc.window_stride = 5;
+  CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 4, 8)),
+                    Catch::Contains("the data's windows start at multiples of 1, the training config's window_stride is 5"));
+  CHECK_NOTHROW(Trainer(model, tc, TokenData(tokens, 0.0, 4, 8, 5)));
 }
 
 TEST_CASE("a run resumed from its weights and optimizer state continues exactly as the uninterrupted run",

@@ -30,6 +30,7 @@ struct TrainConfig {
   double clip = 1.0;          // max global gradient norm; 0 turns clipping off
   double val_fraction = 0.1;  // the end of the token stream held out for validation
   int64_t eval_batches = 8;   // batches per validation estimate
+  int64_t window_stride = 1;  // windows start at multiples of it (TokenData); 1: anywhere
   uint64_t seed = 1;          // data order and dropout masks
 
   // Upper bounds, far beyond any real run yet low enough that the products training forms stay exact in int64
@@ -43,7 +44,7 @@ struct TrainConfig {
 
   // Error naming the value and its range: steps, grad_accum and eval_batches in [1, their kMax],
   // batch_size >= 1, 0 <= seq_len <= SizeLimits::kMaxContext, lr > 0, 0 <= warmup <= steps, clip >= 0,
-  // 0 <= val_fraction < 1, ... (the optimizer's own checks too).
+  // 0 <= val_fraction < 1, 1 <= window_stride <= SizeLimits::kMaxContext + 1, ... (the optimizer's own checks too).
   void validate() const;
   // Keys: the field names above; unknown keys rejected by name.
   static TrainConfig from_json(const nlohmann::json& j);
