@@ -1,6 +1,7 @@
 // TrainConfig parsing, the seeded token-window data loader and the Trainer's step and evaluation loops.
 #include "blockscope/trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -117,8 +118,11 @@ TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
           "val_fraction must be in [0, 1), got ", val_fraction);
   const auto n = static_cast<int64_t>(tokens.size());
-  // Whole records on each side, so the held-out windows start at record boundaries too.
-  const auto n_val = static_cast<int64_t>(std::floor(static_cast<double>(n) * val_fraction)) / stride * stride;
+  // The split falls on a record boundary (rounding the held-out part down), so the held-out windows, counted from
+  // its start, begin at records too.
+  const auto wanted = static_cast<int64_t>(std::floor(static_cast<double>(n) * val_fraction));
+  const int64_t split = (n - wanted + stride - 1) / stride * stride;
+  const int64_t n_val = std::max<int64_t>(0, n - split);
   val_.assign(tokens.end() - n_val, tokens.end());
   tokens.resize(static_cast<size_t>(n - n_val));
   train_ = std::move(tokens);

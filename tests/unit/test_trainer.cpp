@@ -165,6 +165,11 @@ TEST_CASE("a window stride starts every window at a record boundary, training an
   const TokenData data(tokens, 0.25, 4, 8, /*stride=*/5);
   CHECK(data.val().size() == 50);  // floor(200 x 0.25) = 50: whole records (with 0.26 it rounds down to 50 too)
   CHECK(TokenData(tokens, 0.26, 4, 8, 5).val().size() == 50);
+  std::vector<int32_t> ragged = tokens;  // a partial record at the end: the split still falls on a record
+  ragged.insert(ragged.end(), {0, 1, 2});
+  const TokenData split(ragged, 0.25, 4, 8, 5);
+  CHECK(split.val().size() == 48);
+  CHECK(split.val()[0] == 0);
   Rng rng(7);
   std::vector<int32_t> ids, targets;
   for (int i = 0; i < 20; ++i) {

@@ -61,7 +61,8 @@ class TokenData {
   // Throws Error if either part is shorter than T + 1 tokens or an id is outside [0, vocab_size).
   // `stride` > 1: windows start only at multiples of it, for a stream of fixed-length records (an algorithmic
   // task's examples of T + 1 tokens: every window is then one whole example, never the tail of one and the head
-  // of the next); the held-out part is rounded down to whole records. 1 (any start) is the text default.
+  // of the next); the split between training and held-out parts falls on a record boundary (the held-out part
+  // rounded down). 1 (any start) is the text default.
   TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size, int64_t stride = 1);
   // Separate training and validation streams (e.g. split by document), each windowed from its own start.
   TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size, int64_t stride = 1);
