@@ -1,7 +1,7 @@
 // The sorting model's card (README.md next to the shipped weights), written from the recipe's measured metrics so
 // its numbers are always the ones the recipe produced; tests check them against a fresh evaluation.
-import { roleName, vocabularyText } from './evaluate.mjs';
-import { example, makeSplits } from './task.mjs';
+import { roleName } from './evaluate.mjs';
+import { example, makeSplits, vocabulary } from './task.mjs';
 
 const int = (n) => Math.round(n).toLocaleString('en-US');
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
@@ -91,7 +91,7 @@ attention weights, and what happens to the answers when it is switched off.
 
 An example is \`x1 … x${n} SEP y1 … y${n}\`: ${n} numbers drawn uniformly from 0 … ${alphabet - 1} (repeats allowed), the separator,
 then the same numbers in ascending order, e.g. \`${example(shown, m.task).map((id) => (id === alphabet ? 'SEP' : id)).join(' ')}\`.
-Vocabulary: ${vocabularyText(m.task)}. The model reads the input and SEP and writes the ${n} outputs one at a time
+Vocabulary: ${vocabulary(m.task).size} ids: 0 … ${alphabet - 1} are the numbers themselves, ${vocabulary(m.task).sep} is SEP. The model reads the input and SEP and writes the ${n} outputs one at a time
 by greedy decoding (the most likely token each time).
 
 | | |

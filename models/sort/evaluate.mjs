@@ -2,7 +2,7 @@
 // inputs (optionally with heads ablated), and what each head attends to at the output positions, from the
 // attention weights the forward pass records (`forward --json --attention`).
 import { blockscope, lastJson } from '../lib/recipe.mjs';
-import { example, vocabulary } from './task.mjs';
+import { example } from './task.mjs';
 
 /**
  * Greedy decoding (`generate --temperature 0`) of n outputs after `x1 … xn SEP`, for each input:
@@ -110,9 +110,3 @@ export function roleName(r) {
   if (r.smaller >= 0.5) return 'looks at the inputs already written (smaller than the next output)';
   return 'spreads over the inputs (a summary of which numbers are there)';
 }
-
-/** The vocabulary as the card lists it. */
-export const vocabularyText = (task) => {
-  const v = vocabulary(task);
-  return `${v.size} ids: 0 … ${task.alphabet - 1} are the numbers themselves, ${v.sep} is SEP`;
-};

@@ -6,7 +6,7 @@
 
 /** The task's vocabulary: number ids 0 … alphabet-1, then SEP. */
 export function vocabulary({ alphabet }) {
-  return { size: alphabet + 1, sep: alphabet, label: (id) => (id === alphabet ? 'SEP' : String(id)) };
+  return { size: alphabet + 1, sep: alphabet };
 }
 
 /** Tokens per example (input, SEP, output). The model's context is one less: it never reads the last output. */
