@@ -70,20 +70,44 @@ void require_finite_logits(const Tensor& logits, int64_t V) {
                              " logits are not finite: the weights overflow float32 on this input)"));
 }
 
-int cmd_forward(const std::string& dir, const std::string& tokens, bool as_json, const std::string& weights,
-                const std::string& ablate, const std::string& ablate_mode) {
-  GPTModel model = load_model_dir(dir, weight_options(weights));
-  set_head_ablation(model, parse_heads(ablate, model.config()), parse_head_ablation(ablate_mode));
-  const std::vector<int32_t> ids = parse_ids(tokens);
+// The softmax attention weights the forward pass recorded: [block][head][query][key], key > query zero.
+json attention_json(const ForwardInspection& ins) {
+  json blocks = json::array();
+  const int64_t T = ins.T;
+  for (const BlockInspection& layer : ins.layers) {
+    json heads = json::array();
+    for (int64_t h = 0; h < ins.NH; ++h) {
+      json rows = json::array();
+      const auto head = layer.attn_weights.begin() + h * T * T;  // batch 0 of (B, NH, T, T)
+      for (int64_t q = 0; q < T; ++q) rows.push_back(std::vector<float>(head + q * T, head + (q + 1) * T));
+      heads.push_back(std::move(rows));
+    }
+    blocks.push_back(std::move(heads));
+  }
+  return blocks;
+}
+
+struct ForwardArgs {
+  std::string model, tokens, weights = "f32", ablate, ablate_mode = "zero";
+  bool json = false, attention = false;
+};
+
+int cmd_forward(const ForwardArgs& a) {
+  require(!a.attention || a.json, "--attention needs --json");
+  GPTModel model = load_model_dir(a.model, weight_options(a.weights));
+  set_head_ablation(model, parse_heads(a.ablate, model.config()), parse_head_ablation(a.ablate_mode));
+  const std::vector<int32_t> ids = parse_ids(a.tokens);
   const auto T = static_cast<int64_t>(ids.size());
-  const Tensor logits = model.forward(ids, 1, T);
+  const Tensor logits = model.forward(ids, 1, T, /*inspect=*/a.attention);
   const int64_t V = model.config().vocab_size;
   require_finite_logits(logits, V);
-  if (as_json) {
+  if (a.json) {
     json rows = json::array();
     for (int64_t t = 0; t < T; ++t)
       rows.push_back(std::vector<float>(logits.data.begin() + t * V, logits.data.begin() + (t + 1) * V));
-    std::printf("%s\n", json{{"logits", rows}}.dump().c_str());
+    json out = {{"logits", rows}};
+    if (a.attention) out["attention"] = attention_json(model.last_inspection());
+    std::printf("%s\n", out.dump().c_str());
     return 0;
   }
   for (int64_t t = 0; t < T; ++t) {
@@ -295,7 +319,7 @@ void add_init(CLI::App& app, Action& action) {
 void add_model_commands(CLI::App& app, Action& action) {
   struct Args {
     bool json = false;
-    std::string model, tokenizer, tokens, text, text_file, ids, weights = "f32", ablate, ablate_mode = "zero";
+    std::string model, tokenizer, text, text_file, ids;
   };
   auto a = std::make_shared<Args>();
 
@@ -304,16 +328,17 @@ void add_model_commands(CLI::App& app, Action& action) {
   info->add_flag("--json", a->json, "print JSON");
   info->callback([a, &action] { action = [a] { return cmd_info(a->model, a->json); }; });
 
+  auto f = std::make_shared<ForwardArgs>();
   auto* forward = app.add_subcommand("forward", "run one forward pass and print the logits");
-  forward->add_option("--model", a->model, "model directory")->required();
-  forward->add_option("--tokens", a->tokens, "comma-separated token ids, e.g. 15496,11,995")->required();
-  forward->add_flag("--json", a->json, "print {\"logits\": [[...], ...]}, one row per position");
-  forward->add_option("--weights", a->weights, kWeightsHelp);
-  forward->add_option("--ablate", a->ablate, kAblateHelp);
-  forward->add_option("--ablate-mode", a->ablate_mode, kAblateModeHelp);
-  forward->callback([a, &action] {
-    action = [a] { return cmd_forward(a->model, a->tokens, a->json, a->weights, a->ablate, a->ablate_mode); };
-  });
+  forward->add_option("--model", f->model, "model directory")->required();
+  forward->add_option("--tokens", f->tokens, "comma-separated token ids, e.g. 15496,11,995")->required();
+  forward->add_flag("--json", f->json, "print {\"logits\": [[...], ...]}, one row per position");
+  forward->add_flag("--attention", f->attention, "with --json, also print \"attention\": every head's softmax "
+                    "weights, [block][head][query][key] (after --ablate: an ablated head's weights are still shown)");
+  forward->add_option("--weights", f->weights, kWeightsHelp);
+  forward->add_option("--ablate", f->ablate, kAblateHelp);
+  forward->add_option("--ablate-mode", f->ablate_mode, kAblateModeHelp);
+  forward->callback([f, &action] { action = [f] { return cmd_forward(*f); }; });
 
   auto g = std::make_shared<GenerateArgs>();
   auto* generate = app.add_subcommand("generate", "generate text, streaming tokens to stdout");

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -184,14 +185,14 @@ Run make_run(const TrainArgs& a, NamedModel& md) {
     TokenFile vf = read_token_file(a.val_data, a.tokenizer, a.model, cfg.vocab_size);
     const size_t n_val = vf.ids.size();
     try {
-      data.emplace(std::move(tf.ids), std::move(vf.ids), T, cfg.vocab_size);
+      data.emplace(std::move(tf.ids), std::move(vf.ids), T, cfg.vocab_size, tc.window_stride);
     } catch (const Error& e) {
       throw Error(detail::concat("--data ", a.data, " (", n_tokens, " tokens) / --val-data ", a.val_data, " (",
                                  n_val, " tokens): ", e.what()));
     }
   } else {
     try {
-      data.emplace(std::move(tf.ids), tc.val_fraction, T, cfg.vocab_size);
+      data.emplace(std::move(tf.ids), tc.val_fraction, T, cfg.vocab_size, tc.window_stride);
     } catch (const Error& e) {  // name the file: "the training data has 18 tokens; ..."
       throw Error(detail::concat("--data ", a.data, " (", n_tokens, " tokens): ", e.what()));
     }
@@ -277,6 +278,7 @@ int cmd_train(const TrainArgs& a) {
   install_sigint_handler();
   TrainingRun training(trainer);
   const auto t0 = Clock::now();
+  const std::clock_t cpu0 = std::clock();  // processor time of every thread: a busy machine's wall time is longer
   const Outcome o = train_loop(a, run, training);
 
   // A diverged run has put back the last weights that gave a finite loss (TrainingRun) and is saved without
@@ -288,12 +290,14 @@ int cmd_train(const TrainArgs& a) {
   if (saved) save_checkpoint(trainer, md.naming, a, weights_step, !diverged);
 
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double cpu_seconds = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
   const double tokens = static_cast<double>(run.tokens_per_step * (trainer.steps_done() - run.start));
   ojson config = tc.to_json();
   config["eval_every"] = a.eval_every;
   if (!a.val_data.empty()) config.erase("val_fraction");  // the held-out part is the --val-data file
   ojson summary = {{"done", true},         {"stop", o.stop},         {"steps", weights_step},
                    {"loss", o.loss},       {"tokens", tokens},       {"seconds", seconds},
+                   {"cpu_seconds", cpu_seconds},
                    {"tokens_per_s", o.train_seconds > 0 ? tokens / o.train_seconds : 0.0},
                    {"memory_bytes", trainer.memory_bytes()}, {"threads", threads},
                    {"layout", layout_name(md.naming.layout)},       {"out", saved ? ojson(a.out) : ojson()},
@@ -356,7 +360,8 @@ void add_training_commands(CLI::App& app, Action& action) {
       "(after step k-2, or k-1 if only the gradient overflowed; no optimizer state) and exits with 3. Keeping "
       "them costs two copies of the parameters.\n"
       "--json prints one line per step {step, loss, grad_norm, lr, tokens_per_s, [val_loss], "
-      "layer_grad_norms} and a final {done, stop, steps, loss, [val_loss], ...} line.");
+      "layer_grad_norms} and a final {done, stop, steps, loss, [val_loss], seconds, cpu_seconds (processor time of "
+      "every thread), ...} line.");
   c->add_option("--model", a->model, "model directory to start from")->required();
   c->add_option("--data", a->data, "training data: text, .ids or .bin")->required();
   c->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes' (text data only)");
@@ -385,6 +390,10 @@ void add_training_commands(CLI::App& app, Action& action) {
       ->check(integer_value(1, TrainConfig::kMaxEvalBatches));
   c->add_option("--eval-every", a->eval_every, "evaluate every N steps (default 0: after the last step only)")
       ->check(integer_value(0, TrainConfig::kMaxSteps));
+  c->add_option("--window-stride", tc.window_stride, "windows start only at multiples of N tokens (default 1: "
+                "anywhere); for data made of fixed-length examples of N tokens with N = sequence length + 1, every "
+                "window is then one whole example")
+      ->check(integer_value(1, SizeLimits::kMaxContext + 1));
   c->add_option("--seed", tc.seed, "seed of the data order and dropout, in [0, 2^53) (default 1)")->check(seed_value());
   c->add_option("--threads", a->threads, "threads of the matrix products, 0 = every core (default 1: a busy machine "
                 "runs slower with more); the same count gives the same result")->check(integer_value(0, 1024));

@@ -86,7 +86,7 @@ export interface TrainConfig {
   steps?: number; batch_size?: number; seq_len?: number; grad_accum?: number;
   lr?: number; min_lr?: number; warmup?: number; weight_decay?: number; decay_all?: boolean;
   beta1?: number; beta2?: number; eps?: number; clip?: number;
-  val_fraction?: number; eval_batches?: number; seed?: number;
+  val_fraction?: number; eval_batches?: number; window_stride?: number; seed?: number;
   [key: string]: unknown;
 }
 /** The token ids a trainer learns from: `validationTokens`, or config.val_fraction of `tokens` held out. */

@@ -50,8 +50,9 @@ class TrainerHandle {
           const int64_t T = mc.sequence_length(cfg.seq_len);
           std::vector<int32_t> tokens = ids_from(train);
           TokenData data = validation.isNull() || validation.isUndefined()
-                               ? TokenData(std::move(tokens), cfg.val_fraction, T, mc.vocab_size)
-                               : TokenData(std::move(tokens), ids_from(validation), T, mc.vocab_size);
+                               ? TokenData(std::move(tokens), cfg.val_fraction, T, mc.vocab_size, cfg.window_stride)
+                               : TokenData(std::move(tokens), ids_from(validation), T, mc.vocab_size,
+                                           cfg.window_stride);
           return std::make_unique<Trainer>(gpt.model(), cfg, std::move(data));
         }()),
         run_(*trainer_) {}

@@ -1,6 +1,7 @@
 // TrainConfig parsing, the seeded token-window data loader and the Trainer's step and evaluation loops.
 #include "blockscope/trainer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -25,6 +26,7 @@ void TrainConfig::validate() const {
           "] (0 means the context length), got ", seq_len);
   in_range("grad_accum", grad_accum, kMaxGradAccum);
   in_range("eval_batches", eval_batches, kMaxEvalBatches);
+  in_range("window_stride", window_stride, SizeLimits::kMaxContext + 1);
   require(warmup >= 0 && warmup <= steps, "warmup must be in [0, steps = ", steps, "], got ", warmup);
   require(std::isfinite(clip) && clip >= 0.0, "clip must be a number >= 0 (0 = off), got ", clip);
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
@@ -39,7 +41,8 @@ AdamWConfig TrainConfig::adamw() const {
 TrainConfig TrainConfig::from_json(const nlohmann::json& j) {
   const detail::Reader r(j, "training config",
                          {"steps", "batch_size", "seq_len", "grad_accum", "lr", "min_lr", "warmup", "weight_decay",
-                          "decay_all", "beta1", "beta2", "eps", "clip", "val_fraction", "eval_batches", "seed"});
+                          "decay_all", "beta1", "beta2", "eps", "clip", "val_fraction", "eval_batches", "window_stride",
+                          "seed"});
   TrainConfig c;
   c.steps = r.integer("steps", c.steps);
   c.batch_size = r.integer("batch_size", c.batch_size);
@@ -56,6 +59,7 @@ TrainConfig TrainConfig::from_json(const nlohmann::json& j) {
   c.clip = r.number("clip", c.clip);
   c.val_fraction = r.number("val_fraction", c.val_fraction);
   c.eval_batches = r.integer("eval_batches", c.eval_batches);
+  c.window_stride = r.integer("window_stride", c.window_stride);
   const int64_t seed = r.integer("seed", 1);
   require(seed >= 0, "seed must be >= 0, got ", seed);
   c.seed = static_cast<uint64_t>(seed);
@@ -68,7 +72,7 @@ nlohmann::json TrainConfig::to_json() const {
           {"lr", lr},           {"min_lr", floor_lr()},         {"warmup", warmup},       {"weight_decay", weight_decay},
           {"decay_all", decay_all}, {"beta1", beta1},           {"beta2", beta2},         {"eps", eps},
           {"clip", clip},       {"val_fraction", val_fraction}, {"eval_batches", eval_batches},
-          {"seed", seed}};
+          {"window_stride", window_stride}, {"seed", seed}};
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -88,6 +92,18 @@ int64_t uniform_index(Rng& rng, int64_t n) {
   return static_cast<int64_t>((static_cast<uint64_t>(rng.next_u32()) * static_cast<uint64_t>(n)) >> 32);
 }
 
+void check_windowing(int64_t T, int64_t stride) {
+  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
+          "], got ", T);
+  require(stride >= 1 && stride <= SizeLimits::kMaxContext + 1, "the window stride must be in [1, ",
+          SizeLimits::kMaxContext + 1, "], got ", stride);
+}
+
+// How many windows of T + 1 tokens start at a multiple of `stride` (check_stream guarantees at least one).
+int64_t window_starts(const std::vector<int32_t>& tokens, int64_t T, int64_t stride) {
+  return (static_cast<int64_t>(tokens.size()) - T - 1) / stride + 1;
+}
+
 void window(const std::vector<int32_t>& tokens, int64_t start, int64_t T, int32_t* ids, int32_t* targets) {
   for (int64_t t = 0; t < T; ++t) {
     ids[t] = tokens[static_cast<size_t>(start + t)];
@@ -96,13 +112,17 @@ void window(const std::vector<int32_t>& tokens, int64_t start, int64_t T, int32_
 }
 }  // namespace
 
-TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size) : T_(T) {
-  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
-          "], got ", T);
+TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size, int64_t stride)
+    : T_(T), stride_(stride) {
+  check_windowing(T, stride);
   require(std::isfinite(val_fraction) && val_fraction >= 0.0 && val_fraction < 1.0,
           "val_fraction must be in [0, 1), got ", val_fraction);
   const auto n = static_cast<int64_t>(tokens.size());
-  const auto n_val = static_cast<int64_t>(std::floor(static_cast<double>(n) * val_fraction));
+  // The split falls on a record boundary (rounding the held-out part down), so the held-out windows, counted from
+  // its start, begin at records too.
+  const auto wanted = static_cast<int64_t>(std::floor(static_cast<double>(n) * val_fraction));
+  const int64_t split = (n - wanted + stride - 1) / stride * stride;
+  const int64_t n_val = std::max<int64_t>(0, n - split);
   val_.assign(tokens.end() - n_val, tokens.end());
   tokens.resize(static_cast<size_t>(n - n_val));
   train_ = std::move(tokens);
@@ -110,10 +130,10 @@ TokenData::TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T
   if (val_fraction > 0.0) check_stream(val_, "validation", T, vocab_size);
 }
 
-TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size)
-    : train_(std::move(train)), val_(std::move(val)), T_(T) {
-  require(T > 0 && T <= SizeLimits::kMaxContext, "sequence length must be in [1, ", SizeLimits::kMaxContext,
-          "], got ", T);
+TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size,
+                     int64_t stride)
+    : train_(std::move(train)), val_(std::move(val)), T_(T), stride_(stride) {
+  check_windowing(T, stride);
   check_stream(train_, "training", T, vocab_size);
   if (!val_.empty()) check_stream(val_, "validation", T, vocab_size);
 }
@@ -121,8 +141,9 @@ TokenData::TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64
 void TokenData::sample(Rng& rng, int64_t B, std::vector<int32_t>& ids, std::vector<int32_t>& targets) const {
   ids.resize(to_size(checked_mul(B, T_, "a batch's token count"), "a batch's token ids"));
   targets.resize(ids.size());
-  const int64_t starts = static_cast<int64_t>(train_.size()) - T_;  // windows of T + 1 tokens
-  for (int64_t b = 0; b < B; ++b) window(train_, uniform_index(rng, starts), T_, &ids[b * T_], &targets[b * T_]);
+  const int64_t starts = window_starts(train_, T_, stride_);
+  for (int64_t b = 0; b < B; ++b)
+    window(train_, uniform_index(rng, starts) * stride_, T_, &ids[b * T_], &targets[b * T_]);
 }
 
 void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids,
@@ -130,11 +151,11 @@ void TokenData::validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids
   require(!val_.empty(), "there is no validation data (val_fraction is 0)");
   ids.resize(to_size(checked_mul(B, T_, "a batch's token count"), "a batch's token ids"));
   targets.resize(ids.size());
-  const int64_t starts = static_cast<int64_t>(val_.size()) - T_;
+  const auto starts = static_cast<uint64_t>(window_starts(val_, T_, stride_));
   // Window k of a fixed sequence spreading windows evenly over the validation stream (golden-ratio stride).
   for (int64_t b = 0; b < B; ++b) {
     const auto k = static_cast<uint64_t>(i * B + b);
-    const int64_t start = static_cast<int64_t>((k * 0x9E3779B97F4A7C15ULL) % static_cast<uint64_t>(starts));
+    const auto start = static_cast<int64_t>((k * 0x9E3779B97F4A7C15ULL) % starts) * stride_;
     window(val_, start, T_, &ids[b * T_], &targets[b * T_]);
   }
 }
@@ -151,6 +172,8 @@ const TrainConfig& checked(const TrainConfig& cfg, const GPTModel& model, const 
   require(T <= mc.context_length, "seq_len ", T, " exceeds the model's context_length ", mc.context_length);
   require(data.seq_len() == T, "the data was windowed for sequences of ", data.seq_len(), " tokens, the training ",
           "config asks for ", T);
+  require(data.stride() == cfg.window_stride, "the data's windows start at multiples of ", data.stride(),
+          ", the training config's window_stride is ", cfg.window_stride);
   // Before allocating anything: activations for (batch_size, T), then gradients, AdamW's two moments and the
   // copy of the weights, each as large as the parameters. The activations are linear in the batch size: one
   // sequence's are counted exactly and multiplied in double, so an absurd batch is over the budget rather

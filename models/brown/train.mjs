@@ -12,80 +12,21 @@
 // Deterministic: the same recipe, seed, corpus package and `blockscope` build give a byte-identical
 // model.safetensors (the core's training is single-threaded with fixed summation orders; a build for
 // another CPU — e.g. AVX2 instead of AVX-512 — rounds differently and gives a slightly different file).
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { blockscope, CLI, lastJson, loadRecipe as loadRecipeIn, root, sha256, trainFlags, trainLogged, writeMetrics }
+  from '../lib/recipe.mjs';
 import { mb, modelCard } from './card.mjs';
 import { prepare } from './prepare-corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../..');
-const CLI = process.env.BLOCKSCOPE_CLI ?? join(root, 'build/release/cli/blockscope');
-
-/** Runs the blockscope CLI; throws with its stderr on failure. */
-function blockscope(args) {
-  const r = spawnSync(CLI, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.error) throw new Error(`cannot run ${CLI}: ${r.error.message} (build it with: bash scripts/build.sh native)`);
-  if (r.status !== 0) throw new Error(`blockscope ${args.join(' ')} failed (exit ${r.status}):\n${r.stderr ?? ''}`);
-  return r.stdout;
-}
-const lastJson = (stdout) => JSON.parse(stdout.trim().split('\n').at(-1));
-
-/**
- * `blockscope train ... --json`, reading its JSON lines as they come: onStep(line) for each step, and the
- * final summary returned. stderr passes through.
- */
-function trainStreaming(args, onStep) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLI, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let buffered = '';
-    const lines = [];
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk) => {
-      buffered += chunk;
-      let nl;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffered.slice(0, nl));
-        buffered = buffered.slice(nl + 1);
-        lines.push(line);
-        if (!line.done) onStep(line);
-      }
-    });
-    child.on('error', (err) => reject(new Error(`cannot run ${CLI}: ${err.message}`)));
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`blockscope ${args.join(' ')} failed (exit ${code})`));
-      else resolve(lines);
-    });
-  });
-}
 
 /** The recipe with the --tiny overrides applied. */
-export function loadRecipe({ tiny = false } = {}) {
-  const recipe = JSON.parse(readFileSync(join(here, 'recipe.json'), 'utf8'));
-  if (tiny) {
-    Object.assign(recipe.model, recipe.tiny.model);
-    Object.assign(recipe.train, recipe.tiny.train);
-  }
-  delete recipe.tiny;
-  return recipe;
-}
-
-function trainFlags(t) {
-  const flag = { steps: '--steps', batch_size: '--batch-size', grad_accum: '--grad-accum', lr: '--lr', min_lr: '--min-lr',
-    warmup: '--warmup', weight_decay: '--weight-decay', clip: '--clip', eval_batches: '--eval-batches',
-    eval_every: '--eval-every', seed: '--seed', threads: '--threads' };
-  return Object.entries(t).flatMap(([k, v]) => {
-    if (!(k in flag)) throw new Error(`recipe.json: unknown training option '${k}'`);
-    return [flag[k], String(v)];
-  });
-}
-
-const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
+export const loadRecipe = ({ tiny = false } = {}) => loadRecipeIn(here, { tiny });
 
 /**
  * Measures the model in `out` — validation loss on the held-out text, sample continuations (greedy, and
@@ -118,12 +59,7 @@ function describe(out, recipe, run, valText) {
     sha256: sha256(weights),
     samples,
   };
-  // The curve last, one step per line, 6 significant digits: a readable file a tenth of the size.
-  const { curve, ...rest } = metrics;
-  const round = (v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : v);
-  const steps = curve.map((c) => JSON.stringify(Object.fromEntries(Object.entries(c).map(([k, v]) => [k, round(v)]))));
-  const head = JSON.stringify(rest, null, 1).slice(0, -2);
-  writeFileSync(join(out, 'metrics.json'), `${head},\n "curve": [\n  ${steps.join(',\n  ')}\n ]\n}\n`);
+  writeMetrics(join(out, 'metrics.json'), metrics);
   writeFileSync(join(out, 'README.md'), modelCard(metrics));
   return metrics;
 }
@@ -147,21 +83,8 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
 
   log('3/5 train');
   const trained = join(work, 'trained');
-  const t0 = Date.now();
-  const every = Math.max(1, Math.round(recipe.train.steps / 20));
-  let lastVal = NaN;
-  const lines = await trainStreaming(['train', '--model', join(work, 'init'), '--data', trainText, '--val-data', valText,
-    '--tokenizer', 'bytes', '--out', trained, '--json', ...trainFlags(recipe.train)], (l) => {
-    if (l.val_loss !== undefined) lastVal = l.val_loss;
-    if (l.step % every !== 0 && l.step !== recipe.train.steps) return;
-    const s = (Date.now() - t0) / 1000;
-    const eta = (s / l.step) * (recipe.train.steps - l.step);
-    log(`    step ${l.step}/${recipe.train.steps}  loss ${l.loss.toFixed(4)}  val ${Number.isNaN(lastVal) ? '-' : lastVal.toFixed(4)}  ` +
-      `${Math.round(l.tokens_per_s).toLocaleString('en-US')} tokens/s  ${Math.round(s)} s, ETA ${Math.round(eta)} s`);
-  });
-  const summary = lines.at(-1);
-  if (summary.stop !== 'completed') throw new Error(`training stopped: ${summary.stop}`);
-  const curve = lines.filter((l) => !l.done).map(({ step, loss, val_loss, lr, grad_norm }) => ({ step, loss, val_loss, lr, grad_norm }));
+  const { summary, curve } = await trainLogged(['train', '--model', join(work, 'init'), '--data', trainText,
+    '--val-data', valText, '--tokenizer', 'bytes', '--out', trained, ...trainFlags(recipe.train)], recipe.train.steps, log);
 
   log(`4/5 store as ${recipe.storage.toUpperCase()}`);
   mkdirSync(out, { recursive: true });

@@ -49,6 +49,33 @@ for (const c of golden.cases) {
   });
 }
 
+test('forward --attention prints every head\'s causal softmax weights beside unchanged logits', () => {
+  const base = ['forward', '--model', join(models, 'book_tiny'), '--tokens', '5,1,4,1,5,9', '--json'];
+  const plain = JSON.parse(ok(...base));
+  const { logits, attention } = JSON.parse(ok(...base, '--attention'));
+  assert.deepEqual(logits, plain.logits, 'recording the weights does not change the logits');
+  const info = JSON.parse(ok('info', '--model', join(models, 'book_tiny'), '--json'));
+  assert.equal(attention.length, info.config.n_layers);
+  for (const heads of attention) {
+    assert.equal(heads.length, info.config.n_heads);
+    for (const rows of heads) {
+      assert.equal(rows.length, 6);
+      rows.forEach((row, q) => {
+        assert.equal(row.length, 6);
+        assert.ok(row.slice(q + 1).every((w) => w === 0), `query ${q} attends to a later key: ${row}`);
+        const sum = row.reduce((a, b) => a + b, 0);
+        assert.ok(Math.abs(sum - 1) < 1e-5, `query ${q}: weights sum to ${sum}`);
+      });
+    }
+  }
+  assert.ok(attention.flat(2).some((row) => row[0] !== 1 && row[1] > 0), 'not all weight on the first token');
+  // Ablation zeroes a head's output, not its weights: the weights are still shown, and the logits change.
+  const ablated = JSON.parse(ok(...base, '--attention', '--ablate', '0.0'));
+  assert.deepEqual(ablated.attention[0], attention[0]);
+  assert.notDeepEqual(ablated.logits, logits);
+  fails(['forward', '--model', join(models, 'book_tiny'), '--tokens', '1,2', '--attention'], /--attention needs --json/);
+});
+
 test('lens and attribute name what is wrong', () => {
   const base = ['--model', join(models, 'book_tiny'), '--tokens', '1,2,3'];
   fails(['lens', ...base, '--ablate', '2.0'], /head '2\.0': block 2 is outside the model's \[0, 2\)/);

@@ -204,6 +204,16 @@ test('a model whose first step is already non-finite is reported and nothing is 
   assert.ok(!existsSync(out));
 });
 
+test('--window-stride: 1 is the default windowing; the summary records it; 0 is refused', () => {
+  const a = train(book, join(work, 'stride-default'), '--steps', '4', '--val-fraction', '0');
+  const b = train(book, join(work, 'stride-1'), '--steps', '4', '--val-fraction', '0', '--window-stride', '1');
+  assert.deepEqual(a.steps.map((s) => s.loss), b.steps.map((s) => s.loss));
+  const c = train(book, join(work, 'stride-5'), '--steps', '4', '--val-fraction', '0', '--window-stride', '5');
+  assert.equal(c.summary.config.window_stride, 5);
+  assert.notDeepEqual(c.steps.map((s) => s.loss), a.steps.map((s) => s.loss), 'other windows, other losses');
+  fails(['train', '--model', book, '--data', text, '--out', join(work, 'x'), '--window-stride', '0'], /--window-stride/);
+});
+
 test('--val-data validates on a separate file and trains on all of --data', () => {
   const other = writeText(join(work, 'other.txt'), 'Numbers and symbols: 0123456789 +-*/ = %$#@! '.repeat(40));
   const held = train(book, join(work, 'val-data'), '--steps', '6', '--eval-every', '3', '--val-data', other);

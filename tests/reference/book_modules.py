@@ -95,7 +95,8 @@ class TransformerBlock(nn.Module):
         self.att = MultiHeadAttention(
             d_in=cfg["emb_dim"], d_out=cfg["emb_dim"], context_length=cfg["context_length"],
             num_heads=cfg["n_heads"], dropout=cfg["drop_rate"], qkv_bias=cfg["qkv_bias"])
-        self.ff = FeedForward(cfg["emb_dim"], 4 * cfg["emb_dim"], "gelu_tanh")
+        # ffn_hidden: the width of the feed-forward layer (0 or absent: the book's 4 x emb_dim)
+        self.ff = FeedForward(cfg["emb_dim"], cfg.get("ffn_hidden") or 4 * cfg["emb_dim"], "gelu_tanh")
         self.norm1 = LayerNorm(cfg["emb_dim"])
         self.norm2 = LayerNorm(cfg["emb_dim"])
         self.drop_shortcut = nn.Dropout(cfg["drop_rate"])

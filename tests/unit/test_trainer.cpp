@@ -156,6 +156,54 @@ TEST_CASE("training configs and data are rejected with the offending value named
   CHECK_THROWS_WITH(trainer.evaluate(), Catch::Contains("there is no validation data"));
 }
 
+TEST_CASE("a window stride starts every window at a record boundary, training and validation alike", "[trainer]") {
+  // 40 records of 5 tokens: a record's first token is 0, the others 1..4, so a window (T = 4, T + 1 = 5 tokens)
+  // is one whole record exactly when it starts with 0 and its targets end with 4.
+  std::vector<int32_t> tokens;
+  for (int r = 0; r < 40; ++r)
+    for (int32_t t = 0; t < 5; ++t) tokens.push_back(t);
+  const TokenData data(tokens, 0.25, 4, 8, /*stride=*/5);
+  CHECK(data.val().size() == 50);  // floor(200 x 0.25) = 50: whole records (with 0.26 it rounds down to 50 too)
+  CHECK(TokenData(tokens, 0.26, 4, 8, 5).val().size() == 50);
+  std::vector<int32_t> ragged = tokens;  // a partial record at the end: the split still falls on a record
+  ragged.insert(ragged.end(), {0, 1, 2});
+  const TokenData split(ragged, 0.25, 4, 8, 5);
+  CHECK(split.val().size() == 48);
+  CHECK(split.val()[0] == 0);
+  Rng rng(7);
+  std::vector<int32_t> ids, targets;
+  for (int i = 0; i < 20; ++i) {
+    data.sample(rng, 8, ids, targets);
+    for (int b = 0; b < 8; ++b) {
+      CHECK(ids[b * 4] == 0);
+      CHECK(targets[b * 4 + 3] == 4);
+    }
+  }
+  for (int64_t i = 0; i < 4; ++i) {
+    data.validation_batch(i, 8, ids, targets);
+    for (int b = 0; b < 8; ++b) CHECK(ids[b * 4] == 0);
+  }
+  // Without a stride, windows start anywhere.
+  const TokenData anywhere(tokens, 0.0, 4, 8);
+  bool other = false;
+  for (int i = 0; i < 10; ++i) {
+    anywhere.sample(rng, 8, ids, targets);
+    for (int b = 0; b < 8; ++b) other = other || ids[b * 4] != 0;
+  }
+  CHECK(other);
+  CHECK_THROWS_WITH(TokenData(tokens, 0.0, 4, 8, 0), Catch::Contains("the window stride must be in [1, "));
+  // The training config names the stride too (the CLI's --window-stride, the wasm trainer's window_stride), and a
+  // trainer refuses data windowed otherwise.
+  CHECK_THROWS_WITH(TrainConfig::from_json({{"window_stride", 0}}), Catch::Contains("window_stride must be at least 1"));
+  CHECK(TrainConfig::from_json({{"window_stride", 5}}).to_json().at("window_stride") == 5);
+  GPTModel model(small_gpt(8, 4, 4, 1, 1), 1);
+  TrainConfig tc;
+  tc.window_stride = 5;
+  CHECK_THROWS_WITH(Trainer(model, tc, TokenData(tokens, 0.0, 4, 8)),
+                    Catch::Contains("the data's windows start at multiples of 1, the training config's window_stride is 5"));
+  CHECK_NOTHROW(Trainer(model, tc, TokenData(tokens, 0.0, 4, 8, 5)));
+}
+
 TEST_CASE("a run resumed from its weights and optimizer state continues exactly as the uninterrupted run",
           "[trainer]") {
   const GPTConfig cfg = small_gpt(16, 8, 8, 2, 2, 0.1);

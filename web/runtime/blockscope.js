@@ -189,7 +189,7 @@ export class Blockscope {
    * A trainer for `gpt` (which it must not outlive: disposing the GPT disposes it). tokens: the training
    * token ids (and validationTokens, or config.val_fraction of tokens held out); config: TrainConfig's keys
    * (steps, batch_size, seq_len, grad_accum, lr, min_lr, warmup, weight_decay, decay_all, beta1, beta2, eps,
-   * clip, val_fraction, eval_batches, seed).
+   * clip, val_fraction, eval_batches, window_stride, seed).
    * @returns {Trainer}
    */
   createTrainer(gpt, options) {

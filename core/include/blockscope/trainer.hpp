@@ -30,6 +30,7 @@ struct TrainConfig {
   double clip = 1.0;          // max global gradient norm; 0 turns clipping off
   double val_fraction = 0.1;  // the end of the token stream held out for validation
   int64_t eval_batches = 8;   // batches per validation estimate
+  int64_t window_stride = 1;  // windows start at multiples of it (TokenData); 1: anywhere
   uint64_t seed = 1;          // data order and dropout masks
 
   // Upper bounds, far beyond any real run yet low enough that the products training forms stay exact in int64
@@ -43,7 +44,7 @@ struct TrainConfig {
 
   // Error naming the value and its range: steps, grad_accum and eval_batches in [1, their kMax],
   // batch_size >= 1, 0 <= seq_len <= SizeLimits::kMaxContext, lr > 0, 0 <= warmup <= steps, clip >= 0,
-  // 0 <= val_fraction < 1, ... (the optimizer's own checks too).
+  // 0 <= val_fraction < 1, 1 <= window_stride <= SizeLimits::kMaxContext + 1, ... (the optimizer's own checks too).
   void validate() const;
   // Keys: the field names above; unknown keys rejected by name.
   static TrainConfig from_json(const nlohmann::json& j);
@@ -58,9 +59,13 @@ class TokenData {
  public:
   // The last val_fraction of `tokens` (whole windows of T + 1 are needed on each side) is held out.
   // Throws Error if either part is shorter than T + 1 tokens or an id is outside [0, vocab_size).
-  TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size);
-  // Separate training and validation streams (e.g. split by document).
-  TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size);
+  // `stride` > 1: windows start only at multiples of it, for a stream of fixed-length records (an algorithmic
+  // task's examples of T + 1 tokens: every window is then one whole example, never the tail of one and the head
+  // of the next); the split between training and held-out parts falls on a record boundary (the held-out part
+  // rounded down). 1 (any start) is the text default.
+  TokenData(std::vector<int32_t> tokens, double val_fraction, int64_t T, int64_t vocab_size, int64_t stride = 1);
+  // Separate training and validation streams (e.g. split by document), each windowed from its own start.
+  TokenData(std::vector<int32_t> train, std::vector<int32_t> val, int64_t T, int64_t vocab_size, int64_t stride = 1);
 
   // B random windows of the training part: ids and targets (B, T), targets shifted by one.
   void sample(Rng& rng, int64_t B, std::vector<int32_t>& ids, std::vector<int32_t>& targets) const;
@@ -68,12 +73,14 @@ class TokenData {
   void validation_batch(int64_t i, int64_t B, std::vector<int32_t>& ids, std::vector<int32_t>& targets) const;
 
   int64_t seq_len() const { return T_; }
+  int64_t stride() const { return stride_; }
   const std::vector<int32_t>& train() const { return train_; }
   const std::vector<int32_t>& val() const { return val_; }
 
  private:
   std::vector<int32_t> train_, val_;
   int64_t T_ = 0;
+  int64_t stride_ = 1;
 };
 
 // What one update reports: the mean loss over its micro-batches, the global gradient norm before clipping,
