@@ -4,13 +4,16 @@
 // generation cancelled half-way, as a learner who clicks again does). Every --interval seconds (default 60) it
 // prints the worker's malloc'd bytes and wasm heap, the page's JS heap, and how much work was done. Memory that
 // only grows shows here; the end prints the growth from the first sample after warm-up to the last.
-// Run after `npm run build`:  npm run bench:soak -- [--minutes 30] [--interval 60]
+// Run after `npm run build`:  npm run bench:soak -- [--minutes 30] [--interval 60] [--without lab,churn,generation]
+// (--without leaves loads out, to tell which one a growth belongs to).
 import { addWidgetChurn, launchBrowser, openPage, startServer } from '../tests/browser/support.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const minutes = Number(arg('--minutes', 30));
 const intervalS = Number(arg('--interval', 60));
 const MiB = 2 ** 20;
+const without = new Set(arg('--without', '').split(',').filter(Boolean));
+for (const w of without) if (!['lab', 'churn', 'generation'].includes(w)) throw new Error(`--without: unknown load '${w}' (lab, churn, generation)`);
 
 const { server, url } = await startServer();
 const browser = await launchBrowser();
@@ -20,29 +23,30 @@ await page.goto(`${url}examples/training-lab.html#training-lab.layers=2&training
 await page.waitForFunction(() => document.querySelector('training-lab')?.dataset.state === 'ready', null, { timeout: 60000 });
 
 // The three loads run in the page until window.__stop; window.__work counts what they did.
-await page.evaluate(({ minutes: total }) => {
+await page.evaluate(({ minutes: total, without }) => {
   window.__work = { steps: 0, runs: 0, churn: 0, tokens: 0, generations: 0, cancelled: 0, errors: [] };
   window.__stop = false;
   const work = window.__work;
   document.addEventListener('blockscope-train-step', () => work.steps++);
   const lab = document.querySelector('training-lab');
   const play = () => lab.shadowRoot.querySelector('button.play')?.click();
-  play();
+  if (!without.includes('lab')) play();
   const labTimer = setInterval(() => {
     // A finished run is started again (a learner trying another setting); a running one is left alone.
+    if (without.includes('lab')) return;
     if (lab.dataset.state === 'done') {
       work.runs++;
       lab.setAttribute('seed', String(work.runs + 1)); // rebuilds both runs
     } else if (lab.dataset.state === 'ready' || lab.dataset.state === 'paused') play();
   }, 2000);
   (async () => {
-    for (let i = 0; !window.__stop; i++) {
+    for (let i = 0; !window.__stop && !without.includes('churn'); i++) {
       await window.__churnOne(i);
       work.churn++;
       if (i % 50 === 49) await new Promise((r) => setTimeout(r, 300)); // now and then one finishes building
     }
   })().catch((err) => work.errors.push(`churn: ${err.message}`));
-  (async () => {
+  if (!without.includes('generation')) (async () => {
     const { connect } = await import('/dist/blockscope-widgets.js');
     const client = await connect();
     const gpt = await client.loadModel({ url: new URL('/models/brown/', location.href).href });
@@ -66,7 +70,7 @@ await page.evaluate(({ minutes: total }) => {
     await gpt.dispose();
   })().catch((err) => work.errors.push(`generation: ${err.message}`));
   setTimeout(() => clearInterval(labTimer), total * 60000 + 60000);
-}, { minutes });
+}, { minutes, without: [...without] });
 
 const sample = () => page.evaluate(async () => {
   const { connect } = await import('/dist/blockscope-widgets.js');
@@ -77,7 +81,8 @@ const sample = () => page.evaluate(async () => {
 
 const t0 = Date.now();
 const rows = [];
-console.log(`soak: ${minutes} min, a sample every ${intervalS} s (worker malloc / wasm heap / page JS heap)`);
+console.log(`soak: ${minutes} min, a sample every ${intervalS} s (worker malloc / wasm heap / page JS heap)` +
+  (without.size ? `, without ${[...without].join(', ')}` : ''));
 console.log('  min  worker MiB  wasm MiB  page JS MiB  lab steps  churned  generations (cancelled)  tokens');
 for (let next = intervalS; next <= minutes * 60; next += intervalS) {
   await page.waitForTimeout(Math.max(0, t0 + next * 1000 - Date.now()));

@@ -122,18 +122,21 @@ ojson step_json(const StepResult& r, double tokens_per_s, double val) {
   return j;
 }
 
-// The checkpoint as one commit (the core's save_training_checkpoint): the model directory's GPT-2 tokenizer
-// files (so `generate --model OUT` finds them), config.json, the AdamW state bound to these weights by their
+// The checkpoint as one commit (the core's save_training_checkpoint): the GPT-2 tokenizer files of --tokenizer
+// DIR, else of the model directory (so `generate --model OUT` finds them), config.json, the AdamW state bound to these weights by their
 // fingerprint, and model.safetensors last.
 void save_checkpoint(Trainer& trainer, const CheckpointNaming& naming, const TrainArgs& a, int64_t weights_step,
                      bool with_optimizer) {
   std::vector<std::vector<uint8_t>> contents;  // what tokenizer_files' spans view
   contents.reserve(4);
   std::vector<DirFile> tokenizer_files;
+  // The tokenizer the data was read with: --tokenizer DIR when given (so OUT is self-contained), else MODEL's.
+  const bool given = !a.tokenizer.empty() && a.tokenizer != "bytes";
+  const fs::path from = given ? fs::path(a.tokenizer) : fs::path(a.model);
   std::error_code same;
-  if (!fs::equivalent(a.model, a.out, same)) {
+  if (!fs::equivalent(from, a.out, same)) {
     for (const char* name : {"vocab.json", "merges.txt", "encoder.json", "vocab.bpe"}) {
-      const fs::path src = fs::path(a.model) / name;
+      const fs::path src = from / name;
       if (!fs::exists(src)) continue;
       contents.push_back(read_file_bytes(src.string(), kMaxTokenizerFileBytes, "a tokenizer file"));
       tokenizer_files.push_back({name, contents.back()});
@@ -346,7 +349,7 @@ void add_training_commands(CLI::App& app, Action& action) {
       "trained on.\n"
       "OUT gets model.safetensors + config.json in the layout and tensor names the model was loaded from (book "
       "or Hugging Face), optimizer.safetensors (AdamW moments, the step count and a fingerprint of the weights "
-      "saved with them) and the model directory's tokenizer files. OUT is checked for writing before training "
+      "saved with them) and the tokenizer files (--tokenizer DIR's, else the model directory's). OUT is checked for writing before training "
       "starts; the files are written to fresh temporaries, synced, then renamed into place (model.safetensors "
       "last), so a failed save (a full disk) changes nothing and leaves no temporary behind.\n"
       "--steps is the schedule's total length. --resume loads MODEL/optimizer.safetensors and continues its "

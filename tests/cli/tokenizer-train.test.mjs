@@ -185,3 +185,22 @@ test('an unwritable --out fails before training; a failed write leaves neither f
   assert.match(r.stderr, /cannot write '[^']*merges\.txt': No space left on device/);
   assert.deepEqual(readdirSync(dir), [], 'vocab.json is not committed without merges.txt, and no temporary stays');
 });
+
+test('train --tokenizer DIR --out OUT: OUT carries the tokenizer it was trained with, so generate finds it', () => {
+  const text = writeText(join(work, 'pets.txt'), 'the cat sat on the mat. the dog sat on the log. '.repeat(40));
+  const small = join(work, 'pets-bpe');
+  ok('tokenizer', 'train', '--data', text, '--merges', '20', '--out', small);
+  const model = join(work, 'bpe-model');
+  const vocabSize = Object.keys(JSON.parse(readFileSync(join(small, 'vocab.json'), 'utf8'))).length;
+  ok('init', '--vocab-size', String(vocabSize), '--context-length', '16', '--emb-dim', '8', '--n-heads', '2', '--n-layers', '1',
+    '--out', model);
+  const trained = join(work, 'bpe-trained');
+  ok('train', '--model', model, '--tokenizer', small, '--data', text, '--steps', '2', '--batch-size', '2',
+    '--out', trained);
+  for (const name of ['vocab.json', 'merges.txt']) {
+    assert.equal(readFileSync(join(trained, name), 'utf8'), readFileSync(join(small, name), 'utf8'), name);
+  }
+  const generated = JSON.parse(ok('generate', '--model', trained, '--prompt', 'the cat', '--max-new-tokens', '3',
+    '--temperature', '0', '--json'));
+  assert.equal(generated.prompt_tokens.length, 2, "the prompt is read with the model's own 2-token encoding");
+});
