@@ -1,11 +1,11 @@
 // The model card (README.md next to the shipped weights), written from the recipe's measured metrics so its
 // numbers are always the ones the recipe produced; tests check them against a fresh evaluation.
-const LN2 = Math.log(2);
+export const LN2 = Math.log(2);
 
-const int = (n) => Math.round(n).toLocaleString('en-US');
+export const int = (n) => Math.round(n).toLocaleString('en-US');
 /** Bytes as the card states them (decimal megabytes); train.mjs logs sizes with it too. */
 export const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
-function duration(s) {
+export function duration(s) {
   const m = Math.round(s / 60);
   return m >= 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m} min`;
 }
@@ -30,6 +30,8 @@ chapter 5, by Blockscope's own training core (\`blockscope train\`) — no PyTor
 | parameters | ${int(m.parameters)} |
 | file | \`model.safetensors\`, ${m.storage.toUpperCase()} storage, ${mb(m.file_bytes)} (book layout: \`tok_emb.weight\`, \`trf_blocks.N.att.W_query.weight\`, …) |
 | **validation loss** | **${m.val_loss.toFixed(4)} nats per byte-token = ${m.val_bits_per_byte.toFixed(4)} bits per byte** (perplexity ${Math.exp(m.val_loss).toFixed(2)}) over ${int(m.val_tokens)} predicted bytes |
+| held-out prose | ${m.prose ? `${m.prose.bits_per_byte.toFixed(4)} bits per byte on ${m.prose.source} (${int(m.prose.bytes)} bytes; text no model here trained on)` : '(not measured)'} |
+| English words | ${m.word_rate ? `${(100 * m.word_rate.rate).toFixed(1)} % of ${int(m.word_rate.words)} words sampled at temperature 0.8, top-k 40 (${m.word_rate.samples} continuations of ${m.word_rate.max_new_tokens} bytes; Debian's wamerican list)` : '(not measured)'} |
 | uniform guess | ${Math.log(256).toFixed(4)} nats (8 bits per byte) |
 | training | ${int(t.steps)} AdamW steps of ${int(tokensPerStep)} tokens (${int(m.tokens_seen)} tokens, ${m.epochs.toFixed(2)} epochs), lr ${t.lr} with ${t.warmup} warmup steps and cosine decay to ${t.min_lr}, weight decay ${t.weight_decay}, clip ${t.clip}, dropout ${c.drop_rate}, seed ${t.seed} (init seed ${m.init_seed}) |
 | training time | ${duration(m.train_seconds)} on one core of the build machine (${int(m.tokens_per_s)} tokens/s, native \`-march=native\` build) |
@@ -55,7 +57,7 @@ ${m.storage.toUpperCase()} weights. A test recomputes it natively and in WebAsse
 ## Recipe
 
 \`\`\`sh
-npm run train:model        # = bash scripts/build.sh native && node models/brown/train.mjs
+npm run train:model:bytes  # = bash scripts/build.sh native && node models/brown/train.mjs --recipe bytes
 \`\`\`
 
 \`models/brown/recipe.json\` holds the architecture and the training options; \`train.mjs\` prepares the corpus,

@@ -69,9 +69,9 @@ export async function trainLogged(args, steps, log) {
   return { summary, curve };
 }
 
-/** `dir`/recipe.json with its "tiny" overrides applied when `tiny` (the smoke run's sizes). */
-export function loadRecipe(dir, { tiny = false } = {}) {
-  const recipe = JSON.parse(readFileSync(join(dir, 'recipe.json'), 'utf8'));
+/** `dir`/`file` (default recipe.json) with its "tiny" overrides applied when `tiny` (the smoke run's sizes). */
+export function loadRecipe(dir, { tiny = false, file = 'recipe.json' } = {}) {
+  const recipe = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   if (tiny) {
     for (const [part, overrides] of Object.entries(recipe.tiny)) Object.assign(recipe[part], overrides);
   }
