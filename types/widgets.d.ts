@@ -24,9 +24,9 @@ export interface BlockscopeEventDetailMap {
     candidates?: { id: number; logit: number; probability: number }[] | null;
     normStats?: { norm1: NormInspection; norm2: NormInspection }[]; finalNorm?: NormInspection;
     inspection?: ForwardInspection | unknown;
-    /** <gpt-explorer>: the heads ablated ("block.head"), the logit lens at the last position per layer (its top id and
-     * the predicted token's probability), and each prompt position's attribution. */
-    ablated?: string[]; lens?: { layer: number; top: number; probability: number }[]; attribution?: number[] | null;
+    /** <gpt-explorer>: the heads ablated ("block.head") and how (zeroed or mean-replaced), the logit lens at the last
+     * position per layer (its top id and the predicted token's probability), and each prompt position's attribution. */
+    ablated?: string[]; ablateMode?: 'zero' | 'mean'; lens?: { layer: number; top: number; probability: number }[]; attribution?: number[] | null;
     [key: string]: unknown;
   };
   /** <block-explorer>: the selected step of the block's forward order */

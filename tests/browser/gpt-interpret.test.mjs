@@ -85,9 +85,9 @@ test('logit lens, head ablation and attribution in the widget equal PyTorch\'s',
   const mean = golden.ablations.find((a) => a.mode === 'mean');
   await page.evaluate((heads) => document.querySelector('gpt-explorer').setAttribute('ablate', heads), mean.heads.join(','));
   await page.selectOption('gpt-explorer select#ablate-mode', 'mean');
+  // The pass that used both settings (the event names the mode it ran with): no fixed wait.
   await page.waitForFunction(() => window.__ev.forward.at(-1).ablated?.join() === '5.2' &&
-    document.querySelector('gpt-explorer').getAttribute('ablate-mode') === 'mean');
-  await page.waitForTimeout(300);
+    window.__ev.forward.at(-1).ablateMode === 'mean');
   ev = await page.evaluate(() => window.__ev.forward.at(-1));
   assert.ok(maxDiff(ev.lastLogits, mean.logits[T - 1]) <= 1e-4, 'mean-ablated logits');
   await page.click('gpt-explorer button.clear-ablation');

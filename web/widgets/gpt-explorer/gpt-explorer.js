@@ -424,7 +424,7 @@ export class GPTExplorer extends BlockscopeElement {
       ids, tokens, config: model.config, placement, weights: this.models.key, candidates: strip(candidates), lastLogits: last,
       compare: compare && { weights: this.models.otherKey, candidates: strip(compare) },
       normStats: inspection.layers.map((l) => ({ norm1: l.norm1, norm2: l.norm2 })), finalNorm: inspection.finalNorm,
-      ablated: ablation.heads, lens: interpret.lens.map((r) => ({ layer: r.layer, top: r.top[0].id, probability: r.probability })),
+      ablated: ablation.heads, ablateMode: ablation.mode, lens: interpret.lens.map((r) => ({ layer: r.layer, top: r.top[0].id, probability: r.probability })),
       attribution: interpret.attribution?.values ?? null,
     });
   }
