@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { evalWindows } from '../../models/brown/evaluate.mjs';
+import { heldOutProse, wordRate } from '../../models/lib/english.mjs';
 import { prepare } from '../../models/brown/prepare-corpus.mjs';
 import { runRecipe } from '../../models/brown/train.mjs';
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
@@ -92,6 +93,24 @@ test('wasm (SIMD128) evaluation of the held-out documents matches the model card
   } finally {
     gpt.dispose();
   }
+});
+
+test('the card reports the held-out prose loss and the English-word rate a fresh measurement gives', () => {
+  const prose = heldOutProse();
+  assert.deepEqual(prose.documents, metrics.prose.documents);
+  const work = scratch('prose');
+  const ev = JSON.parse(ok('eval', '--model', MODEL, '--text', writeText(join(work, 'prose.txt'), prose.text), '--json'));
+  assert.ok(Math.abs(ev.bits_per_byte - metrics.prose.bits_per_byte) <= 1e-6, `prose ${ev.bits_per_byte}`);
+  assert.ok(card.includes(`${ev.bits_per_byte.toFixed(4)} bits per byte on ${prose.source}`), 'the card states it');
+  const { prompts, seeds, max_new_tokens: n } = metrics.word_rate;
+  const fresh = wordRate(prompts.flatMap((prompt) => Array.from({ length: seeds }, (_, seed) => ({
+    prompt,
+    text: JSON.parse(ok('generate', '--model', MODEL, '--prompt', prompt, '--max-new-tokens', String(n),
+      '--temperature', '0.8', '--top-k', '40', '--seed', String(seed), '--json')).text,
+  }))));
+  assert.equal(fresh.words, metrics.word_rate.words);
+  assert.equal(fresh.rate, metrics.word_rate.rate);
+  assert.ok(card.includes(`${(100 * fresh.rate).toFixed(1)} % of ${fresh.words.toLocaleString('en-US')} words`));
 });
 
 test('the recipe runs end to end at a tiny scale and gives the same file twice', async () => {
