@@ -60,7 +60,7 @@ function measureWordRate(out, recipe) {
  * sampled at temperature 0.8 / top-k 40 / seed 1), size and hash — and writes out/metrics.json (with the
  * training facts in `run`) and the model card out/README.md. Returns the metrics.
  */
-function describe(out, recipe, run, valText) {
+export function describe(out, recipe, run, valText) {
   const ev = JSON.parse(blockscope(['eval', '--model', out, '--text', valText, '--json']));
   const continuation = (prompt, args) => lastJson(blockscope(['generate', '--model', out, '--prompt', prompt,
     '--max-new-tokens', String(recipe.sample_tokens), '--json', ...args])).text;

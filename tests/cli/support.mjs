@@ -121,3 +121,12 @@ export function crossEntropy(logits, targets) {
   });
   return sum / targets.length;
 }
+
+/** The largest |actual[i] - expected[i]| over a flat array and PyTorch's rows (which must hold as many values). */
+export function maxDiff(actual, expectedRows) {
+  const flat = expectedRows.flat();
+  assert.equal(actual.length, flat.length);
+  let worst = 0;
+  for (let i = 0; i < flat.length; i++) worst = Math.max(worst, Math.abs(actual[i] - flat[i]));
+  return worst;
+}

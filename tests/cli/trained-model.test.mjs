@@ -13,7 +13,7 @@ import { heldOutProse, wordRate } from '../../models/lib/english.mjs';
 import { prepare } from '../../models/brown/prepare-corpus.mjs';
 import { runRecipe } from '../../models/brown/train.mjs';
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
-import { ok, root, scratch, writeText } from './support.mjs';
+import { maxDiff, ok, root, scratch, writeText } from './support.mjs';
 
 const MODEL = join(root, 'web/models/brown');
 const golden = JSON.parse(readFileSync(join(root, 'tests/golden/trained_brown.json'), 'utf8'));
@@ -23,14 +23,6 @@ const config = JSON.parse(readFileSync(join(MODEL, 'config.json'), 'utf8'));
 const weights = readFileSync(join(MODEL, 'model.safetensors'));
 const corpus = prepare();
 const LOGIT_TOL = 1e-4;
-
-function maxDiff(actual, expectedRows) {
-  const flat = expectedRows.flat();
-  assert.equal(actual.length, flat.length);
-  let worst = 0;
-  for (let i = 0; i < flat.length; i++) worst = Math.max(worst, Math.abs(actual[i] - flat[i]));
-  return worst;
-}
 
 test('the PyTorch goldens were made from the shipped file', () => {
   const sha = createHash('sha256').update(weights).digest('hex');
