@@ -5,7 +5,7 @@
 // refuse a word that is not a symbol); and the recipe itself runs (at a tiny scale) and is deterministic.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -124,6 +124,21 @@ test('a word that is not one of the sort model\'s symbols fails, naming it and w
     new RegExp(`"${outside}" \\(at character 4\\) is not a symbol of this tokenizer; its ${symbols(recipe.task).length} symbols are 0, 1, `), 1);
   fails(['generate', '--model', MODEL, '--prompt', '3 1 sep', ...args], /"sep" \(at character 4\) is not a symbol/, 1);
   fails(['generate', '--model', MODEL, '--prompt', ' ', ...args], /the prompt is empty/, 1);
+});
+
+test('train reads text in symbols through tokens.json and writes tokens.json into --out', () => {
+  const work = scratch('sort-text');
+  const text = join(work, 'examples.txt');
+  const stride = 2 * recipe.task.n + 1;
+  writeFileSync(text, `${heldout.slice(0, 40).map((xs) => example(xs, recipe.task).map((id) => symbols(recipe.task)[id]).join(' ')).join('\n')}\n`);
+  const out = join(work, 'out');
+  ok('train', '--model', MODEL, '--data', text, '--out', out, '--steps', '2', '--batch-size', '2', '--window-stride', String(stride),
+    '--val-fraction', '0.25', '--eval-batches', '1');
+  assert.deepEqual(readFileSync(join(out, 'tokens.json'), 'utf8'), readFileSync(join(MODEL, 'tokens.json'), 'utf8'));
+  const r = run('generate', '--model', out, '--prompt', '3 1 SEP', '--temperature', '0', '--max-new-tokens', '2');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^\S+ \S+\n$/, 'two symbols, a space between');
+  for (const word of r.stdout.trim().split(' ')) assert.ok(symbols(recipe.task).includes(word), word);
 });
 
 test('ablating the head the card marks most essential changes the generated text of some held-out input', () => {
