@@ -181,23 +181,29 @@ CommitHooks commit_hooks_from_env() {
   return hooks;
 }
 
-bool has_tokenizer_files(const std::string& dir) {
-  const fs::path d(dir);
-  return (fs::exists(d / "vocab.json") && fs::exists(d / "merges.txt")) ||
-         (fs::exists(d / "encoder.json") && fs::exists(d / "vocab.bpe"));
+std::unique_ptr<Tokenizer> model_tokenizer(const std::string& model_dir, int64_t vocab_size) {
+  if (!model_dir.empty()) {
+    if (auto own = read_tokenizer_dir(model_dir, model_tokenizer_layouts(vocab_size))) return own;
+  }
+  const char* kind = default_tokenizer_kind(vocab_size);
+  if (kind && std::string_view(kind) != "gpt2") return make_tokenizer(kind);
+  return nullptr;
 }
 
 std::unique_ptr<Tokenizer> open_tokenizer(const std::string& option, const std::string& model_dir,
                                           int64_t vocab_size) {
-  if (option == "bytes" || option == "bytes+eot") return std::make_unique<ByteTokenizer>(option == "bytes+eot");
-  if (!option.empty()) return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(option));
-  if (!model_dir.empty() && has_tokenizer_files(model_dir))
-    return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(model_dir));
+  if (option == "bytes" || option == "bytes+eot") return make_tokenizer(option);
+  if (!option.empty()) {
+    if (auto given = read_tokenizer_dir(option, tokenizer_layouts())) return given;
+    throw Error(detail::concat("no tokenizer files in '", option, "': expected ", describe_layouts(tokenizer_layouts())));
+  }
+  if (auto tok = model_tokenizer(model_dir, vocab_size)) return tok;
+  const auto layouts = model_tokenizer_layouts(vocab_size);
   const char* kind = default_tokenizer_kind(vocab_size);
-  if (kind && std::string_view(kind) != "gpt2") return open_tokenizer(kind, "", vocab_size);
-  throw Error(detail::concat("the model has ", vocab_size, " token ids",
-                             kind ? " (GPT-2's BPE)" : "", " and its directory has no tokenizer files: pass --tokenizer DIR "
-                             "(a directory with vocab.json + merges.txt or encoder.json + vocab.bpe)"));
+  throw Error(detail::concat("the model has ", vocab_size, " token ids", kind ? " (GPT-2's BPE)" : "",
+                             " and its directory has no tokenizer files: pass --tokenizer DIR (a directory with ",
+                             describe_layouts(tokenizer_layouts()), ")", layouts.empty() ? "" : ", or put ",
+                             describe_layouts(layouts), layouts.empty() ? "" : " next to the model"));
 }
 
 TokenFile read_token_file(const std::string& path, const std::string& tokenizer, const std::string& model_dir,

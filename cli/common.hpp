@@ -15,6 +15,7 @@
 #include "blockscope/checkpoint.hpp"
 #include "blockscope/gpt_model.hpp"
 #include "blockscope/tokenizer.hpp"
+#include "blockscope/tokenizer_files.hpp"
 
 namespace blockscope::cli {
 
@@ -48,13 +49,18 @@ void write_file_atomic(const std::string& path, std::string_view text);
 // BLOCKSCOPE_TEST_FULL_DISK=NAME makes writing the file NAME fail with ENOSPC. Empty hooks when unset.
 CommitHooks commit_hooks_from_env();
 
-// True if `dir` holds GPT-2 tokenizer files (vocab.json + merges.txt, or encoder.json + vocab.bpe).
-bool has_tokenizer_files(const std::string& dir);
-// --tokenizer DIR (GPT-2 files) or "bytes" / "bytes+eot"; if empty: the model directory's tokenizer files,
-// else the core's default_tokenizer_kind for the vocabulary (bytes, bytes+eot), else an Error asking for
-// --tokenizer.
+// A model directory's tokenizer as every front end picks it: its own tokenizer files of a layout that fits the
+// vocabulary (the core's model_tokenizer_layouts: GPT-2-format BPE from 256 ids up, tokens.json below), else the
+// core's default_tokenizer_kind for the vocabulary (bytes, bytes+eot); null when neither gives one (or "gpt2" would
+// need GPT-2's files, which the CLI does not ship).
+std::unique_ptr<Tokenizer> model_tokenizer(const std::string& model_dir, int64_t vocab_size);
+// --tokenizer DIR (the first tokenizer files found there: vocab.json + merges.txt, encoder.json + vocab.bpe or
+// tokens.json) or "bytes" / "bytes+eot"; if empty, model_tokenizer, else an Error asking for --tokenizer.
 std::unique_ptr<Tokenizer> open_tokenizer(const std::string& option, const std::string& model_dir,
                                           int64_t vocab_size);
+// --tokenizer's help text, shared by every subcommand that takes it.
+inline constexpr const char* kTokenizerHelp =
+    "tokenizer directory (vocab.json + merges.txt, encoder.json + vocab.bpe, or tokens.json), or 'bytes'";
 
 // Token ids of a data file, by extension: ".ids" integers separated by whitespace and/or commas, ".bin"
 // uint16 little-endian (nanoGPT's train.bin), anything else UTF-8 text encoded with `tokenizer`'s choice

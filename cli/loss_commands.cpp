@@ -144,7 +144,7 @@ void add_loss_commands(CLI::App& app, Action& action) {
   eval->add_option("--model", e->model, "model directory")->required();
   eval->add_option("--text", e->text, "the file to evaluate on")->required();
   eval->add_option("--tokenizer", e->tokenizer,
-                   "GPT-2 tokenizer directory, or 'bytes'; default: the model directory's files, else bytes");
+                   std::string(kTokenizerHelp) + "; default: the model directory's files, else bytes");
   eval->add_option("--batch-size", e->batch_size,
                    "windows per forward pass (default 8; changes the result only by rounding)")
       ->check(integer_value(1));

@@ -134,12 +134,10 @@ int cmd_generate(GenerateArgs& a) {
           " of --prompt TEXT, --prompt-file FILE or --prompt-ids IDS");
   // Ids in, ids out: a model no tokenizer fits (e.g. a 60-token task vocabulary) still generates from
   // --prompt-ids, printing ids (and "text": null with --json).
-  std::unique_ptr<Tokenizer> tok;
-  if (a.prompt_ids_given && a.tokenizer.empty() && !has_tokenizer_files(a.model) &&
-      !default_tokenizer_kind(model.config().vocab_size))
-    tok = nullptr;
-  else
-    tok = open_tokenizer(a.tokenizer, a.model, model.config().vocab_size);
+  const int64_t V = model.config().vocab_size;
+  const std::unique_ptr<Tokenizer> tok = a.prompt_ids_given && a.tokenizer.empty()
+                                             ? model_tokenizer(a.model, V)
+                                             : open_tokenizer(a.tokenizer, a.model, V);
   const std::vector<int32_t> prompt = a.prompt_ids_given ? parse_ids(a.prompt_ids)
                                       : tok->encode(a.prompt_file_given ? read_file(a.prompt_file) : a.prompt);
   require(!prompt.empty(), "the prompt is empty (", a.prompt_file_given ? a.prompt_file : "--prompt", ")");
@@ -150,7 +148,10 @@ int cmd_generate(GenerateArgs& a) {
   while (const auto t = gen.next()) {
     out.push_back(*t);
     if (!a.json && (!a.opts.stop_token || *t != *a.opts.stop_token)) {
-      const std::string piece = tok ? tok->decode(std::span<const int32_t>(&*t, 1)) : std::to_string(*t) + " ";
+      // Each token's text, joined as decode() joins them (symbols by spaces); ids alone, by spaces.
+      const std::string_view sep = tok ? tok->separator() : " ";
+      std::string piece = out.size() > 1 ? std::string(sep) : std::string();
+      piece += tok ? tok->decode(std::span<const int32_t>(&*t, 1)) : std::to_string(*t);
       std::fwrite(piece.data(), 1, piece.size(), stdout);
       std::fflush(stdout);  // stream each token as it arrives
     }
@@ -348,7 +349,7 @@ void add_model_commands(CLI::App& app, Action& action) {
                                            "a file whose UTF-8 text is the prompt (for prompts too long for argv)");
   auto* prompt_ids = generate->add_option("--prompt-ids", g->prompt_ids, "prompt as comma-separated token ids");
   generate->add_option("--tokenizer", g->tokenizer,
-                       "GPT-2 tokenizer directory, or 'bytes'; default: the model directory's files, else bytes");
+                       std::string(kTokenizerHelp) + "; default: the model directory's files, else bytes");
   generate->add_option("--max-new-tokens", g->opts.max_new_tokens, "tokens to generate (default 50)")
       ->check(integer_value(0, GenerateOptions::kMaxNewTokens));
   generate->add_option("--temperature", g->opts.sampling.temperature, "0 = greedy (default 1)")
@@ -375,7 +376,7 @@ void add_model_commands(CLI::App& app, Action& action) {
 
   auto* tokenize = app.add_subcommand("tokenize", "text -> token ids");
   tokenize->footer("Give the text with --text, or with --text-file for text too long for a command line.");
-  tokenize->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes'")->required();
+  tokenize->add_option("--tokenizer", a->tokenizer, kTokenizerHelp)->required();
   auto* text = tokenize->add_option("--text", a->text, "text to encode");
   auto* text_file = tokenize->add_option("--text-file", a->text_file, "a file whose UTF-8 text is encoded");
   tokenize->add_flag("--json", a->json, "print a JSON array");
@@ -386,7 +387,7 @@ void add_model_commands(CLI::App& app, Action& action) {
   });
 
   auto* detokenize = app.add_subcommand("detokenize", "token ids -> text");
-  detokenize->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes'")->required();
+  detokenize->add_option("--tokenizer", a->tokenizer, kTokenizerHelp)->required();
   detokenize->add_option("--ids", a->ids, "comma-separated token ids")->required();
   detokenize->callback([a, &action] { action = [a] { return cmd_detokenize(a->tokenizer, a->ids); }; });
 

@@ -122,24 +122,25 @@ ojson step_json(const StepResult& r, double tokens_per_s, double val) {
   return j;
 }
 
-// The checkpoint as one commit (the core's save_training_checkpoint): the GPT-2 tokenizer files of --tokenizer
-// DIR, else of the model directory (so `generate --model OUT` finds them), config.json, the AdamW state bound to these weights by their
+// The checkpoint as one commit (the core's save_training_checkpoint): the tokenizer files (every layout the core
+// knows: tokenizer_layouts) of --tokenizer DIR, else of the model directory (so `generate --model OUT` finds them), config.json, the AdamW state bound to these weights by their
 // fingerprint, and model.safetensors last.
 void save_checkpoint(Trainer& trainer, const CheckpointNaming& naming, const TrainArgs& a, int64_t weights_step,
                      bool with_optimizer) {
   std::vector<std::vector<uint8_t>> contents;  // what tokenizer_files' spans view
-  contents.reserve(4);
+  contents.reserve(2 * tokenizer_layouts().size());  // no reallocation: the spans stay valid
   std::vector<DirFile> tokenizer_files;
   // The tokenizer the data was read with: --tokenizer DIR when given (so OUT is self-contained), else MODEL's.
   const bool given = !a.tokenizer.empty() && a.tokenizer != "bytes";
   const fs::path from = given ? fs::path(a.tokenizer) : fs::path(a.model);
   std::error_code same;
   if (!fs::equivalent(from, a.out, same)) {
-    for (const char* name : {"vocab.json", "merges.txt", "encoder.json", "vocab.bpe"}) {
-      const fs::path src = from / name;
-      if (!fs::exists(src)) continue;
-      contents.push_back(read_file_bytes(src.string(), kMaxTokenizerFileBytes, "a tokenizer file"));
-      tokenizer_files.push_back({name, contents.back()});
+    for (const TokenizerLayout& layout : tokenizer_layouts()) {
+      for (const char* name : {layout.first, layout.second}) {
+        if (!name || !fs::exists(from / name)) continue;
+        contents.push_back(read_file_bytes((from / name).string(), kMaxTokenizerFileBytes, "a tokenizer file"));
+        tokenizer_files.push_back({name, contents.back()});
+      }
     }
   }
   save_training_checkpoint(a.out, trainer.model(), naming, weights_step,
@@ -367,7 +368,7 @@ void add_training_commands(CLI::App& app, Action& action) {
       "every thread), ...} line.");
   c->add_option("--model", a->model, "model directory to start from")->required();
   c->add_option("--data", a->data, "training data: text, .ids or .bin")->required();
-  c->add_option("--tokenizer", a->tokenizer, "GPT-2 tokenizer directory, or 'bytes' (text data only)");
+  c->add_option("--tokenizer", a->tokenizer, std::string(kTokenizerHelp) + " (text data only)");
   c->add_option("--out", a->out, "output directory (may be --model itself)")->required();
   c->add_option("--steps", tc.steps, "optimizer updates in the whole schedule (default 1000)")
       ->check(integer_value(1, TrainConfig::kMaxSteps));

@@ -129,14 +129,28 @@ export class RemoteFeedForward extends RemoteHandle {
 }
 
 export class RemoteTokenizer extends RemoteObject {
-  /** 'gpt2' | 'bytes' | 'bytes+eot' ('gpt2' for any GPT-2-format byte-level BPE) */
+  /**
+   * 'gpt2' | 'bytes' | 'bytes+eot' | 'symbols' ('gpt2' for any GPT-2-format byte-level BPE; 'symbols' for a tokens.json
+   * vocabulary)
+   */
   readonly kind: TokenizerKind;
-  /** Where a model's own tokenizer files came from (loadTokenizer), e.g. "…/vocab.json + merges.txt"; else null. */
+  /**
+   * Where a model's own tokenizer files came from (loadTokenizer), e.g. "…/vocab.json + merges.txt" or "…/tokens.json";
+   * else null.
+   */
   readonly source: string | null;
   readonly vocabSize: number;
   /** The id of <|endoftext|>, or null. */
   readonly eotId: number | null;
-  /** Token ids of `text` ("<|endoftext|>" is the one eot id). */
+  /**
+   * What decode() puts between two tokens' texts: '' for the byte-level tokenizers, ' ' for symbols (join a prompt and
+   * its continuation with it).
+   */
+  readonly separator: string;
+  /**
+   * Token ids of `text` ("<|endoftext|>" is the one eot id; for symbols, its whitespace-separated words, each of which
+   * must be a symbol).
+   */
   encode(text: string): Promise<Int32Array>;
   /** The bytes the ids stand for. */
   decodeBytes(ids: ArrayLike<number>): Promise<Uint8Array>;
@@ -242,12 +256,15 @@ export class RuntimeClient {
    * attention (2d for the standard FFN).
    */
   blockFlops(config: Record<string, unknown>, options?: { tokens?: number }): Promise<BlockFlops>;
-  /** A tokenizer: GPT-2's (its files shipped with the build, or given), or one id per byte. */
+  /**
+   * A tokenizer: GPT-2's (its files shipped with the build, or given), one id per byte, or named symbols (a
+   * tokens.json's text).
+   */
   createTokenizer(options?: TokenizerOptions): Promise<RemoteTokenizer>;
   /**
-   * A checkpoint's tokenizer as the CLI picks it: GPT-2-format files next to the model (vocab.json + merges.txt or
-   * encoder.json + vocab.bpe) win, else the core's default kind for vocabSize; refuses one with more ids than the
-   * vocabulary.
+   * A checkpoint's tokenizer as the CLI picks it (the core's rule): its own files next to the model win — GPT-2-format
+   * BPE (vocab.json + merges.txt or encoder.json + vocab.bpe) from 256 ids up, tokens.json below, and nothing else is
+   * looked for —, else the core's default kind for vocabSize; refuses one with more ids than the vocabulary.
    */
   loadTokenizer(source: ModelSource & TokenizerFilesSource, options: LoadTokenizerOptions): Promise<RemoteTokenizer>;
   /**

@@ -9,7 +9,7 @@ export type TokenIds = Int32Array | ArrayLike<number> | ArrayLike<number>[];
 export type NormPlacement = 'pre' | 'post';
 export type ActivationKind = 'gelu_tanh' | 'gelu_erf' | 'relu' | 'tanh';
 export type WeightFormat = 'f32' | 'int8';
-export type TokenizerKind = 'gpt2' | 'bytes' | 'bytes+eot';
+export type TokenizerKind = 'gpt2' | 'bytes' | 'bytes+eot' | 'symbols';
 export type CheckpointLayout = 'book' | 'huggingface';
 
 /**
@@ -239,8 +239,8 @@ export type ModelSource =
   | { config: string | object; weights: Uint8Array | ArrayBuffer };
 /** Besides the model's source, what loadTokenizer may be told of its tokenizer files. */
 export interface TokenizerFilesSource {
-  /** The tokenizer files' text (vocab.json + merges.txt), instead of looking next to the model. */
-  tokenizer?: { vocab: string; merges: string };
+  /** The tokenizer files' text (vocab.json + merges.txt, or tokens.json), instead of looking next to the model. */
+  tokenizer?: { vocab: string; merges: string } | { tokens: string };
   /** false: the model has no tokenizer files (no request is made for them). */
   tokenizerFiles?: boolean;
 }
@@ -258,6 +258,8 @@ export interface TokenizerOptions {
   vocab?: string;
   /** vocab.bpe / merges.txt text */
   merges?: string;
+  /** tokens.json text, for kind 'symbols': a JSON array of distinct symbols, id = index */
+  tokens?: string;
   /** Where encoder.json + vocab.bpe are fetched from (default: tokenizers/gpt2/ next to the wasm). */
   baseUrl?: string | URL;
 }

@@ -140,7 +140,7 @@ export interface GPTExplorerAttributes extends CommonAttributes {
   seed?: Num;
   /** lazy: load when the widget nears the viewport (default "lazy") */
   loading?: 'lazy' | 'eager';
-  /** checkpoint directory URL; replaces the trained model (its own vocab.json + merges.txt, when there, tokenize) (default "") */
+  /** a shipped model by name — brown (the default) or sort, which sorts numbers and, unless set, brings its own prompt, temperature 0 and 8 new tokens — or a checkpoint directory URL that replaces it (its own tokenizer files, when there, tokenize) (default "") */
   model?: string;
   /** layers … tokenizer: the size of a weights="random" model (default 4, 1 to 48, whole) */
   layers?: Num;

@@ -5,6 +5,7 @@
 
 #include "blockscope/generation.hpp"
 #include "blockscope/tokenizer.hpp"
+#include "blockscope/tokenizer_files.hpp"
 #include "handles.hpp"
 
 namespace blockscope::wasm {
@@ -43,15 +44,12 @@ val GPTHandle::save(const std::string& layout) {
 
 namespace {
 
-// A tokenizer: kind "gpt2" (vocab.json/encoder.json text + merges.txt/vocab.bpe text), "bytes" or "bytes+eot".
+// A tokenizer of the core's make_tokenizer: kind "gpt2" (vocab.json/encoder.json text + merges.txt/vocab.bpe text),
+// "symbols" (tokens.json text), "bytes" or "bytes+eot"; `source` names the files in the core's errors.
 class TokenizerHandle {
  public:
-  TokenizerHandle(const std::string& kind, const std::string& vocab, const std::string& merges)
-      : tok_([&]() -> std::unique_ptr<Tokenizer> {
-          if (kind == "gpt2") return std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_strings(vocab, merges));
-          if (kind == "bytes" || kind == "bytes+eot") return std::make_unique<ByteTokenizer>(kind == "bytes+eot");
-          throw Error("unknown tokenizer kind '" + kind + "' (expected gpt2, bytes or bytes+eot)");
-        }()) {}
+  TokenizerHandle(const std::string& kind, const std::string& first, const std::string& second, const std::string& source)
+      : tok_(make_tokenizer(kind, first, second, source)) {}
   val encode(const std::string& text) {
     return guarded([&] {
       ids_ = tok_->encode(text);
@@ -75,6 +73,7 @@ class TokenizerHandle {
   int vocabSize() const { return tok_->vocab_size(); }
   val eotId() const { return tok_->eot_id() ? val(*tok_->eot_id()) : val::null(); }
   std::string name() const { return guarded([&] { return tok_->name(); }); }
+  std::string separator() const { return guarded([&] { return std::string(tok_->separator()); }); }
 
  private:
   std::unique_ptr<Tokenizer> tok_;
@@ -141,6 +140,24 @@ val defaultTokenizerKind(double vocab_size) {
   });
 }
 
+// The tokenizer files a model of vocab_size ids may have, in the order they are looked for (the core's rule,
+// tokenizer_files.hpp): [{kind, files: [name, ...]}].
+val tokenizerLayouts(double vocab_size) {
+  return guarded([&] {
+    val out = val::array();
+    for (const TokenizerLayout& l : model_tokenizer_layouts(integer_of(vocab_size, "vocab_size", 0, INT64_C(1) << 53))) {
+      val files = val::array();
+      files.call<void>("push", std::string(l.first));
+      if (l.second) files.call<void>("push", std::string(l.second));
+      val o = val::object();
+      o.set("kind", std::string(l.kind));
+      o.set("files", files);
+      out.call<void>("push", o);
+    }
+    return out;
+  });
+}
+
 // The k most likely next tokens of one row of logits: {ids, logits, probabilities} (softmax at `temperature`).
 val topCandidates(val logits, double k, double temperature) {
   return guarded([&] {
@@ -176,13 +193,14 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .function("write", &ModelLoaderHandle::write)
       .function("received", &ModelLoaderHandle::received);
   bind_class<TokenizerHandle>("Tokenizer")
-      .constructor(&make_handle<TokenizerHandle, std::string, std::string, std::string>, allow_raw_pointers())
+      .constructor(&make_handle<TokenizerHandle, std::string, std::string, std::string, std::string>, allow_raw_pointers())
       .function("encode", &TokenizerHandle::encode)
       .function("decodeBytes", &TokenizerHandle::decodeBytes)
       .function("tokenBytes", &TokenizerHandle::tokenBytes)
       .function("vocabSize", &TokenizerHandle::vocabSize)
       .function("eotId", &TokenizerHandle::eotId)
-      .function("name", &TokenizerHandle::name);
+      .function("name", &TokenizerHandle::name)
+      .function("separator", &TokenizerHandle::separator);
   auto gpt = bind_class<GPTHandle>("GPT")
                  .constructor(&make_handle<GPTHandle, std::string, double>, allow_raw_pointers())
                  .constructor(&make_handle<GPTHandle, ModelLoaderHandle&>, allow_raw_pointers())
@@ -208,5 +226,6 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
   bind_function("checkModelConfig", &checkModelConfig);
   bind_function("loadOptions", &loadOptions);
   bind_function("defaultTokenizerKind", &defaultTokenizerKind);
+  bind_function("tokenizerLayouts", &tokenizerLayouts);
   bind_function("topCandidates", &topCandidates);
 }

@@ -9,6 +9,7 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/tokenizer.hpp"
+#include "blockscope/tokenizer_files.hpp"
 #include "gpt2_format.hpp"
 #include "json_reader.hpp"
 #ifndef __EMSCRIPTEN__
@@ -225,10 +226,9 @@ std::optional<std::string> read_file(const std::string& path) {
 }  // namespace
 
 Gpt2Tokenizer Gpt2Tokenizer::from_directory(const std::string& dir) {
-  const std::pair<const char*, const char*> layouts[] = {{"vocab.json", "merges.txt"},  // Hugging Face
-                                                         {"encoder.json", "vocab.bpe"}};  // OpenAI
-  for (const auto& [vocab_name, merges_name] : layouts) {
-    const std::string vocab_path = dir + "/" + vocab_name, merges_path = dir + "/" + merges_name;
+  for (const TokenizerLayout& layout : tokenizer_layouts()) {  // Hugging Face's names, then OpenAI's
+    if (std::string_view(layout.kind) != "gpt2") continue;
+    const std::string vocab_path = dir + "/" + layout.first, merges_path = dir + "/" + layout.second;
     const std::optional<std::string> vocab = read_file(vocab_path);
     if (!vocab) continue;
     const std::optional<std::string> merges = read_file(merges_path);
@@ -236,7 +236,7 @@ Gpt2Tokenizer Gpt2Tokenizer::from_directory(const std::string& dir) {
     try {
       return from_strings(*vocab, *merges);
     } catch (const Error& e) {
-      throw Error(detail::concat(vocab_path, " + ", merges_name, ": ", e.what()));
+      throw Error(detail::concat(vocab_path, " + ", layout.second, ": ", e.what()));
     }
   }
   throw Error(detail::concat("no GPT-2 tokenizer files in '", dir,

@@ -1,7 +1,7 @@
 // The sorting model's card (README.md next to the shipped weights), written from the recipe's measured metrics so
 // its numbers are always the ones the recipe produced; tests check them against a fresh evaluation.
 import { roleName } from './evaluate.mjs';
-import { example, makeSplits, vocabulary } from './task.mjs';
+import { example, makeSplits, symbols, vocabulary } from './task.mjs';
 
 const int = (n) => Math.round(n).toLocaleString('en-US');
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
@@ -22,6 +22,8 @@ function headTable(m) {
     'held-out exact with this head ablated (tokens)'], 'rrlrrrrrrrr', rows);
 }
 
+/** A JSON array shown by its ends: ["0", "1", …, "15", "SEP"]. */
+const listed = (xs) => `[${[...xs.slice(0, 2), '…', ...xs.slice(-2)].map((x) => (x === '…' ? x : JSON.stringify(x))).join(', ')}]`;
 const plural = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
 const inputsName = (s) => (s.mix_repeats ? 'mixed' : 'uniform');
 
@@ -78,6 +80,8 @@ export function modelCard(m) {
   const { n, alphabet } = m.task;
   const shown = makeSplits({ ...m.task, train_examples: 1, heldout_examples: 1 }).train[0];
   const floor = ((n - 1) * Math.log(alphabet)) / (2 * n);
+  const words = (ids) => ids.map((id) => symbols(m.task)[id]).join(' ');
+  const prompt = words(example(shown, m.task).slice(0, n + 1)); // the input and SEP, as tokens.json spells them
   const failures = m.heldout_failures.length === 0 ? '' :
     `\n\nFirst wrong outputs: ${m.heldout_failures.map((f) => `${f.input.join(' ')} → ${f.got.join(' ')}`).join('; ')}.`;
   return `# ${m.name}: a ${int(m.parameters)}-parameter GPT that sorts ${n} numbers, trained by Blockscope
@@ -92,7 +96,8 @@ attention weights, and what happens to the answers when it is switched off.
 An example is \`x1 … x${n} SEP y1 … y${n}\`: ${n} numbers drawn uniformly from 0 … ${alphabet - 1} (repeats allowed), the separator,
 then the same numbers in ascending order, e.g. \`${example(shown, m.task).map((id) => (id === alphabet ? 'SEP' : id)).join(' ')}\`.
 Vocabulary: ${vocabulary(m.task).size} ids: 0 … ${alphabet - 1} are the numbers themselves, ${vocabulary(m.task).sep} is SEP. The model reads the input and SEP and writes the ${n} outputs one at a time
-by greedy decoding (the most likely token each time).
+by greedy decoding (the most likely token each time). \`tokens.json\` names the ids in order (\`${listed(symbols(m.task))}\`): it is the
+model's own tokenizer, so the CLI and \`<gpt-explorer model="sort">\` read and write the numbers as text, \`${prompt}\`.
 
 | | |
 |---|---|
@@ -154,10 +159,15 @@ ${sizesTable(m)}
 
 \`\`\`sh
 B=build/release/cli/blockscope
+$B generate --model web/models/sort --prompt "${prompt}" --max-new-tokens ${n} --temperature 0   # ${words(example(shown, m.task).slice(n + 1))}
 $B generate --model web/models/sort --prompt-ids ${[...shown, alphabet].join(',')} --max-new-tokens ${n} --temperature 0 --no-stop --json
 $B forward --model web/models/sort --tokens ${example(shown, m.task).slice(0, 2 * n).join(',')} --json --attention   # every head's weights
 $B generate ... --ablate 1.0                                    # the same with head 1.0 switched off
 \`\`\`
+
+In a web page, \`<gpt-explorer model="sort"></gpt-explorer>\` opens this model with that prompt and greedy decoding of
+${n} tokens, next to its untrained twin; tick a head in its ablation checkboxes (or set \`ablate="1.0"\`) and watch the
+sorted output change.
 
 ## Recipe
 
@@ -166,8 +176,8 @@ npm run train:sort        # = bash scripts/build.sh native && node models/sort/t
 \`\`\`
 
 \`models/sort/recipe.json\` holds the task, the architecture and the training options; \`train.mjs\` draws the
-examples, runs \`blockscope init\`, \`blockscope train\`, \`blockscope convert --dtype ${m.storage}\`, measures the held-out
-accuracy and the heads through the CLI, and writes this card and \`metrics.json\` (with the loss curve). The same
+examples, runs \`blockscope init\`, \`blockscope train\`, \`blockscope convert --dtype ${m.storage}\`, writes \`tokens.json\`, measures
+the held-out accuracy and the heads through the CLI, and writes this card and \`metrics.json\` (with the loss curve). The same
 command gives the same file on the same CPU build.
 
 ## What it can and cannot do

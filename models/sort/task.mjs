@@ -9,6 +9,16 @@ export function vocabulary({ alphabet }) {
   return { size: alphabet + 1, sep: alphabet };
 }
 
+/**
+ * The vocabulary's symbols in id order — "0" … "alphabet-1", then "SEP" —, what the recipe writes to tokens.json so
+ * that the CLI and <gpt-explorer> read and write the model's text as numbers ("9 9 3 1 SEP", the core's
+ * SymbolTokenizer).
+ */
+export function symbols(task) {
+  const { size, sep } = vocabulary(task);
+  return Array.from({ length: size }, (_, id) => (id === sep ? 'SEP' : String(id)));
+}
+
 /** Tokens per example (input, SEP, output). The model's context is one less: it never reads the last output. */
 export const exampleLength = ({ n }) => 2 * n + 1;
 

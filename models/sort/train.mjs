@@ -5,7 +5,7 @@
 //   npm run train:sort                      the full run (a few minutes on one core) -> web/models/sort/
 //   node models/sort/train.mjs --out DIR    the same, elsewhere
 //   node models/sort/train.mjs --card-only [--out DIR]
-//                                           re-measure a trained model and rewrite its card and metrics.json
+//                                           re-measure a trained model and rewrite its card, metrics.json and tokens.json
 //   node models/sort/train.mjs --sweep [--out DIR]
 //                                           train every size in recipe.json's "sweep" the same way, measure their
 //                                           held-out accuracy, and record them in the card ("Sizes tried")
@@ -25,7 +25,7 @@ import { blockscope, CLI, loadRecipe as loadRecipeIn, root, sha256, trainFlags, 
   from '../lib/recipe.mjs';
 import { modelCard } from './card.mjs';
 import { greedyAccuracy, inspectOutputs } from './evaluate.mjs';
-import { exampleLength, idsFile, makeSplits, vocabulary } from './task.mjs';
+import { exampleLength, idsFile, makeSplits, symbols, vocabulary } from './task.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -61,6 +61,14 @@ function writeTask(work, recipe) {
   writeFileSync(paths.train, idsFile(train, recipe.task));
   writeFileSync(paths.heldout, idsFile(heldout, recipe.task));
   return { heldout, paths };
+}
+
+/**
+ * Writes out/tokens.json, the model's symbols in id order (task.mjs symbols()): next to the weights it is the
+ * model's own tokenizer, so `blockscope generate --prompt "3 1 SEP"` and <gpt-explorer model="sort"> read numbers.
+ */
+export function writeTokens(out, task) {
+  writeFileSync(join(out, 'tokens.json'), `${JSON.stringify(symbols(task))}\n`);
 }
 
 /**
@@ -116,6 +124,7 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
     log(`3/4 store as ${recipe.storage.toUpperCase()}`);
     mkdirSync(out, { recursive: true });
     blockscope(['convert', '--model', join(work, 'trained'), '--out', out, '--dtype', recipe.storage]);
+    writeTokens(out, task);
 
     log('4/4 evaluate on the held-out inputs, head by head');
     const old = existsSync(join(out, 'metrics.json')) ? JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) : {};
@@ -141,11 +150,12 @@ export async function runRecipe({ out, tiny = false, log = console.log }) {
 const RUN_KEYS = ['final_train_loss', 'final_heldout_loss', 'train_seconds', 'train_cpu_seconds', 'tokens_per_s',
   'tokens_seen', 'threads', 'sizes_tried', 'curve'];
 
-/** Re-measures a trained model directory and rewrites its card, keeping the training facts of metrics.json. */
+/** Re-measures a trained model directory and rewrites its card and tokens.json, keeping the training facts of metrics.json. */
 export function redescribe(out, extra = {}) {
   const old = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
   const recipe = loadRecipe();
   const run = Object.fromEntries(RUN_KEYS.filter((k) => k in old).map((k) => [k, old[k]]));
+  writeTokens(out, recipe.task);
   return describe(out, recipe, { ...run, ...extra }, makeSplits(recipe.task).heldout);
 }
 

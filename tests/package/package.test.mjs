@@ -28,7 +28,7 @@ const REQUIRED = [
   'web/dist/blockscope-widgets.js', 'web/dist/blockscope-worker.js',
   'web/dist/tokenizers/gpt2/encoder.json', 'web/dist/tokenizers/gpt2/vocab.bpe',
   'web/models/brown/config.json', 'web/models/brown/model.safetensors',
-  'web/models/sort/config.json', 'web/models/sort/model.safetensors',
+  'web/models/sort/config.json', 'web/models/sort/model.safetensors', 'web/models/sort/tokens.json',
   'web/data/brown/train.txt', 'web/data/brown/val.txt',
   'web/presets/encoder-block-lesson82.json', 'web/presets/ffn-d2-lesson-example.json',
   'web/presets/residual-flow-lesson82.json',

@@ -73,7 +73,13 @@ for (const flavour of FLAVOURS) {
       attention: () => ({ kind: 'attention', obj: bs.createAttention(config({ d_in: 4, d_out: 4, context_length: 6, num_heads: 2 })) }),
       ff: () => ({ kind: 'ff', obj: bs.createFeedForward({ embDim: maybe(4), expansion: maybe(2), activation: maybe('gelu_tanh') }) }),
       mlp: () => ({ kind: 'mlp', obj: bs.createResidualMLP(config({ depth: 3, dim: 4 })) }),
-      tokenizer: async () => ({ kind: 'tokenizer', obj: await bs.createTokenizer(rand() < 0.8 ? { kind: pick(['bytes', 'bytes+eot']) } : { kind: maybe('gpt2'), vocab: maybe('{"a": 0, "b": 1}'), merges: maybe('#version: 0.2\na b\n') }) }),
+      tokenizer: async () => {
+        const r = rand();
+        const options = r < 0.7 ? { kind: pick(['bytes', 'bytes+eot']) }
+          : r < 0.85 ? { kind: 'symbols', tokens: maybe(pick(['["a", "b", "SEP"]', '["a", "a"]', '[1]', '["x y"]'])) }
+            : { kind: maybe('gpt2'), vocab: maybe('{"a": 0, "b": 1}'), merges: maybe('#version: 0.2\na b\n') };
+        return { kind: 'tokenizer', obj: await bs.createTokenizer(options) };
+      },
       trainer: () => {
         const gpt = pick(of('gpt'));
         if (!gpt) return null;

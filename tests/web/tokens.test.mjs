@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { byteTitle, hexByte, piecesLabel, tokenPieces, utf8Bytes, utf8Pieces } from '../../web/widgets/kit/tokens.js';
+import { byteTitle, hexByte, piecesLabel, separatorAfter, tokenPieces, utf8Bytes, utf8Pieces } from '../../web/widgets/kit/tokens.js';
 
 const bytes = (...b) => Uint8Array.from(b);
 
@@ -84,4 +84,12 @@ test('pieces always add up to the original bytes, and valid text is never split 
     try { strict.decode(input); } catch { valid = false; }
     assert.equal(pieces.some((p) => p.byte != null), !valid, `bytes ${[...input].map((b) => b.toString(16))}`);
   }
+});
+
+test('a continuation joins its prompt with the tokenizer\'s separator, unless the prompt already ends in whitespace', () => {
+  assert.equal(separatorAfter('9 9 3 SEP', ' '), ' ', 'symbols: "… SEP" then " 3 9 9"');
+  assert.equal(separatorAfter('9 9 3 SEP ', ' '), '');
+  assert.equal(separatorAfter('9 9 3 SEP\n', ' '), '');
+  assert.equal(separatorAfter('', ' '), '', 'nothing before: nothing to separate');
+  assert.equal(separatorAfter('The jury said', ''), '', 'byte-level tokens are pieces of the text');
 });

@@ -152,16 +152,21 @@ export const API = {
     extends: 'BaseHandle',
     wasm: 'Tokenizer',
     members: {
-      /** 'gpt2' | 'bytes' | 'bytes+eot' ('gpt2' for any GPT-2-format byte-level BPE) @ts TokenizerKind */
+      /** 'gpt2' | 'bytes' | 'bytes+eot' | 'symbols' ('gpt2' for any GPT-2-format byte-level BPE; 'symbols' for a
+       * tokens.json vocabulary) @ts TokenizerKind */
       kind: SNAPSHOT,
-      /** Where a model's own tokenizer files came from (loadTokenizer), e.g. "…/vocab.json + merges.txt"; else null.
-       * @ts string | null */
+      /** Where a model's own tokenizer files came from (loadTokenizer), e.g. "…/vocab.json + merges.txt" or
+       * "…/tokens.json"; else null. @ts string | null */
       source: SNAPSHOT,
       /** @ts number */
       vocabSize: SNAPSHOT,
       /** The id of <|endoftext|>, or null. @ts number | null */
       eotId: SNAPSHOT,
-      /** Token ids of `text` ("<|endoftext|>" is the one eot id). @ts (text: string): Int32Array */
+      /** What decode() puts between two tokens' texts: '' for the byte-level tokenizers, ' ' for symbols (join a
+       * prompt and its continuation with it). @ts string */
+      separator: SNAPSHOT,
+      /** Token ids of `text` ("<|endoftext|>" is the one eot id; for symbols, its whitespace-separated words, each of
+       * which must be a symbol). @ts (text: string): Int32Array */
       encode: CALL,
       /** The bytes the ids stand for. @ts (ids: ArrayLike<number>): Uint8Array */
       decodeBytes: CALL,
@@ -291,11 +296,13 @@ export const API = {
       /** FLOPs per token of one block's sublayers at a sequence length, and the length below which the FFN costs more
        * than attention (2d for the standard FFN). @ts (config: Record<string, unknown>, options?: { tokens?: number }): BlockFlops */
       blockFlops: CALL,
-      /** A tokenizer: GPT-2's (its files shipped with the build, or given), or one id per byte. @ts (options?: TokenizerOptions): Promise<Tokenizer> */
+      /** A tokenizer: GPT-2's (its files shipped with the build, or given), one id per byte, or named symbols (a
+       * tokens.json's text). @ts (options?: TokenizerOptions): Promise<Tokenizer> */
       createTokenizer: create('Tokenizer', { async: true }),
-      /** A checkpoint's tokenizer as the CLI picks it: GPT-2-format files next to the model (vocab.json + merges.txt
-       * or encoder.json + vocab.bpe) win, else the core's default kind for vocabSize; refuses one with more ids than
-       * the vocabulary. @ts (source: ModelSource & TokenizerFilesSource, options: LoadTokenizerOptions): Promise<Tokenizer> */
+      /** A checkpoint's tokenizer as the CLI picks it (the core's rule): its own files next to the model win —
+       * GPT-2-format BPE (vocab.json + merges.txt or encoder.json + vocab.bpe) from 256 ids up, tokens.json below, and
+       * nothing else is looked for —, else the core's default kind for vocabSize; refuses one with more ids than the
+       * vocabulary. @ts (source: ModelSource & TokenizerFilesSource, options: LoadTokenizerOptions): Promise<Tokenizer> */
       loadTokenizer: create('Tokenizer', { async: true }),
       /** Loads a checkpoint directory (config.json + model.safetensors, the book's or Hugging Face GPT-2's layout),
        * checked against the memory budget before anything large is allocated or downloaded.

@@ -230,40 +230,46 @@ export class Blockscope {
   /**
    * A tokenizer. kind 'gpt2' takes the file contents (vocab: vocab.json/encoder.json text, merges:
    * merges.txt/vocab.bpe text) or fetches encoder.json + vocab.bpe from `baseUrl` (default: the GPT-2 files
-   * shipped next to the wasm build, tokenizers/gpt2/). kind 'bytes' / 'bytes+eot' needs nothing.
+   * shipped next to the wasm build, tokenizers/gpt2/). kind 'symbols' takes tokens (a tokens.json's text: its
+   * symbols, id = index). kind 'bytes' / 'bytes+eot' needs nothing.
    * @returns {Promise<Tokenizer>}
    */
-  async createTokenizer({ kind = 'gpt2', vocab, merges, baseUrl } = {}) {
+  async createTokenizer({ kind = 'gpt2', vocab, merges, tokens, baseUrl } = {}) {
     if (kind === 'gpt2' && (vocab == null || merges == null)) {
       const base = new URL(baseUrl ?? new URL('tokenizers/gpt2/', this.#base), this.#base);
       const text = async (name) => new TextDecoder().decode(await fetchBytes(new URL(name, base)));
       [vocab, merges] = await Promise.all([text('encoder.json'), text('vocab.bpe')]);
     }
-    return new Tokenizer(new this.#m.Tokenizer(String(kind), String(vocab ?? ''), String(merges ?? '')));
+    const first = kind === 'symbols' ? tokens : vocab;
+    return new Tokenizer(new this.#m.Tokenizer(String(kind), String(first ?? ''), String(merges ?? ''), ''));
   }
 
   /**
-   * The tokenizer of a checkpoint, chosen as the CLI chooses it (cli/common.cpp open_tokenizer): GPT-2-format files
-   * next to the model win (tokenizer-files.js: vocab.json + merges.txt or encoder.json + vocab.bpe among {files}, at
-   * a {url} directory, or {tokenizer: {vocab, merges}}; {tokenizerFiles: false} skips the look), else the core's
-   * defaultTokenizerKind(vocabSize) (GPT-2's shipped files for 'gpt2'). Refuses a tokenizer with more ids than the
-   * vocabulary, and a vocabulary no tokenizer fits.
+   * The tokenizer of a checkpoint, chosen as the CLI chooses it (cli/common.cpp open_tokenizer), by the core's rule
+   * (tokenizer_files.hpp): the model's own files of a layout that fits its vocabulary win — GPT-2-format BPE
+   * (vocab.json + merges.txt or encoder.json + vocab.bpe) from 256 ids up, tokens.json (symbols) below — among
+   * {files}, at a {url} directory, or given as {tokenizer: {vocab, merges} or {tokens}} ({tokenizerFiles: false}
+   * skips the look; tokenizer-files.js), else the core's defaultTokenizerKind(vocabSize) (GPT-2's shipped files for
+   * 'gpt2'). Refuses a tokenizer with more ids than the vocabulary, and a vocabulary no tokenizer fits.
    * @returns {Promise<Tokenizer>}
    */
   async loadTokenizer(source, { vocabSize, signal, stallTimeout } = {}) {
     const V = num(vocabSize);
     const stallMs = stallTimeout === undefined ? undefined : num(stallTimeout);
-    const files = await findTokenizerFiles(source, { base: isNode ? `file://${process.cwd()}/` : location.href, signal, stallMs });
+    const layouts = this.#m.tokenizerLayouts(V);
+    const files = await findTokenizerFiles(source, layouts,
+      { base: isNode ? `file://${process.cwd()}/` : location.href, signal, stallMs });
     let tokenizer;
     if (files) {
-      try {
-        tokenizer = new Tokenizer(new this.#m.Tokenizer('gpt2', files.vocab, files.merges), files.from);
-      } catch (err) {
-        throw new BlockscopeError(`${files.from}: ${err.message}`);
-      }
+      // The core names `from` in its errors ("…/tokens.json: entry 3 …").
+      tokenizer = new Tokenizer(new this.#m.Tokenizer(files.kind, files.texts[0], files.texts[1] ?? '', files.from), files.from);
     } else {
       const kind = this.defaultTokenizerKind(V);
-      if (!kind) throw new Error(`no tokenizer fits a vocabulary of ${V} token ids (UTF-8 bytes need 256) and the model has no tokenizer files`);
+      if (!kind) {
+        const looked = layouts.map((l) => l.files.join(' + ')).join(' or ');
+        throw new Error(`no tokenizer fits a vocabulary of ${V} token ids (UTF-8 bytes need 256) and the model has no ` +
+          `tokenizer files${looked ? ` (${looked})` : ''}`);
+      }
       tokenizer = await this.createTokenizer({ kind });
     }
     if (tokenizer.vocabSize > V) {

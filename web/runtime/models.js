@@ -313,9 +313,13 @@ export class Tokenizer extends BaseHandle {
     super(raw);
     this.#source = source;
   }
-  /** 'gpt2' | 'bytes' | 'bytes+eot' ('gpt2' for any GPT-2-format byte-level BPE, a model's own included) */
+  /** 'gpt2' | 'bytes' | 'bytes+eot' | 'symbols' ('gpt2' for any GPT-2-format byte-level BPE, a model's own included) */
   get kind() {
     return this.raw.name();
+  }
+  /** What decode() puts between two tokens' texts: '' for the byte-level tokenizers, ' ' for symbols. */
+  get separator() {
+    return this.raw.separator();
   }
   /** Where a model's own tokenizer files came from (e.g. "https://…/vocab.json + merges.txt"), or null. */
   get source() {
@@ -328,7 +332,7 @@ export class Tokenizer extends BaseHandle {
   get eotId() {
     return this.raw.eotId();
   }
-  /** Int32Array of token ids; "<|endoftext|>" in the text is the single eot id. */
+  /** Int32Array of token ids; "<|endoftext|>" in the text is the single eot id (symbols: whitespace-separated words). */
   encode(text) {
     if (typeof text !== 'string') throw new Error('text to encode must be a string');
     return this.raw.encode(text).slice();

@@ -1,5 +1,6 @@
 // Tokenizers: text (UTF-8 bytes) <-> token ids. Gpt2Tokenizer is GPT-2's byte-level BPE, id for id;
-// ByteTokenizer maps each byte to its own id. Both round-trip any byte string, valid UTF-8 or not.
+// ByteTokenizer maps each byte to its own id. Both round-trip any byte string, valid UTF-8 or not. A task vocabulary
+// of named symbols is symbol_tokenizer.hpp's; which tokenizer a model directory gets is tokenizer_files.hpp's rule.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,10 @@ class Tokenizer {
   // The raw bytes of one token, for display; throws Error for an id outside the vocabulary.
   virtual std::string token_text(int32_t id) const = 0;
   virtual std::string name() const = 0;
+  // What decode() puts between two tokens' texts: nothing for the byte-level tokenizers (their tokens are pieces of
+  // the text), one space for symbols. A front end showing a continuation after its prompt (or streaming tokens one
+  // by one) joins them with it.
+  virtual std::string_view separator() const { return {}; }
 
  protected:
   // Throws Error unless 0 <= id < vocab_size(); `position` is the id's index in a decode() call, or -1.

@@ -40,16 +40,20 @@ table.candidates tbody th, table.candidates thead th:nth-child(2), table.candida
 td.xu { white-space: nowrap; }
 `;
 
-/** A probability in percent: two decimals, or three significant digits below 1 % (large vocabularies). */
+/**
+ * A probability in percent: two decimals, three significant digits below 1 % (large vocabularies), and below 0.001 %
+ * two in exponent form ("9.6e-6"): a model as sure as the sort model leaves its other tokens at 1e-7 %, and their
+ * zeros would not fit a phone's width.
+ */
 export function percent(p) {
   const v = 100 * p;
-  return v >= 1 ? fmt(v, 2) : v.toPrecision(3);
+  return v >= 1 ? fmt(v, 2) : v >= 1e-3 || v === 0 ? v.toPrecision(3) : v.toExponential(1);
 }
 
-/** p as a multiple of the uniform probability 1/V: "×0.98", "×12", "×212". */
+/** p as a multiple of the uniform probability 1/V: "×0.98", "×12", "×212", "×6.8e-6" (exponent form below 0.01). */
 export function timesUniform(p, V) {
   const v = p * V;
-  return `×${v >= 10 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(2)}`;
+  return `×${v >= 10 ? Math.round(v).toLocaleString('en-US') : v >= 0.01 || v === 0 ? v.toPrecision(2) : v.toExponential(1)}`;
 }
 
 /**

@@ -72,7 +72,7 @@ export class InspectionView {
         'evenly over the earlier tokens; trained heads pick out a few (the previous token, the start of a word, a space).'),
       this.attBox, this.attLegend, this.attReadout,
       h('h4', {}, 'Feed-forward activations before and after GELU'),
-      h('p', { class: 'muted' }, 'Every hidden value of the feed-forward network (4 × emb_dim per token) after ' +
+      h('p', { class: 'muted' }, 'Every hidden value of the feed-forward network (ffn_hidden per token: 4 × emb_dim unless the config says) after ' +
         'the first Linear layer, and after GELU. GELU keeps positive values, squashes negative ones towards 0 and ' +
         'dips slightly below it (minimum ≈ −0.17 near x ≈ −0.75). Values from the core, binned in the page.'),
       h('div', { class: 'row' },

@@ -1,10 +1,11 @@
 // <gpt-explorer> — a GPT forward pass in the tab: type a prompt and see the next-token candidates, the attention
 // weights of every head, the LayerNorm statistics of every layer and token, the feed-forward activations before and
-// after GELU, and generate text token by token. The model is a small GPT trained on the Brown corpus (shipped in
-// models/brown/, loaded when the widget approaches the viewport), next to its untrained twin — the same config with
-// seeded random weights — so the two next-token tables show what training changed. Every number is the core's.
-// Attributes: prompt, weights (trained|untrained|random), seed (123), loading (lazy|eager), model (a checkpoint
-//   directory URL that replaces the trained model), layers (4), emb-dim (64), heads (4), context (128),
+// after GELU, and generate text token by token. The model is a small GPT shipped with Blockscope — by default the one
+// trained on the Brown corpus (models/brown/), or model="sort", which sorts numbers (models/sort/) —, loaded when the
+// widget approaches the viewport, next to its untrained twin — the same config with seeded random weights — so the
+// two next-token tables show what training changed. Every number is the core's.
+// Attributes: prompt, weights (trained|untrained|random), seed (123), loading (lazy|eager), model (a shipped model's
+//   name, brown or sort, or a checkpoint directory URL that replaces it), layers (4), emb-dim (64), heads (4), context (128),
 //   tokenizer (byte|gpt2) — the size of a weights="random" model —, norm (pre|post), overflow (crop|error),
 //   candidates (10), layer (1), head (1), ln (norm1|norm2|final), ln-side (in|out), stat (var|mean),
 //   temperature (1), top-k (25), top-p (1), max-new-tokens (40), gen-seed (42), ablate, ablate-mode, attribution,
@@ -22,7 +23,7 @@ import { INTERPRET_CSS, InterpretPanel } from './gpt-interpret.js';
 import { LabRuns } from './gpt-lab-runs.js';
 import { GPTLinks } from './gpt-links.js';
 import { LINK_GROUP_ATTR, LINKED_CSS, LinkedSelection, tokensKey } from '../kit/linked-selection.js';
-import { GPTModels, LABELS, Released, SHIPPED_MODEL_URL } from './gpt-models.js';
+import { GPTModels, modelSpec, Released, SHIPPED_MODELS, shippedModel } from './gpt-models.js';
 import { BYTE_CSS, piecesLabel, renderPieces } from '../kit/tokens.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { gptSnippet, WEIGHTS_FILE } from './gpt-pytorch.js';
@@ -43,12 +44,15 @@ textarea { width: 100%; resize: vertical; }
 input[type="number"] { width: 5.5rem; }
 details > summary { cursor: pointer; margin: 0.25rem 0; }
 .note { font-style: italic; }
+.token-note { overflow-wrap: anywhere; } /* it may name a tokenizer file by its URL */
 `;
 
 const TABLE_TITLES = { trained: 'Trained', untrained: 'Untrained', fallback: 'Untrained', random: 'Random weights',
   loaded: 'Loaded checkpoint' };
-const GENERATES_WITH = { trained: 'trained model (Brown corpus)', untrained: 'untrained model (seeded random weights, same architecture)',
-  fallback: 'untrained model (seeded random weights)', random: 'random model (seeded weights)', loaded: 'loaded checkpoint' };
+const GENERATES_WITH = { trained: (m) => `trained model (${m.pair.short})`,
+  untrained: () => 'untrained model (seeded random weights, same architecture)',
+  fallback: () => 'untrained model (seeded random weights)', random: () => 'random model (seeded weights)',
+  loaded: () => 'loaded checkpoint' };
 
 /** Attributes whose change rebuilds the models (level 3), re-runs the forward pass (2), or only redraws (1). */
 const MODEL_ATTRS = ['layers', 'emb-dim', 'heads', 'context', 'seed', 'tokenizer', 'model', 'weights'];
@@ -60,7 +64,10 @@ export class GPTExplorer extends BlockscopeElement {
     weights: { default: 'trained', options: ['trained', 'untrained', 'random'],
       doc: 'the shipped model (models/brown/), its twin with seeded random weights, or a random model of the size below' },
     seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, loading: { default: 'lazy', options: ['lazy', 'eager'], doc: 'lazy: load when the widget nears the viewport' },
-    model: { default: '', url: true, doc: 'checkpoint directory URL; replaces the trained model (its own vocab.json + merges.txt, when there, tokenize)' },
+    model: { default: '', url: true, names: Object.keys(SHIPPED_MODELS),
+      doc: 'a shipped model by name — brown (the default) or sort, which sorts numbers and, unless set, brings its own ' +
+        'prompt, temperature 0 and 8 new tokens — or a checkpoint directory URL that replaces it (its own tokenizer ' +
+        'files, when there, tokenize)' },
     layers: { default: 4, min: 1, max: 48, int: true, doc: 'layers … tokenizer: the size of a weights="random" model' }, 'emb-dim': { default: 64, min: 4, max: 1024, int: true },
     heads: { default: 4, min: 1, max: 32, int: true }, context: { default: 128, min: 1, max: 1024, int: true },
     tokenizer: { default: 'byte', options: ['byte', 'gpt2'] }, norm: { default: 'pre', options: ['pre', 'post'] },
@@ -109,6 +116,13 @@ export class GPTExplorer extends BlockscopeElement {
     this.ready = true;
   }
 
+  /** An attribute's value when the page leaves it out: the shipped model's own (model="sort": its prompt, greedy
+   * decoding of its outputs), else the class default. */
+  defaultOf(name) {
+    const own = shippedModel(this.getAttribute('model'))?.defaults[name];
+    return own !== undefined ? own : super.defaultOf(name);
+  }
+
   /** The model the charts and Generate use (the runtime object in the worker). */
   get model() {
     return this.models?.model ?? null;
@@ -151,7 +165,8 @@ export class GPTExplorer extends BlockscopeElement {
     const m = this.models;
     const shipped = m.key === 'trained' && m.pair?.trained === this.model;
     return gptSnippet({ config: { ...this.model.config, norm: this.result.placement }, ids: this.result.ids, prompt: this.attr('prompt'),
-      k: this.result.candidates.length, tokenizer: m.tokenizer.kind, tokenizerSource: m.tokenizer.source, label: m.label,
+      k: this.result.candidates.length, tokenizer: m.tokenizer.kind, tokenizerSource: m.tokenizer.source,
+      symbols: m.tokenizer.symbols, label: m.label,
       weightsUrl: shipped ? new URL('model.safetensors', m.pair.url).href : null });
   }
 
@@ -222,24 +237,9 @@ export class GPTExplorer extends BlockscopeElement {
     return ['untrained', 'random'].includes(w) ? w : 'trained';
   }
 
-  /**
-   * What the attributes and this.source ask for (see GPTModels.build); `shipped`: the trained model and its twin
-   * regardless; `retry`: download the shipped model again after a failure.
-   */
-  spec({ shipped = false, retry = false } = {}) {
-    const int = (name) => Math.round(this.numAttr(name));
-    const seed = int('seed');
-    const randomConfig = (vocab) => ({ vocab_size: vocab, context_length: int('context'), emb_dim: int('emb-dim'),
-      n_heads: int('heads'), n_layers: int('layers'), drop_rate: 0.1, qkv_bias: false, norm: 'pre' });
-    const url = this.attr('model').trim();
-    if (this.source.files && !shipped) return this.source.files;
-    if (url && !shipped) return { kind: 'loaded', key: `url:${url}`, source: { url }, label: url };
-    if (this.weights() === 'random' && !shipped) {
-      const tokenizer = this.attr('tokenizer') === 'gpt2' ? 'gpt2' : 'byte';
-      return { kind: 'random', seed, tokenizer, config: randomConfig,
-        key: JSON.stringify([seed, tokenizer, ...['context', 'emb-dim', 'heads', 'layers'].map(int)]) };
-    }
-    return { kind: 'shipped', url: SHIPPED_MODEL_URL, seed, fallbackConfig: randomConfig, retry };
+  /** What the attributes and this.source ask for (gpt-models.js modelSpec; see GPTModels.build). */
+  spec(options) {
+    return modelSpec(this, this.source.files, options);
   }
 
   /** Builds what the attributes ask for; returns true when the models changed. */
@@ -275,8 +275,8 @@ export class GPTExplorer extends BlockscopeElement {
     const m = this.models;
     const previous = m.model;
     m.select(this.weights());
-    this.panel.describe(m, { weights: m.weights, modelAttr: this.attr('model') });
-    this.gen.describe(GENERATES_WITH[m.key]);
+    this.panel.describe(m, { weights: m.weights, modelAttr: shippedModel(this.attr('model')) ? '' : this.attr('model') });
+    this.gen.describe(GENERATES_WITH[m.key](m));
     const c = m.model.config;
     if (previous === m.model && this.shownModel === m.model) return false;
     this.shownModel = m.model;
@@ -449,7 +449,7 @@ export class GPTExplorer extends BlockscopeElement {
     const m = this.models;
     const table = (key, cands, selected) => ({
       key, candidates: cands, selected, title: TABLE_TITLES[key],
-      note: (key === 'trained' || key === 'untrained' ? LABELS[key].replace(/^(un)?trained:? /, '') : m.label) +
+      note: (key === 'trained' || key === 'untrained' ? m.pair.labels[key].replace(/^(un)?trained:? /, '') : m.label) +
         (selected && compare ? ' — shown in the charts below' : ''),
     });
     const tables = [table(m.key, candidates, true)];

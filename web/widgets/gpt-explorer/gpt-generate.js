@@ -3,7 +3,7 @@
 // as UTF-8 here (tokens.js): characters split over several byte tokens join up, stray bytes show as <0xNN> chips.
 import { fmt, h } from '../kit/base.js';
 import { attrField, attrSlider, seedField } from '../kit/controls.js';
-import { renderPieces, utf8Bytes, utf8Pieces } from '../kit/tokens.js';
+import { renderPieces, separatorAfter, utf8Bytes, utf8Pieces } from '../kit/tokens.js';
 
 export const GENERATE_CSS = `
 .gen-output { white-space: pre-wrap; overflow-wrap: anywhere; font: 14px/1.5 ui-monospace, Menlo, Consolas, monospace;
@@ -11,6 +11,7 @@ export const GENERATE_CSS = `
   min-height: 3.2em; max-height: 16rem; overflow-y: auto; }
 .gen-output .from-prompt { color: var(--bs-muted); }
 .gen-output .generated { color: var(--bs-fg); background: color-mix(in srgb, var(--bs-accent) 14%, transparent); }
+.gen .controls label { white-space: normal; } /* "temperature 0 (greedy)" wraps on a phone rather than overflowing */
 `;
 
 const STOP_REASONS = { max_new_tokens: 'reached the token limit', stop_token: 'the model emitted <|endoftext|>',
@@ -70,10 +71,11 @@ export class GeneratePanel {
     this.stopButton.disabled = false;
     this.reuseButton.disabled = true;
     const prompt = host.attr('prompt');
+    const sep = separatorAfter(prompt, host.tokenizer().separator); // symbols: "… SEP" + " " + "1 1 3 …"
     const options = this.options();
     const generated = [];
     const shown = h('span', { class: 'generated' });
-    this.output.replaceChildren(h('span', { class: 'from-prompt' }, ...renderPieces(utf8Pieces(utf8Bytes(prompt)))), shown);
+    this.output.replaceChildren(h('span', { class: 'from-prompt' }, ...renderPieces(utf8Pieces(utf8Bytes(prompt + sep)))), shown);
     this.status.classList.remove('error');
     this.status.textContent = 'Generating…';
     // Each token asks the worker to decode the text so far; a reply is drawn unless a later one was drawn already
@@ -109,7 +111,7 @@ export class GeneratePanel {
         });
       });
       await show();
-      this.prompt = prompt;
+      this.prompt = prompt + sep;
       const s = ((performance.now() - t0) / 1000).toFixed(1);
       this.status.textContent = `${tokens.length} new tokens in ${s} s (${STOP_REASONS[stopReason] ?? stopReason}).`;
       host.emit('generated', { tokens, text: await host.tokenizer().decode(tokens), stopReason });

@@ -4,7 +4,7 @@
 // attributes or call its loadFiles()/loadUrl()/useShipped(); the panel never touches a model.
 import { h } from '../kit/base.js';
 import { attrField, attrSelect, seedField } from '../kit/controls.js';
-import { LABELS } from './gpt-models.js';
+import { labelsOf } from './gpt-models.js';
 
 export const MODEL_PANEL_CSS = `
 fieldset.weights { display: grid; gap: 0.3rem; margin: 0.3rem 0 0.5rem; }
@@ -29,11 +29,14 @@ export class ModelPanel {
     const radio = (value) => h('input', { type: 'radio', name: 'weights', value, id: `weights-${value}`,
       onchange: (e) => e.target.checked && host.set('weights', value) });
     this.radios = { trained: radio('trained'), untrained: radio('untrained') };
+    // What each choice is: the shipped model's labels (describe() rewrites them for the model loaded).
+    this.choiceText = { trained: h('span', { class: 'choice-text' }), untrained: h('span', { class: 'choice-text' }) };
+    this.showLabels(labelsOf());
     this.switch = h('fieldset', { class: 'weights' }, h('legend', {}, 'Weights'),
       h('label', { class: 'choice', for: 'weights-trained' }, this.radios.trained, h('span', {}, h('strong', {}, 'Trained'),
-        ` — ${LABELS.trained.replace(/^trained /, '')}`)),
+        this.choiceText.trained)),
       h('label', { class: 'choice', for: 'weights-untrained' }, this.radios.untrained, h('span', {}, h('strong', {}, 'Untrained'),
-        ` — ${LABELS.untrained.replace(/^untrained: /, '')}`)));
+        this.choiceText.untrained)));
     this.text = h('p', { class: 'model-text' });
     this.progress = h('progress', { class: 'load-progress', max: 1, 'aria-label': 'model download' });
     this.progressText = h('span', { class: 'progress-text num' });
@@ -117,6 +120,12 @@ export class ModelPanel {
     this.loaderMessage.classList.toggle('error', error);
   }
 
+  /** The trained/untrained choices' descriptions, from a shipped model's labels (gpt-models.js labelsOf). */
+  showLabels(labels) {
+    this.choiceText.trained.textContent = ` — ${labels.trained.replace(/^trained /, '')}`;
+    this.choiceText.untrained.textContent = ` — ${labels.untrained.replace(/^untrained: /, '')}`;
+  }
+
   /** Shows the chosen weights before any model is there (while the trained one loads). */
   preselect(weights) {
     for (const [w, radio] of Object.entries(this.radios)) radio.checked = w === weights;
@@ -125,6 +134,7 @@ export class ModelPanel {
   /** Reflects the models now in use: the switch, the description, fallback message and buttons. */
   describe(models, { weights, modelAttr }) {
     const shipped = Boolean(models.pair);
+    if (shipped) this.showLabels(models.pair.labels);
     const fallback = models.single?.kind === 'fallback';
     const single = models.single && !fallback;
     this.switch.disabled = Boolean(single) || (!shipped && !fallback);

@@ -1,21 +1,42 @@
-// gpt-models.js — the models behind <gpt-explorer>, held in the runtime's worker: the shipped GPT trained on the
-// Brown corpus with its untrained twin (the same config, seeded random weights), or one model that replaces them (a
-// checkpoint from a URL or files, or a seeded random model of custom size). Builds only what changed, frees what it
-// replaces, and falls back to an untrained model when the trained one cannot be loaded. No DOM.
+// gpt-models.js — the models behind <gpt-explorer>, held in the runtime's worker: a model shipped with Blockscope
+// (the GPT trained on the Brown corpus, or the one that sorts numbers) with its untrained twin (the same config,
+// seeded random weights), or one model that replaces them (a checkpoint from a URL or files, or a seeded random model
+// of custom size). Builds only what changed, frees what it replaces, and falls back to an untrained model when the
+// trained one cannot be loaded. No DOM.
 import { openModelTokenizer, openTokenizer } from '../kit/tokens.js';
 
-/** The trained model shipped with Blockscope, next to the widget bundle (web/dist/ or web/widgets/ -> web/models/). */
-export const SHIPPED_MODEL_URL = new URL('../models/brown/', import.meta.url).href;
 /**
- * What the shipped model's directory holds besides config.json and model.safetensors: no tokenizer files (it reads
- * UTF-8 bytes), so none are looked for — a look would cost a request and a 404 in the console on every page.
+ * The models shipped with Blockscope, next to the widget bundle (web/dist/ or web/widgets/ -> web/models/), by the
+ * name <gpt-explorer model="…"> takes; brown is the default. Each entry: its directory `url`; what it was trained on
+ * (`trained`, `short`: labels); `tokenizerFiles` as loadTokenizer takes it — false for brown, whose directory has no
+ * tokenizer files (it reads UTF-8 bytes; a look would cost a request and a 404 on every page), left to the core's rule
+ * for sort (below 256 ids only tokens.json is looked for, and it is there); and `defaults`, the explorer's attributes
+ * for that model when the page does not set them: sort's prompt is its card's example input (models/sort/README.md)
+ * and greedy decoding of the task's n outputs (models/sort/recipe.json) writes the sorted numbers —
+ * tests/browser/gpt-sort.test.mjs checks both against the recipe.
  */
-const SHIPPED_TOKENIZER_FILES = false;
+export const SHIPPED_MODELS = Object.freeze({
+  brown: {
+    url: new URL('../models/brown/', import.meta.url).href, tokenizerFiles: false, defaults: {},
+    trained: 'trained on the Brown corpus (the book\'s chapter 5)', short: 'Brown corpus',
+  },
+  sort: {
+    url: new URL('../models/sort/', import.meta.url).href, defaults: { prompt: '9 9 9 9 3 1 1 3 SEP', temperature: 0, 'max-new-tokens': 8 },
+    trained: 'trained to sort 8 numbers from 0 to 15 (models/sort/)', short: 'sorting numbers',
+  },
+});
+export const DEFAULT_MODEL = 'brown';
 
-export const LABELS = {
-  trained: 'trained on the Brown corpus (the book\'s chapter 5)',
-  untrained: 'untrained: seeded random weights, same architecture (chapter 4)',
-};
+/** The shipped model a `model` attribute names ('' is the default one), or null for a URL. */
+export function shippedModel(value) {
+  const name = String(value ?? '').trim() || DEFAULT_MODEL;
+  return Object.hasOwn(SHIPPED_MODELS, name) ? { name, ...SHIPPED_MODELS[name] } : null;
+}
+
+/** The trained/untrained labels of a shipped model (the weights switch, the tables, the model line). */
+export function labelsOf(shipped = shippedModel('')) {
+  return { trained: shipped.trained, untrained: 'untrained: seeded random weights, same architecture (chapter 4)' };
+}
 
 /**
  * Loads a checkpoint ({url}, {files} or {config, weights}) and its tokenizer, as the CLI picks it (the runtime's
@@ -42,12 +63,34 @@ async function randomGPT(rt, config, seed, tokenizer) {
   }
 }
 
+/**
+ * What an explorer's attributes (host: attr(name), numAttr(name)) and the checkpoint files the learner dropped or
+ * picked (`files`: a 'loaded' spec, or null) ask GPTModels.build for. `shipped`: a shipped model and its twin
+ * regardless (the default one when `model` is a URL); `retry`: download the shipped model again after a failure.
+ */
+export function modelSpec(host, files, { shipped = false, retry = false } = {}) {
+  const int = (name) => Math.round(host.numAttr(name));
+  const seed = int('seed');
+  const randomConfig = (vocab) => ({ vocab_size: vocab, context_length: int('context'), emb_dim: int('emb-dim'),
+    n_heads: int('heads'), n_layers: int('layers'), drop_rate: 0.1, qkv_bias: false, norm: 'pre' });
+  const value = host.attr('model').trim();
+  const named = shippedModel(value);
+  if (files && !shipped) return files;
+  if (!named && !shipped) return { kind: 'loaded', key: `url:${value}`, source: { url: value }, label: value };
+  if (host.attr('weights') === 'random' && !shipped) {
+    const tokenizer = host.attr('tokenizer') === 'gpt2' ? 'gpt2' : 'byte';
+    return { kind: 'random', seed, tokenizer, config: randomConfig,
+      key: JSON.stringify([seed, tokenizer, ...['context', 'emb-dim', 'heads', 'layers'].map(int)]) };
+  }
+  return { kind: 'shipped', shipped: named ?? shippedModel(''), seed, fallbackConfig: randomConfig, retry };
+}
+
 /** Thrown (and ignored by the widget) when the models were released while they were being built. */
 export class Released extends Error {}
 
 export class GPTModels {
   constructor() {
-    this.pair = null; // {url, trained, untrained, seed, tokenizer}: the shipped model and its twin
+    this.pair = null; // {url, trained, untrained, seed, tokenizer, labels, short}: a shipped model and its twin
     this.single = null; // {kind: 'loaded'|'random'|'fallback', key, model, tokenizer, label, seed}
     this.failed = null; // {url, message}: the shipped model could not be loaded
     this.generation = 0;
@@ -85,7 +128,8 @@ export class GPTModels {
 
   /**
    * Builds what `spec` needs, reusing what is already there:
-   *   {kind: 'shipped', url, seed, fallbackConfig(vocab), retry}  the trained model + its twin (or the fallback)
+   *   {kind: 'shipped', shipped, seed, fallbackConfig(vocab), retry}  a shipped model (SHIPPED_MODELS entry) + its
+   *                                                              twin (or the fallback)
    *   {kind: 'random', key, seed, tokenizer, config(vocab)}      a seeded random model
    *   {kind: 'loaded', key, source, label}                        a checkpoint; throws (keeping the old models) on failure
    * ui: {progress({loaded, total}, label), status(text)}.
@@ -114,16 +158,18 @@ export class GPTModels {
     await this.buildShipped(rt, spec, ui, gen);
   }
 
-  async buildShipped(rt, { url, seed, fallbackConfig, retry }, ui, gen) {
+  async buildShipped(rt, { shipped, seed, fallbackConfig, retry }, ui, gen) {
+    const { url, tokenizerFiles } = shipped;
     if (retry && this.failed?.url === url) this.failed = null;
     if (!(this.pair?.url === url) && !(this.failed?.url === url)) {
-      const label = 'the trained model (Brown corpus)';
+      const label = `the trained model (${shipped.short})`;
       ui.status(`Loading ${label}…`);
       ui.progress({ loaded: 0, total: 0 }, label); // indeterminate until the download starts
       try {
-        const { model, tokenizer } = await loadCheckpoint(rt, { url, tokenizerFiles: SHIPPED_TOKENIZER_FILES }, (p) => ui.progress(p, label));
+        const { model, tokenizer } = await loadCheckpoint(rt, { url, tokenizerFiles }, (p) => ui.progress(p, label));
         this.check(gen, model, tokenizer);
-        this.replace({ pair: { url, trained: model, untrained: null, seed: null, tokenizer } });
+        this.replace({ pair: { url, trained: model, untrained: null, seed: null, tokenizer, labels: labelsOf(shipped),
+          short: shipped.short } });
       } catch (err) {
         if (err instanceof Released) throw err;
         this.failed = { url, message: err.message };
@@ -177,12 +223,12 @@ export class GPTModels {
         tokenizer: this.single.tokenizer, label: this.single.label, modelKey: this.single.key });
     } else if (this.pair && !this.pair.untrained) {
       Object.assign(this, { model: this.pair.trained, other: null, key: 'trained', otherKey: null,
-        tokenizer: this.pair.tokenizer, label: LABELS.trained, modelKey: `trained:${this.pair.url}` });
+        tokenizer: this.pair.tokenizer, label: this.pair.labels.trained, modelKey: `trained:${this.pair.url}` });
     } else if (this.pair) {
       const w = this.weights;
       const o = w === 'trained' ? 'untrained' : 'trained';
       Object.assign(this, { model: this.pair[w], other: this.pair[o], key: w, otherKey: o,
-        tokenizer: this.pair.tokenizer, label: LABELS[w],
+        tokenizer: this.pair.tokenizer, label: this.pair.labels[w],
         modelKey: w === 'trained' ? `trained:${this.pair.url}` : `untrained:${this.pair.url}:${this.pair.seed}` });
     } else {
       Object.assign(this, { model: null, other: null, key: null, otherKey: null, tokenizer: null, label: '', modelKey: null });

@@ -13,25 +13,32 @@ export const WEIGHTS_FILE = 'blockscope-gpt.safetensors';
 const pyStr = (s) => JSON.stringify(s); // a JSON string is a valid Python string literal
 
 /**
- * The snippet. state: {config, ids, prompt, k, tokenizer: 'bytes'|'gpt2', tokenizerSource (a model's own BPE
- * files, or null), weightsUrl (the shipped model's model.safetensors, absolute) or null (the learner downloads
- * WEIGHTS_FILE), label}.
+ * The snippet. state: {config, ids, prompt, k, tokenizer: 'bytes'|'gpt2'|'symbols', tokenizerSource (a model's own
+ * tokenizer files, or null), symbols (a symbol vocabulary in id order, for 'symbols'), weightsUrl (the shipped model's
+ * model.safetensors, absolute) or null (the learner downloads WEIGHTS_FILE), label}.
  */
-export function gptSnippet({ config, ids, prompt, k, tokenizer, tokenizerSource = null, weightsUrl, label }) {
+export function gptSnippet({ config, ids, prompt, k, tokenizer, tokenizerSource = null, symbols = null, weightsUrl, label }) {
   const bpe = tokenizer === 'gpt2';
+  const named = tokenizer === 'symbols' && symbols;
   const own = bpe && tokenizerSource;
   const source = weightsUrl
     ? `WEIGHTS = ${pyStr(weightsUrl)}\ndata = urllib.request.urlopen(WEIGHTS).read()`
     : `# Save this model's weights with the widget's "Download the weights" button, next to this notebook.\n` +
       `WEIGHTS = ${pyStr(WEIGHTS_FILE)}\ndata = open(WEIGHTS, "rb").read()`;
-  const tokens = own
+  const tokens = named
+    ? `SYMBOLS = ${JSON.stringify(symbols)}  # the model's tokens.json (${String(tokenizerSource).replace(/\s+/g, ' ')}): id = index\n` +
+      `ids = [SYMBOLS.index(w) for w in prompt.split()][-cfg["context_length"]:]\n` +
+      `assert ids == ${JSON.stringify(ids)}  # as the widget tokenized it`
+    : own
     ? `# The model's own byte-level BPE (${String(tokenizerSource).replace(/\s+/g, ' ')}), as the widget tokenized it:\n` +
       `# tokenizers.ByteLevelBPETokenizer("vocab.json", "merges.txt").encode(prompt).ids\nids = ${JSON.stringify(ids)}`
     : bpe
     ? `# GPT-2's BPE, as the widget tokenized it: tiktoken.get_encoding("gpt2").encode(prompt)\nids = ${JSON.stringify(ids)}`
     : `ids = list(prompt.encode("utf-8"))[-cfg["context_length"]:]  # one token per UTF-8 byte\n` +
       `assert ids == ${JSON.stringify(ids)}  # as the widget tokenized it`;
-  const show = bpe
+  const show = named
+    ? 'show = lambda i: SYMBOLS[i]'
+    : bpe
     ? `show = lambda i: str(i)  # ${own ? 'the tokenizer\'s id_to_token(i)' : 'tiktoken.get_encoding("gpt2").decode([i])'} prints the text`
     : 'show = lambda i: repr(bytes([i]))';
   return `# <gpt-explorer> as PyTorch: ${label}, the prompt below, the top ${k} next-token candidates.

@@ -23,8 +23,9 @@ export function hashAttributes(element) {
 
 /**
  * One attribute's metadata from a `static attrs` entry: either a plain default (`min: -3`) or
- * `{default, min, max, int, options, url, doc}`. The type follows the default (number, boolean, string) unless
- * `type` says otherwise; `options` makes it an enumeration; `url: true` marks a URL that deep links may not set.
+ * `{default, min, max, int, options, url, names, doc}`. The type follows the default (number, boolean, string) unless
+ * `type` says otherwise; `options` makes it an enumeration; `url: true` marks a URL that deep links may not set, and
+ * `names` the values of such an attribute that name something shipped with Blockscope instead (deep links may).
  */
 export function attrSpec(entry) {
   const spec = entry !== null && typeof entry === 'object' ? { ...entry } : { default: entry };

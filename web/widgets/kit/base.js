@@ -64,7 +64,7 @@ export class BlockscopeElement extends HTMLElement {
   static checkedValue(name, raw, { allowRemote = false } = {}) {
     if (name === 'theme') return sanitizeAttr(COMMON_ATTRS.theme, raw);
     const spec = this.attrSpecs()[name];
-    if (!spec || (spec.url && !allowRemote)) return null;
+    if (!spec || (spec.url && !allowRemote && !spec.names?.includes(String(raw)))) return null;
     return sanitizeAttr(spec, raw);
   }
 
@@ -328,7 +328,7 @@ export class BlockscopeElement extends HTMLElement {
     for (const [name, spec] of Object.entries(this.constructor.attrSpecs())) {
       const value = this.getAttribute(name);
       if (value === null || value === String(spec.default)) continue;
-      if (spec.url && !this.hasAttribute('allow-remote-models')) continue;
+      if (spec.url && !this.hasAttribute('allow-remote-models') && !spec.names?.includes(value)) continue;
       params.set(`${prefix}.${name}`, value);
     }
     const hash = params.toString();
@@ -336,18 +336,26 @@ export class BlockscopeElement extends HTMLElement {
     if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
   }
 
-  /** String attribute with the class default. */
+  /**
+   * The value attribute `name` has when the page leaves it out: its spec's default. A widget whose defaults depend on
+   * another attribute overrides this (<gpt-explorer model="sort"> brings the sort model's prompt); attr(), numAttr()
+   * and boolAttr() ask it, so controls and computations see the same value.
+   */
+  defaultOf(name) {
+    return this.constructor.attrSpecs()[name]?.default;
+  }
+  /** String attribute with its default. */
   attr(name) {
-    return this.getAttribute(name) ?? String(this.constructor.attrSpecs()[name]?.default ?? '');
+    return this.getAttribute(name) ?? String(this.defaultOf(name) ?? '');
   }
   /** Numeric attribute; falls back to the default when missing or not a number. */
   numAttr(name) {
     const v = Number(this.getAttribute(name));
-    return this.hasAttribute(name) && Number.isFinite(v) ? v : Number(this.constructor.attrSpecs()[name]?.default);
+    return this.hasAttribute(name) && Number.isFinite(v) ? v : Number(this.defaultOf(name));
   }
   /** Boolean attribute: present (and not "false") means true. */
   boolAttr(name) {
-    if (!this.hasAttribute(name)) return Boolean(this.constructor.attrSpecs()[name]?.default);
+    if (!this.hasAttribute(name)) return Boolean(this.defaultOf(name));
     return this.getAttribute(name) !== 'false';
   }
 

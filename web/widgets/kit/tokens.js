@@ -1,4 +1,4 @@
-// tokens.js — the tokenizer the widgets use: the core's (GPT-2 BPE, a model's own BPE, or bytes) through the runtime client, with a
+// tokens.js — the tokenizer the widgets use: the core's (GPT-2 BPE, a model's own BPE or symbols, or bytes) through the runtime client, with a
 // note for the UI saying which is in use, and the one place that decides how bytes and token text are displayed:
 // UTF-8 is decoded here, and a byte that is not a character on its own becomes a <0xNN> piece (never U+FFFD; the
 // notation itself is web/runtime/token-text.js's).
@@ -139,17 +139,31 @@ export const BYTE_CSS = `
 svg text.byte-label { fill: var(--bs-c4); font-style: italic; }
 `;
 
+/**
+ * What goes between a prompt and the text generated after it: the tokenizer's separator (symbols: a space; nothing
+ * for the byte-level tokenizers, whose tokens are pieces of the text), unless the prompt is empty or already ends in
+ * whitespace.
+ */
+export function separatorAfter(prompt, separator) {
+  return separator && prompt && !/\s$/.test(prompt) ? separator : '';
+}
+
 /** Wraps the runtime's RemoteTokenizer so callers can await every method alike. */
 class RuntimeTokenizer {
   #t;
-  /** source: where its files came from (null for the core's byte tokenizer and the shipped GPT-2 files). */
-  constructor(remote, note, source = null) {
+  /**
+   * source: where its files came from (null for the core's byte tokenizer and the shipped GPT-2 files); symbols: a
+   * symbol vocabulary's symbols in id order (null for the other kinds).
+   */
+  constructor(remote, note, source = null, symbols = null) {
     this.#t = remote;
     this.kind = remote.kind;
     this.vocabSize = remote.vocabSize;
     this.eotId = remote.eotId ?? null;
+    this.separator = remote.separator ?? '';
     this.note = note;
     this.source = source;
+    this.symbols = symbols;
     // Its identity: two widgets whose tokenizers have the same key read the same text as the same ids.
     this.key = `${remote.kind}:${remote.vocabSize}${source ? `:${source}` : ''}`;
   }
@@ -190,6 +204,13 @@ const NOTES = {
  */
 export async function openModelTokenizer(client, source, vocabSize) {
   const t = await client.loadTokenizer(source, { vocabSize });
+  if (t.kind === 'symbols') {
+    const symbols = await t.tokenTexts(Array.from({ length: t.vocabSize }, (_, id) => id));
+    const shown = symbols.length > 6 ? [...symbols.slice(0, 3), '…', ...symbols.slice(-2)] : symbols;
+    const note = `Tokens are the model's own ${symbols.length} symbols (${shown.join(' ')}; ${t.source}), separated by ` +
+      'spaces: each word of the prompt is one token, and a word that is not a symbol is refused.';
+    return new RuntimeTokenizer(t, note, t.source, symbols);
+  }
   const note = t.source
     ? `Tokens come from the model's own byte-level BPE (${t.source}; vocabulary ${t.vocabSize.toLocaleString('en-US')}), ` +
       'read by the core\'s GPT-2 tokenizer code. A byte that is only part of a character is shown as <0xNN>.'
