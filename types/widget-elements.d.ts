@@ -134,13 +134,13 @@ export class BlockExplorer extends BlockscopeElement {}
 export interface GPTExplorerAttributes extends CommonAttributes {
   /** (default "The jury said that the") */
   prompt?: string;
-  /** the shipped model (models/brown/), its twin with seeded random weights, or a random model of the size below (default "trained") */
+  /** the shipped model (the model attribute's), its twin with seeded random weights, or a random model of the size below (default "trained") */
   weights?: 'trained' | 'untrained' | 'random';
   /** (default 123, 0 to 9007199254740991, whole) */
   seed?: Num;
   /** lazy: load when the widget nears the viewport (default "lazy") */
   loading?: 'lazy' | 'eager';
-  /** a shipped model by name — brown (the default) or sort, which sorts numbers and, unless set, brings its own prompt, temperature 0 and 8 new tokens — or a checkpoint directory URL that replaces it (its own tokenizer files, when there, tokenize) (default "") */
+  /** a shipped model by name — brown (the default, reads bytes), brown-bpe (its own BPE tokens; writes words) or sort, which sorts numbers and, unless set, brings its own prompt, temperature 0 and 8 new tokens — or a checkpoint directory URL that replaces it (its own tokenizer files, when there, tokenize) (default "") */
   model?: string;
   /** layers … tokenizer: the size of a weights="random" model (default 4, 1 to 48, whole) */
   layers?: Num;

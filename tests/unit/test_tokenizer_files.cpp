@@ -55,7 +55,7 @@ TEST_CASE("a model's tokenizer files are looked for only where they can fit its 
   CHECK(describe_layouts(model_tokenizer_layouts(17)) == "tokens.json");
 }
 
-TEST_CASE("make_tokenizer builds every kind from its files' text; an unknown kind lists the kinds") {
+TEST_CASE("make_tokenizer builds every kind from its files' text, and an unknown kind lists the kinds") {
   CHECK(make_tokenizer("bytes")->vocab_size() == 256);
   CHECK(make_tokenizer("bytes+eot")->eot_id() == 256);
   const auto symbols = make_tokenizer("symbols", "[\"0\", \"1\", \"SEP\"]");
@@ -71,7 +71,7 @@ TEST_CASE("make_tokenizer builds every kind from its files' text; an unknown kin
                     Contains("d/vocab.json + merges.txt: GPT-2 vocabulary has no tokens"));
 }
 
-TEST_CASE("a tokenizer directory: the first layout present wins; none present gives null") {
+TEST_CASE("a tokenizer directory: the first layout present wins, none present gives null") {
   ScratchDir dir("blockscope-tokenizer-files");
   CHECK(read_tokenizer_dir(dir.path.string(), tokenizer_layouts()) == nullptr);
   dir.write("tokens.json", "[\"a\", \"b\"]");

@@ -62,10 +62,11 @@ export class GPTExplorer extends BlockscopeElement {
   static attrs = {
     prompt: 'The jury said that the',
     weights: { default: 'trained', options: ['trained', 'untrained', 'random'],
-      doc: 'the shipped model (models/brown/), its twin with seeded random weights, or a random model of the size below' },
+      doc: 'the shipped model (the model attribute\'s), its twin with seeded random weights, or a random model of the size below' },
     seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, loading: { default: 'lazy', options: ['lazy', 'eager'], doc: 'lazy: load when the widget nears the viewport' },
     model: { default: '', url: true, names: Object.keys(SHIPPED_MODELS),
-      doc: 'a shipped model by name — brown (the default) or sort, which sorts numbers and, unless set, brings its own ' +
+      doc: 'a shipped model by name — brown (the default, reads bytes), brown-bpe (its own BPE tokens; writes words) or ' +
+        'sort, which sorts numbers and, unless set, brings its own ' +
         'prompt, temperature 0 and 8 new tokens — or a checkpoint directory URL that replaces it (its own tokenizer ' +
         'files, when there, tokenize)' },
     layers: { default: 4, min: 1, max: 48, int: true, doc: 'layers … tokenizer: the size of a weights="random" model' }, 'emb-dim': { default: 64, min: 4, max: 1024, int: true },

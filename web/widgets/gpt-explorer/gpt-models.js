@@ -1,8 +1,8 @@
 // gpt-models.js — the models behind <gpt-explorer>, held in the runtime's worker: a model shipped with Blockscope
-// (the GPT trained on the Brown corpus, or the one that sorts numbers) with its untrained twin (the same config,
-// seeded random weights), or one model that replaces them (a checkpoint from a URL or files, or a seeded random model
-// of custom size). Builds only what changed, frees what it replaces, and falls back to an untrained model when the
-// trained one cannot be loaded. No DOM.
+// (the GPT trained on the Brown corpus reading bytes or its own BPE tokens, or the one that sorts numbers) with its
+// untrained twin (the same config, seeded random weights), or one model that replaces them (a checkpoint from a URL or
+// files, or a seeded random model of custom size). Builds only what changed, frees what it replaces, and falls back to
+// an untrained model when the trained one cannot be loaded. No DOM.
 import { openModelTokenizer, openTokenizer } from '../kit/tokens.js';
 
 /**
@@ -10,7 +10,7 @@ import { openModelTokenizer, openTokenizer } from '../kit/tokens.js';
  * name <gpt-explorer model="…"> takes; brown is the default. Each entry: its directory `url`; what it was trained on
  * (`trained`, `short`: labels); `tokenizerFiles` as loadTokenizer takes it — false for brown, whose directory has no
  * tokenizer files (it reads UTF-8 bytes; a look would cost a request and a 404 on every page), left to the core's rule
- * for sort (below 256 ids only tokens.json is looked for, and it is there); and `defaults`, the explorer's attributes
+ * for brown-bpe (vocab.json + merges.txt, there) and sort (below 256 ids only tokens.json is looked for, and it is there); and `defaults`, the explorer's attributes
  * for that model when the page does not set them: sort's prompt is its card's example input (models/sort/README.md)
  * and greedy decoding of the task's n outputs (models/sort/recipe.json) writes the sorted numbers —
  * tests/browser/gpt-sort.test.mjs checks both against the recipe.
@@ -19,6 +19,10 @@ export const SHIPPED_MODELS = Object.freeze({
   brown: {
     url: new URL('../models/brown/', import.meta.url).href, tokenizerFiles: false, defaults: {},
     trained: 'trained on the Brown corpus (the book\'s chapter 5)', short: 'Brown corpus',
+  },
+  'brown-bpe': {
+    url: new URL('../models/brown-bpe/', import.meta.url).href, defaults: {},
+    trained: 'trained on the Brown corpus, reading its own BPE tokens (models/brown-bpe/)', short: 'Brown corpus, BPE',
   },
   sort: {
     url: new URL('../models/sort/', import.meta.url).href, defaults: { prompt: '9 9 9 9 3 1 1 3 SEP', temperature: 0, 'max-new-tokens': 8 },
