@@ -194,7 +194,7 @@ test('the guide\'s "A model that sorts" runs live, and its attribute table lists
   const { page, context, problems, failed } = await openSortPage({ width: 1000 }, '', 'docs/embedding.html');
   await page.waitForSelector('#attribute-tables[data-generated]');
   const row = await page.locator('table.attrs[data-tag="gpt-explorer"] tr[data-attr="model"] td.values').textContent();
-  assert.equal(row, 'brown | sort | URL');
+  assert.equal(row, 'brown | brown-bpe | sort | URL');
   await page.locator('#live-sort').scrollIntoViewIfNeeded();
   await shownFor(page, example(cardInput, task).slice(0, n + 1));
   const gen = await generate(page);
