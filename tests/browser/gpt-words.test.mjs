@@ -2,10 +2,13 @@
 // the shipped BPE model with the model's own vocab.json + merges.txt — the prompt's chips are the ids OpenAI
 // encoder.py's algorithm gives on those files and the next-token logits are PyTorch's within 1e-4
 // (tests/golden/trained_brown_bpe.json, tests/reference/make_trained_goldens.py) —; its logit lens and attribution
-// cover the BPE tokens; it fits 360 px in dark mode; and nothing logs an error. Screenshots in artifacts/screenshots/.
+// cover the BPE tokens; its Copy-as-PyTorch snippet, run by Debian's PyTorch, prints the same candidates; it fits
+// 360 px in dark mode; and nothing logs an error. Screenshots in artifacts/screenshots/.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { promisify } from 'node:util';
 
 import { ARTIFACTS, assertClean, browserSuite, openPage } from './support.mjs';
 
@@ -57,6 +60,17 @@ for (const colorScheme of ['light', 'dark']) {
     const [scrollW, right] = await page.evaluate(() => [document.documentElement.scrollWidth,
       document.querySelector('#gpt-words').getBoundingClientRect().right]);
     assert.ok(scrollW <= width && right <= width, `page ${scrollW} px, widget ends at ${right} px, viewport ${width}`);
+    if (colorScheme === 'light') {
+      // Copy as PyTorch: the book's GPTModel on the shipped weights (read from their URL) and the BPE ids prints the
+      // widget's candidates.
+      const code = await page.evaluate(() => document.querySelector('#gpt-words').toPyTorch());
+      assert.ok(code.includes(`ids = ${JSON.stringify(prompt.ids)}`), 'the snippet carries the BPE ids');
+      const { stdout } = await promisify(execFile)('/usr/bin/python3', ['-c', code], { encoding: 'utf8', timeout: 300_000 });
+      const line = stdout.trim().split('\n').find((l) => l.startsWith('candidates '));
+      const py = JSON.parse(line.slice('candidates '.length));
+      assert.deepEqual(py.map(([id]) => id), seen.ev.candidates.map((c) => c.id), 'PyTorch ranks the same ids');
+      py.forEach(([, p], i) => assert.ok(Math.abs(p - seen.ev.candidates[i].probability) <= 2e-6, `candidate ${i}: ${p}`));
+    }
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.locator('#gpt-words').screenshot({ path: `${ARTIFACTS}gpt-words-${colorScheme}-${width}.png` });
     assertClean(problems);
