@@ -1,4 +1,4 @@
-// The lesson page's "Tokens that are words" section, in Chromium: its <gpt-explorer model="models/brown-bpe/"> reads
+// The lesson page's "Tokens that are words" section, in Chromium: its <gpt-explorer model="brown-bpe"> reads
 // the shipped BPE model with the model's own vocab.json + merges.txt — the prompt's chips are the ids OpenAI
 // encoder.py's algorithm gives on those files and the next-token logits are PyTorch's within 1e-4
 // (tests/golden/trained_brown_bpe.json, tests/reference/make_trained_goldens.py) —; its logit lens and attribution
