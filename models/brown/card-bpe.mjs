@@ -5,12 +5,19 @@ import { duration, int, LN2, mb } from './card.mjs';
 
 const pct = (r) => `${(100 * r).toFixed(1)} %`;
 
+/** "1 h 1 min with --threads 2 (5,098 tokens/s)", one such per training phase. */
+function phaseTimes(m) {
+  const phases = m.phases ?? [{ seconds: m.train_seconds, threads: m.threads, tokens_per_s: m.tokens_per_s }];
+  return phases.map((p) => `${duration(p.seconds)} with \`--threads ${p.threads}\` (${int(p.tokens_per_s)} tokens/s)`)
+    .join(', then ');
+}
+
 /** The "sizes and tokenizers tried" table: recipe.tried (each a measured run), then this model. */
 function tried(rows, m) {
   const c = m.config;
   const self = { model: `${c.n_layers} blocks × emb ${c.emb_dim}, ${c.n_heads} heads, ffn ${c.ffn_hidden}, dropout ${c.drop_rate} (this recipe)`,
     tokenizer: `BPE, ${int(m.tokenizer.merges)} merges (${int(m.tokenizer.vocab_size)})`, parameters: m.parameters,
-    training: `${int(m.train.steps)} steps × ${int(m.train.batch_size * c.context_length)} tokens, ${m.threads} cores, ${duration(m.train_seconds)}`,
+    training: `${int(m.train.steps + (m.continue?.steps ?? 0))} steps × ${int(m.train.batch_size * c.context_length)} tokens, ${duration(m.train_seconds)}`,
     val_bits_per_byte: m.val_bits_per_byte, prose_bits_per_byte: m.prose.bits_per_byte, word_rate: m.word_rate.rate };
   const lines = [...rows, self].map((r) => `| ${r.model} | ${r.tokenizer} | ${int(r.parameters)} | ${r.training} | ` +
     `${r.val_bits_per_byte.toFixed(3)} | ${r.prose_bits_per_byte.toFixed(3)} | ${pct(r.word_rate)} |`);
@@ -46,8 +53,8 @@ pieces, so the model spends its capacity on which word comes next rather than on
 | **validation loss** | **${m.val_loss.toFixed(4)} nats per token = ${m.val_bits_per_byte.toFixed(4)} bits per byte** over ${int(m.val_tokens)} predicted tokens of the held-out Brown documents |
 | **held-out prose** | **${m.prose.bits_per_byte.toFixed(4)} bits per byte** (${m.prose.loss.toFixed(4)} nats per token) on ${m.prose.source}: ${int(m.prose.bytes)} bytes no model here trained on |
 | **English words** | **${pct(m.word_rate.rate)}** of ${int(m.word_rate.words)} words in ${m.word_rate.samples} continuations sampled at temperature 0.8, top-k 40 (${m.word_rate.max_new_tokens} tokens each), by Debian's \`wamerican\` list |
-| training | ${int(t.steps)} AdamW steps of ${int(tokensPerStep)} tokens (${int(m.tokens_seen)} tokens, ${m.epochs.toFixed(2)} epochs), lr ${t.lr} with ${t.warmup} warmup steps and cosine decay to ${t.min_lr}, weight decay ${t.weight_decay}, clip ${t.clip}, dropout ${c.drop_rate}, seed ${t.seed} (init seed ${m.init_seed}) |
-| training time | ${duration(m.train_seconds)} on ${m.threads} cores of the build machine (\`--threads ${m.threads}\`: ${int(m.tokens_per_s)} tokens/s, native \`-march=native\` build; the same thread count gives the same weights) |
+| training | ${int(t.steps)} AdamW steps of ${int(tokensPerStep)} tokens, lr ${t.lr} with ${t.warmup} warmup steps and cosine decay to ${t.min_lr}, weight decay ${t.weight_decay}, clip ${t.clip}, dropout ${c.drop_rate}, seed ${t.seed} (init seed ${m.init_seed})${m.continue ? `; then ${int(m.continue.steps)} more steps from those weights with a fresh AdamW state, lr ${m.continue.lr} (${m.continue.warmup} warmup steps) decaying to ${m.continue.min_lr}, seed ${m.continue.seed}` : ''}: ${int(m.tokens_seen)} tokens, ${m.epochs.toFixed(2)} epochs |
+| training time | ${phaseTimes(m)} on the 2-core build machine (native \`-march=native\` build; the same thread count gives the same weights) |
 | sha256 | \`${m.sha256}\` |
 
 ## Data

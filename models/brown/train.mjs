@@ -80,6 +80,7 @@ export function describe(out, recipe, run, valText) {
     parameters: info.parameters,
     config: recipe.model,
     train: recipe.train,
+    ...(recipe.continue && { continue: recipe.continue }),
     init_seed: recipe.init_seed,
     storage: recipe.storage,
     ...run,
@@ -133,10 +134,25 @@ export async function runRecipe({ out, tiny = false, recipe: name = 'bytes', log
   blockscope(['init', '--config', join(work, 'config.json'), '--seed', String(recipe.init_seed), '--out', join(work, 'init')]);
 
   step('train');
-  const trained = join(work, 'trained');
-  const { summary, curve } = await trainLogged(['train', '--model', join(work, 'init'), '--data', trainText,
-    '--val-data', valText, '--tokenizer', bpe ? tokenizerDir : 'bytes', '--out', trained, ...trainFlags(recipe.train)],
+  const tokenizerArg = bpe ? tokenizerDir : 'bytes';
+  let trained = join(work, 'trained');
+  const { summary: first, curve } = await trainLogged(['train', '--model', join(work, 'init'), '--data', trainText,
+    '--val-data', valText, '--tokenizer', tokenizerArg, '--out', trained, ...trainFlags(recipe.train)],
   recipe.train.steps, log);
+  let summary = first;
+  // A second schedule from the trained weights (fresh AdamW state, warmup, cosine decay): recipe.continue.
+  let second = null;
+  if (recipe.continue) {
+    log(`    then ${recipe.continue.steps} more steps from the trained weights: lr ${recipe.continue.lr} -> ${recipe.continue.min_lr}`);
+    const next = join(work, 'continued');
+    second = await trainLogged(['train', '--model', trained, '--data', trainText, '--val-data', valText,
+      '--tokenizer', tokenizerArg, '--out', next, ...trainFlags(recipe.continue)], recipe.continue.steps, log);
+    trained = next;
+    curve.push(...second.curve.map((c) => ({ ...c, step: c.step + recipe.train.steps })));
+    summary = { ...second.summary, loss: second.summary.loss, tokens: first.tokens + second.summary.tokens,
+      seconds: first.seconds + second.summary.seconds,
+      tokens_per_s: (first.tokens + second.summary.tokens) / (first.seconds + second.summary.seconds) };
+  }
 
   step(`store as ${recipe.storage.toUpperCase()}`);
   mkdirSync(out, { recursive: true });
@@ -154,6 +170,11 @@ export async function runRecipe({ out, tiny = false, recipe: name = 'bytes', log
     tokens_per_s: summary.tokens_per_s,
     tokens_seen: summary.tokens,
     threads: summary.threads,
+    phases: second ? [
+      { steps: first.steps, seconds: first.seconds, tokens_per_s: first.tokens_per_s, threads: first.threads },
+      { steps: second.summary.steps, seconds: second.summary.seconds, tokens_per_s: second.summary.tokens_per_s,
+        threads: second.summary.threads },
+    ] : undefined,
     epochs: summary.tokens / (bpe ? tokenizer.tokens : corpus.manifest.train_bytes),
     curve,
   }, valText);
@@ -175,7 +196,7 @@ export function redescribe(out, name = 'bytes') {
     const valText = join(work, 'val.txt');
     writeFileSync(valText, corpus.val);
     const run = Object.fromEntries(['corpus', 'tokenizer', 'final_train_loss', 'train_seconds', 'tokens_per_s',
-      'tokens_seen', 'threads', 'epochs', 'curve'].map((k) => [k, old[k]]));
+      'tokens_seen', 'threads', 'phases', 'epochs', 'curve'].map((k) => [k, old[k]]));
     return describe(out, recipe, run, valText);
   } finally {
     rmSync(work, { recursive: true, force: true });
