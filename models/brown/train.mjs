@@ -2,7 +2,7 @@
 // train a tokenizer (the BPE recipe), initialise, train, store (F16) and evaluate the model described in the
 // recipe file, and writes the model card.
 //
-//   npm run train:model                      the BPE model (recipe-bpe.json, about an hour on 2 cores) -> web/models/brown-bpe/
+//   npm run train:model                      the BPE model (recipe-bpe.json, about 1 h 40 min on 2 cores) -> web/models/brown-bpe/
 //   npm run train:model:bytes                the byte model (recipe.json) -> web/models/brown/
 //   node models/brown/train.mjs [--recipe bpe|bytes] [--out DIR]
 //   node models/brown/train.mjs --card-only [--recipe …] [--out DIR]
