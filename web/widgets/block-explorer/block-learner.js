@@ -98,7 +98,7 @@ export class StepCheck {
         this.quiz, this.quizResult));
     this.button.addEventListener('click', () => this.check());
     this.breakStep.addEventListener('change', () => this.fillMistakes());
-    this.breakButton.addEventListener('click', () => this.breakIt());
+    this.breakButton.addEventListener('click', () => this.breakIt().catch((err) => this.port.report(err.message, { error: true })));
     this.quiz.querySelector('.quiz-answer').addEventListener('click', () => this.answerQuiz());
   }
 
@@ -120,9 +120,14 @@ export class StepCheck {
     return Object.fromEntries(steps.map((s) => [s.id, s.values]));
   }
 
-  /** The mistakes that change the values at the chosen step (γ = 1, β = 0 make no-affine change nothing, say). */
+  /**
+   * The mistakes that change the values at the chosen step (γ = 1, β = 0 make no-affine change nothing, say). Steps
+   * chosen quickly one after another (arrow keys) start several fills: only the latest one's list is shown, and
+   * data-step names the step the list is for.
+   */
   async fillMistakes() {
     const step = this.breakStep.value;
+    const fill = (this.fills = (this.fills ?? 0) + 1);
     const { block, preset } = await this.port.lessonBlock();
     const ref = await this.steps();
     const ids = (await block.mistakes(preset.shape[1])).filter((id) => id !== 'correct');
@@ -135,7 +140,9 @@ export class StepCheck {
       if (agreement({ values: s[step] }, ref[step], 1e-3).within) continue;
       options.push(h('option', { value: id }, mistakeText(id).what));
     }
+    if (fill !== this.fills) return; // a later step was chosen meanwhile
     this.breakMistake.replaceChildren(...options);
+    this.breakMistake.dataset.step = step;
   }
 
   async breakIt() {
