@@ -64,6 +64,18 @@ def brown():
     print(f"{OUT}: {len(prompts)} prompts, loss over {VAL_WINDOWS} held-out windows {loss:.6f}, sha256 {sha[:12]}…")
 
 
+def write_golden(path, sha, key, cases):
+    """A model's golden file: who made it, the weights' sha256 (tests refuse goldens of other weights), the cases."""
+    golden = {
+        "generated_by": "tests/reference/make_trained_goldens.py (PyTorch %s)" % torch.__version__,
+        "model_sha256": sha,
+        key: cases,
+    }
+    with open(path, "w") as f:
+        json.dump(golden, f)
+    print(f"{path}: {len(cases)} {key}, sha256 {sha[:12]}…")
+
+
 def sort():
     cfg, tensors, sha = load_shipped(SORT_DIR)
     assert cfg["vocab_size"] == SEP + 1, cfg
@@ -73,14 +85,7 @@ def sort():
         for xs in SORT_INPUTS:
             ids = (xs + [SEP] + sorted(xs))[: cfg["context_length"]]  # the last output is predicted, never read
             examples.append({"ids": ids, "logits": model(torch.tensor([ids]))[0].tolist()})
-    golden = {
-        "generated_by": "tests/reference/make_trained_goldens.py (PyTorch %s)" % torch.__version__,
-        "model_sha256": sha,
-        "examples": examples,
-    }
-    with open(SORT_OUT, "w") as f:
-        json.dump(golden, f)
-    print(f"{SORT_OUT}: {len(examples)} examples, sha256 {sha[:12]}…")
+    write_golden(SORT_OUT, sha, "examples", examples)
 
 
 def bytes_to_unicode():
@@ -131,14 +136,7 @@ def brown_bpe():
         for text in BPE_PROMPTS:
             ids = bpe_encode(text, vocab, ranks)
             prompts.append({"text": text, "ids": ids, "logits": model(torch.tensor([ids]))[0].tolist()})
-    golden = {
-        "generated_by": "tests/reference/make_trained_goldens.py (PyTorch %s)" % torch.__version__,
-        "model_sha256": sha,
-        "prompts": prompts,
-    }
-    with open(BPE_OUT, "w") as f:
-        json.dump(golden, f)
-    print(f"{BPE_OUT}: {len(prompts)} prompts, sha256 {sha[:12]}…")
+    write_golden(BPE_OUT, sha, "prompts", prompts)
 
 
 if __name__ == "__main__":
