@@ -12,6 +12,8 @@ export interface CommonAttributes {
   'sync-url'?: Bool;
   /** let deep links set URL attributes such as model (default false) */
   'allow-remote-models'?: Bool;
+  /** the widget's language (en, de, es); default: the nearest lang of the page, then the browser's (default "") */
+  lang?: string;
   id?: string;
 }
 
@@ -40,6 +42,12 @@ export interface GeluExplorerAttributes extends CommonAttributes {
   predict?: string;
   /** the GELU a learner’s code is checked against (default "tanh") */
   'check-form'?: 'tanh' | 'erf';
+  /** control groups shown (all | none | any of: ) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: ) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: ) (default "all") */
+  sections?: string;
 }
 export class GeluExplorer extends BlockscopeElement {}
 
@@ -61,6 +69,12 @@ export interface LayerNormExplorerAttributes extends CommonAttributes {
   predict?: string;
   /** book-4.2: the book’s toy output, walked step by step (default "") */
   preset?: '' | 'book-4.2';
+  /** control groups shown (all | none | any of: ) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: ) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: ) (default "all") */
+  sections?: string;
 }
 export class LayerNormExplorer extends BlockscopeElement {}
 
@@ -94,6 +108,12 @@ export interface FeedForwardExplorerAttributes extends CommonAttributes {
   preset?: '' | 'ffn-lesson82';
   /** readouts to predict first: params (default "") */
   predict?: string;
+  /** control groups shown (all | none | any of: ) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: ) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: ) (default "all") */
+  sections?: string;
 }
 export class FeedForwardExplorer extends BlockscopeElement {}
 
@@ -127,6 +147,12 @@ export interface BlockExplorerAttributes extends CommonAttributes {
   predict?: string;
   /** widgets in the same link group highlight the token or head pointed at in any of them, when they show the same tokens (heads: the same model too); "none" opts out (default "page") */
   'link-group'?: string;
+  /** control groups shown (all | none | any of: ) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: ) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: ) (default "all") */
+  sections?: string;
 }
 export class BlockExplorer extends BlockscopeElement {}
 
@@ -186,6 +212,12 @@ export interface GPTExplorerAttributes extends CommonAttributes {
   attribution?: 'grad-x-input' | 'integrated-gradients';
   /** widgets in the same link group highlight the token or head pointed at in any of them, when they show the same tokens (heads: the same model too); "none" opts out (default "page") */
   'link-group'?: string;
+  /** control groups shown (all | none | any of: ) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: ) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: ) (default "all") */
+  sections?: string;
 }
 export class GPTExplorer extends BlockscopeElement {}
 
@@ -213,6 +245,12 @@ export interface TrainingLabAttributes extends CommonAttributes {
   loading?: 'lazy' | 'eager';
   /** id of the <gpt-explorer> that inspects the runs' checkpoints (default: the first on the page) (default "") */
   explorer?: string;
+  /** control groups shown (all | none | any of: ) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: ) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: ) (default "all") */
+  sections?: string;
 }
 export class TrainingLab extends BlockscopeElement {}
 
@@ -230,6 +268,12 @@ export interface ResidualFlowExplorerAttributes extends CommonAttributes {
   'same-std'?: Bool;
   /** "lesson", or a Blockscope seed: a whole number from 0 to 2⁵³ − 1 (default "lesson") */
   seed?: string;
+  /** control groups shown (all | none | any of: ) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: ) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: ) (default "all") */
+  sections?: string;
 }
 export class ResidualFlowExplorer extends BlockscopeElement {}
 

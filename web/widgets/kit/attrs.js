@@ -58,4 +58,5 @@ export const COMMON_ATTRS = Object.fromEntries(Object.entries({
   theme: { default: 'auto', options: ['auto', 'light', 'dark'], doc: 'auto follows the page\'s background' },
   'sync-url': { default: false, doc: 'write changed attributes into the URL hash (deep links)' },
   'allow-remote-models': { default: false, doc: 'let deep links set URL attributes such as model' },
+  lang: { default: '', doc: 'the widget\'s language (en, de, es); default: the nearest lang of the page, then the browser\'s' },
 }).map(([name, entry]) => [name, attrSpec(entry)]));

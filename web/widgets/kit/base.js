@@ -4,7 +4,10 @@
 // attrs.js (attribute metadata), theme.js (palettes, auto theme), values.js (fmt and the number parsers, re-exported
 // here), controls.js, chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../../runtime/client.js';
-import { attrSpec, COMMON_ATTRS, hashAttributes, sanitizeAttr } from './attrs.js';
+import { attrSpec, COMMON_ATTRS, sanitizeAttr } from './attrs.js';
+import { applyHash, writeHash } from './deep-link.js';
+import { messages, resolveLocale } from './i18n.js';
+import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
 import { Controls } from './controls.js';
 import { BASE_CSS, DARK_VARS, pageTheme } from './theme.js';
 import { WIDGET_TAGS } from './start-runtime.js';
@@ -44,14 +47,19 @@ export const UPDATE = Object.freeze({ REDRAW: 1, RECOMPUTE: 2, REBUILD: 3 });
  */
 export class BlockscopeElement extends HTMLElement {
   static attrs = {};
+  /** Control groups (name -> what it holds) for controls="…" and lock="…" (layout.js). */
+  static controlGroups = {};
+  /** Sections (part name -> what it shows) for sections="…" (layout.js). */
+  static sections = {};
   static get observedAttributes() {
-    return [...Object.keys(this.attrs), 'theme'];
+    return [...Object.keys(this.attrs), 'theme', 'lang', ...LAYOUT_ATTRS];
   }
 
-  /** Every attribute's metadata (see attrSpec), by name. */
+  /** Every attribute's metadata (see attrSpec), by name: its own, then controls, lock and sections (layout.js). */
   static attrSpecs() {
     if (!Object.hasOwn(this, '_specs')) {
-      this._specs = Object.fromEntries(Object.entries(this.attrs).map(([name, entry]) => [name, attrSpec(entry)]));
+      this._specs = Object.fromEntries([...Object.entries(this.attrs), ...Object.entries(layoutSpecs(this))]
+        .map(([name, entry]) => [name, attrSpec(entry)]));
     }
     return this._specs;
   }
@@ -94,9 +102,35 @@ export class BlockscopeElement extends HTMLElement {
     return this.localName;
   }
 
-  /** Sets attribute `name` (true: present, false: "false"); the element reacts as to any attribute change. */
+  /**
+   * Sets attribute `name` (true: present, false: "false") for the learner's edit; the element reacts as to any
+   * attribute change. Refused (returns false) when the author locked the control group of `name` (lock="…").
+   */
   set(name, value) {
+    if (this.locked(name)) return false;
     this.setAttribute(name, value === true ? '' : String(value));
+    return true;
+  }
+
+  /** Whether the learner may not change attribute (or control group) `name`: lock="…" names its group. */
+  locked(name) {
+    return isLocked(this, this.specs()[name]?.group ?? name);
+  }
+
+  /** The widget's messages (i18n.js), in the language resolved when it was built. */
+  get messages() {
+    this._messages ??= messages(resolveLocale(this).locale);
+    return this._messages;
+  }
+
+  /** Message `key` in the widget's language, placeholders filled from `params` (i18n.js Messages.t). */
+  t(key, params) {
+    return this.messages.t(key, params);
+  }
+
+  /** A number for reading, in the widget's language (`digits` fixed decimals; i18n.js Messages.num). */
+  num(value, digits) {
+    return this.messages.num(value, digits);
   }
 
   /** Every attribute's spec (attrs.js attrSpec), by name. */
@@ -130,6 +164,10 @@ export class BlockscopeElement extends HTMLElement {
       specs: () => this.specs(),
       isFocused: (el) => this.isFocused(el),
       report: (message, options) => this.report(message, options),
+      t: (key, params) => this.t(key, params),
+      num: (value, digits) => this.num(value, digits),
+      messages: () => this.messages,
+      locked: (name) => this.locked(name),
       emit: (name, detail) => this.emit(name, detail),
       runtime: () => this.runtime(),
     };
@@ -160,9 +198,33 @@ export class BlockscopeElement extends HTMLElement {
     if (this._built) return;
     this._built = true;
     // The base styles come first, so a widget's own <style> rules win at equal specificity.
-    this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS }), this._themeStyle);
+    this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS + LAYOUT_CSS }),
+      this._themeStyle);
+    const { locale, asked, missing } = resolveLocale(this);
+    this._messages = messages(locale);
+    if (missing && this.hasAttribute('lang')) {
+      console.warn(`<${this.localName}> lang="${asked}": Blockscope has no messages in that language; using English`);
+    }
     this.setup();
     this.markParts();
+    insertSlots(this.shadowRoot);
+    applyLayout(this);
+  }
+
+  /**
+   * The widget's language changed (its lang attribute): builds its DOM again in the new language and starts it
+   * again. What the learner had typed into the widget is kept only where an attribute holds it.
+   */
+  relocalize() {
+    if (!this._built || resolveLocale(this).locale === this._messages?.locale) return;
+    for (const w of this._whileConnected) w.stop?.();
+    this._whileConnected = [];
+    this._controls = null;
+    this.shadowRoot.replaceChildren();
+    this._built = false;
+    this.build();
+    this.applyTheme();
+    if (this._connected) this.start();
   }
 
   /**
@@ -207,7 +269,7 @@ export class BlockscopeElement extends HTMLElement {
     this._lifetime++;
     this.release();
     this._restarted = { reason, until: Date.now() + RESTART_NOTE_MS };
-    this.status('Rebuilding…');
+    this.status(this.t('kit.rebuilding'));
     this.invalidate(UPDATE.REBUILD);
   }
 
@@ -269,6 +331,14 @@ export class BlockscopeElement extends HTMLElement {
       if (this.isConnected) this.applyTheme();
       return;
     }
+    if (name === 'lang') {
+      this.relocalize();
+      return;
+    }
+    if (LAYOUT_ATTRS.includes(name)) {
+      if (this._built) applyLayout(this);
+      return;
+    }
     if (!this._connected || oldValue === newValue) return;
     this.attributeChanged(name);
     if (this.hasAttribute('sync-url')) this.scheduleUrlSync();
@@ -303,37 +373,15 @@ export class BlockscopeElement extends HTMLElement {
     }
   }
 
-  /**
-   * Applies attributes deep-linked through the URL hash, within their controls' limits (sanitizeAttr); a URL
-   * attribute (a model to download) only with the author's opt-in `allow-remote-models`.
-   */
+  /** Applies attributes deep-linked through the URL hash (deep-link.js). */
   applyHash() {
-    const allowRemote = this.hasAttribute('allow-remote-models');
-    for (const [name, raw] of Object.entries(hashAttributes(this))) {
-      const value = this.constructor.checkedValue(name, raw, { allowRemote });
-      if (value !== null && value !== this.getAttribute(name)) this.setAttribute(name, value);
-    }
+    applyHash(this);
   }
 
   /** With `sync-url`: writes the attributes that differ from their defaults into the hash, 300 ms after the last change. */
   scheduleUrlSync() {
     clearTimeout(this._syncTimer);
-    this._syncTimer = setTimeout(() => this.writeHash(), 300);
-  }
-
-  writeHash() {
-    const prefix = this.id || this.localName;
-    const params = new URLSearchParams(location.hash.slice(1));
-    for (const key of [...params.keys()]) if (key.startsWith(`${prefix}.`)) params.delete(key);
-    for (const [name, spec] of Object.entries(this.constructor.attrSpecs())) {
-      const value = this.getAttribute(name);
-      if (value === null || value === String(spec.default)) continue;
-      if (spec.url && !this.hasAttribute('allow-remote-models') && !spec.names?.includes(value)) continue;
-      params.set(`${prefix}.${name}`, value);
-    }
-    const hash = params.toString();
-    const url = `${location.pathname}${location.search}${hash ? `#${hash}` : ''}`;
-    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
+    this._syncTimer = setTimeout(() => writeHash(this), 300);
   }
 
   /**
@@ -386,7 +434,7 @@ export class BlockscopeElement extends HTMLElement {
     if (!el) return;
     // For a while after a worker restart every status says so (the rebuilt widget's own status would hide it).
     const restarted = this._restarted && Date.now() < this._restarted.until ? this._restarted.reason : null;
-    el.textContent = restarted ? `${message} (The runtime's worker stopped — ${restarted} — and was restarted.)` : message;
+    el.textContent = restarted ? this.t('kit.restarted', { message, reason: restarted }) : message;
     el.classList.toggle('error', error);
   }
 
@@ -414,6 +462,7 @@ export class BlockscopeElement extends HTMLElement {
         if (!(err instanceof WidgetReleased)) this.status(err.message, { error: true });
       }
     }
+    if (this._built) applyLayout(this); // an update may have rebuilt controls or re-enabled locked ones
   }
 
   /** The work behind invalidate(level), level one of UPDATE (override). */

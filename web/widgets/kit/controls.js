@@ -31,13 +31,47 @@ export function optionsOf(host, name, labels = {}) {
 export class Controls {
   constructor(host) {
     this.host = host;
-    this.byName = new Map(); // name -> {input, show}
+    this.byName = new Map(); // name -> {input, show, wrapper}
+    this.extra = new Map(); // control group -> nodes not bound to an attribute (addGroup)
   }
 
   add(name, input, show = null) {
     if (this.byName.has(name)) throw new Error(`<${this.host.tag}> binds attribute ${name} to two controls`);
-    this.byName.set(name, { input, show });
+    this.byName.set(name, { input, show, wrapper: null });
     return input;
+  }
+
+  /** Records `node` (e.g. the <label> around it) as what hides with attribute `name`'s control. */
+  wrap(name, node) {
+    const entry = this.byName.get(name);
+    if (!entry) throw new Error(`<${this.host.tag}> has no control for attribute ${name}`);
+    entry.wrapper = node;
+    return node;
+  }
+
+  /**
+   * Adds nodes (buttons, checkboxes, fieldsets, …) to control group `group` (layout.js: controls="…" hides them,
+   * lock="…" disables what they contain). Returns the first node.
+   */
+  addGroup(group, ...nodes) {
+    if (!this.extra.has(group)) this.extra.set(group, []);
+    this.extra.get(group).push(...nodes);
+    return nodes[0];
+  }
+
+  /**
+   * Every control group with its nodes: an attribute's control belongs to the group its spec names (`group`), else
+   * to a group named as the attribute; addGroup() adds the rest.
+   */
+  groups() {
+    const out = new Map();
+    const put = (group, node) => {
+      if (!out.has(group)) out.set(group, []);
+      out.get(group).push(node);
+    };
+    for (const [name, { input, wrapper }] of this.byName) put(specOf(this.host, name).group ?? name, wrapper ?? input);
+    for (const [group, nodes] of this.extra) for (const node of nodes) put(group, node);
+    return [...out].map(([group, nodes]) => ({ group, nodes }));
   }
 
   /** The input bound to attribute `name` (throws if there is none: a typo would otherwise fail silently). */
@@ -77,17 +111,14 @@ export function attrField(host, name, label, props = {}, { kind = 'number', onIn
   };
   input.addEventListener(onInput ? 'input' : 'change', commit);
   host.controls.add(name, input);
-  return h('label', { for: name }, `${label} `, input);
+  return host.controls.wrap(name, h('label', { for: name }, `${label} `, input));
 }
 
-/** What every seed a widget offers is, said once: the core's generator, not PyTorch's. */
-export const SEED_NOTE = 'A Blockscope seed drives the core’s own random generator: torch.manual_seed with the same ' +
-  'number gives PyTorch different numbers.';
-
-/** attrField for a seed attribute, labelled as a Blockscope seed with SEED_NOTE as its title. */
+/** attrField for a seed attribute, labelled as a Blockscope seed with the kit's seed note (kit.seedNote) as its title. */
 export function seedField(host, name, label) {
-  const field = attrField(host, name, label, { title: SEED_NOTE });
-  field.title = SEED_NOTE;
+  const note = host.t('kit.seedNote');
+  const field = attrField(host, name, label, { title: note });
+  field.title = note;
   return field;
 }
 
@@ -104,7 +135,7 @@ export function attrSlider(host, name, label, props, describe) {
     host.set(name, input.value);
   });
   host.controls.add(name, input, show);
-  return h('label', { for: name }, `${label} `, input, ' ', out);
+  return host.controls.wrap(name, h('label', { for: name }, `${label} `, input, ' ', out));
 }
 
 /**
@@ -116,5 +147,5 @@ export function attrSelect(host, name, label, options = {}) {
   const sel = h('select', { id: name, onchange: () => host.set(name, sel.value) },
     ...options.map(([value, text]) => h('option', { value }, text)));
   host.controls.add(name, sel);
-  return h('label', { for: name }, `${label} `, sel);
+  return host.controls.wrap(name, h('label', { for: name }, `${label} `, sel));
 }

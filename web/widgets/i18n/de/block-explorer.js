@@ -1,0 +1,3 @@
+// de messages for block-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// de messages for ffn-explorer (see ../README.md).
+export default {
+};

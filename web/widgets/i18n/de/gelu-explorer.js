@@ -1,0 +1,3 @@
+// de messages for gelu-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// de messages for gpt-explorer (see ../README.md).
+export default {
+};

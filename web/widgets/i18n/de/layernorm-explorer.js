@@ -1,0 +1,3 @@
+// de messages for layernorm-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// de messages for residual-flow-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// de messages for tour (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// de messages for training-lab (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// en messages for block-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// en messages for ffn-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// en messages for gelu-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// en messages for gpt-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// en messages for layernorm-explorer (see ../README.md).
+export default {
+};

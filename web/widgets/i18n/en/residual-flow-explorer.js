@@ -1,0 +1,3 @@
+// en messages for residual-flow-explorer (see ../README.md).
+export default {
+};

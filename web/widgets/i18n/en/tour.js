@@ -1,0 +1,3 @@
+// en messages for tour (see ../README.md).
+export default {
+};

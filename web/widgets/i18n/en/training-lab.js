@@ -1,0 +1,3 @@
+// en messages for training-lab (see ../README.md).
+export default {
+};

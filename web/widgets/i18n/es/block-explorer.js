@@ -1,0 +1,3 @@
+// es messages for block-explorer (see ../README.md).
+export default {
+};

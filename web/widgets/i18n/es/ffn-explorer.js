@@ -1,0 +1,3 @@
+// es messages for ffn-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// es messages for gelu-explorer (see ../README.md).
+export default {
+};

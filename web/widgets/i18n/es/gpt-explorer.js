@@ -1,0 +1,3 @@
+// es messages for gpt-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// es messages for layernorm-explorer (see ../README.md).
+export default {
+};

@@ -1,0 +1,3 @@
+// es messages for residual-flow-explorer (see ../README.md).
+export default {
+};

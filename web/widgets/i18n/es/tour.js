@@ -1,0 +1,3 @@
+// es messages for tour (see ../README.md).
+export default {
+};

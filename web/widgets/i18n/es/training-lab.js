@@ -1,0 +1,3 @@
+// es messages for training-lab (see ../README.md).
+export default {
+};
