@@ -1,8 +1,9 @@
 // base.js — what every Blockscope widget shares: the custom-element base class (shadow DOM, attributes with
 // URL-hash deep links checked against per-attribute metadata, sync-url, the shared runtime connection, events, named
-// update levels, the control registry and the narrow interface its panels get), define() and h(). The rest of the kit:
-// attrs.js (attribute metadata), theme.js (palettes, auto theme), values.js (fmt and the number parsers, re-exported
-// here), controls.js, chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
+// update levels, the control registry, the widget's language and author layout, and the narrow interface its panels
+// get) and define(). The rest of the kit: attrs.js (attribute metadata), deep-link.js, i18n.js (lang, messages,
+// number formats), layout.js (controls/lock/sections, slots), theme.js (palettes, auto theme), values.js (fmt and the
+// number parsers, re-exported here), dom.js (h, re-exported), controls.js, chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../../runtime/client.js';
 import { attrSpec, COMMON_ATTRS, sanitizeAttr } from './attrs.js';
 import { applyHash, writeHash } from './deep-link.js';
@@ -12,27 +13,15 @@ import { Controls } from './controls.js';
 import { BASE_CSS, DARK_VARS, pageTheme } from './theme.js';
 import { WIDGET_TAGS } from './start-runtime.js';
 import { scheduleConnected } from './start-order.js';
-import { ownedClient, WidgetReleased } from './owned-runtime.js';
+import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
 
 export { fmt, parseNumber, parseNumbers, parseRows } from './values.js';
 export { COMMON_ATTRS } from './attrs.js';
+export { h } from './dom.js';
 
 const UA_DEFAULT_FONT = /^("?Times New Roman"?|Times|serif)$/i;
 const SYSTEM_FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
 const DEFAULT_PARTS = { h3: 'title', '.status': 'status', '.chart': 'chart' };
-
-// The widgets on the page, told when the runtime's worker died and a new one took its place (client.js restart):
-// their runtime objects are gone with it, so each rebuilds.
-const onPage = new Set();
-const RESTART_NOTE_MS = 20000; // how long statuses mention a worker restart
-const heardRestarts = new WeakSet(); // clients whose restarts onPage's widgets hear
-function hearRestarts(client) {
-  if (heardRestarts.has(client) || typeof client.onRestart !== 'function') return;
-  heardRestarts.add(client);
-  client.onRestart(({ reason }) => {
-    for (const el of onPage) el.runtimeRestarted(reason);
-  });
-}
 
 /**
  * What an update must redo, in increasing order (invalidate(level), update(level)): REDRAW the numbers already
@@ -482,18 +471,4 @@ export class BlockscopeElement extends HTMLElement {
 export function define(tag, cls) {
   if (!WIDGET_TAGS.includes(tag)) throw new Error(`<${tag}> is not in WIDGET_TAGS (kit/start-runtime.js)`);
   if (!customElements.get(tag)) customElements.define(tag, cls);
-}
-
-/** Creates an element with attributes and children: h('button', {type: 'button'}, 'Go'). */
-export function h(tag, props = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (v == null || v === false) continue;
-    if (k === 'class') el.className = v;
-    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else if (k in el && typeof v !== 'string') el[k] = v;
-    else el.setAttribute(k, v === true ? '' : v);
-  }
-  el.append(...children.flat().filter((c) => c != null && c !== false));
-  return el;
 }

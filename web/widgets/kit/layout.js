@@ -7,7 +7,7 @@
 // next to its attributes; layoutSpecs() turns them into the three attributes' specs, so the guide's tables, the
 // generated types and the warnings about unknown names all read the same declaration. Hidden means display: none —
 // gone from the layout and the accessibility tree.
-import { h } from './base.js';
+import { h } from './dom.js';
 
 export const LAYOUT_ATTRS = ['controls', 'lock', 'sections'];
 export const OFF = 'data-bs-off'; // the attribute that hides a group or section (BASE_CSS: display: none)

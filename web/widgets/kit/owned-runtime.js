@@ -4,6 +4,7 @@
 // arrival and the request fails with WidgetReleased, which the widget's update loop ignores. So a widget removed
 // while its models are still being built frees them as they come, and widget code needs no checks of its own.
 // Objects a runtime object creates (a GPT's trainer) are owned by that object and freed with it.
+// Also here: the widgets on the page, told when the runtime's worker was restarted (hearRestarts), so each rebuilds.
 
 /** The request of a widget that has left the page since it asked (not an error to show). */
 export class WidgetReleased extends Error {
@@ -35,5 +36,18 @@ export function ownedClient(client, owner) {
         return result instanceof Promise ? result.then((v) => adopt(v, lifetime)) : result;
       };
     },
+  });
+}
+
+// The widgets on the page, told when the runtime's worker died and a new one took its place (client.js restart):
+// their runtime objects are gone with it, so each rebuilds.
+export const onPage = new Set();
+export const RESTART_NOTE_MS = 20000; // how long statuses mention a worker restart
+const heardRestarts = new WeakSet(); // clients whose restarts onPage's widgets hear
+export function hearRestarts(client) {
+  if (heardRestarts.has(client) || typeof client.onRestart !== 'function') return;
+  heardRestarts.add(client);
+  client.onRestart(({ reason }) => {
+    for (const el of onPage) el.runtimeRestarted(reason);
   });
 }
