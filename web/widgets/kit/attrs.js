@@ -53,10 +53,55 @@ export function sanitizeAttr(spec, raw) {
   return text.length <= (spec.maxLength ?? 2000) ? text : null;
 }
 
+/**
+ * A value as attribute text, locale-free: a boolean as presence (returns true / false), a number as JavaScript
+ * writes it, a list of numbers as "1, 3, 5, 7" and a list of rows as "1, 3; 5, 7" (what the widgets' vector and
+ * row fields read), anything else as String(value).
+ */
+export function attrText(value) {
+  if (typeof value === 'boolean') return value;
+  if (ArrayBuffer.isView(value)) value = Array.from(value);
+  if (Array.isArray(value)) {
+    const rows = value.map((row) => (ArrayBuffer.isView(row) ? Array.from(row) : row));
+    return rows.some(Array.isArray) ? rows.map((row) => [].concat(row).join(', ')).join('; ') : rows.join(', ');
+  }
+  return String(value);
+}
+
+/** el.state: every attribute the widget has that is set, typed by its spec (numbers, booleans, text). */
+export function stateOf(el) {
+  const out = {};
+  for (const [name, spec] of Object.entries(el.constructor.attrSpecs())) {
+    if (!el.hasAttribute(name)) continue;
+    const raw = el.getAttribute(name);
+    out[name] = spec.type === 'boolean' ? raw !== 'false' : spec.type === 'number' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  }
+  return out;
+}
+
+/**
+ * el.state = {…}: sets several attributes at once (see attrText; null or undefined removes one, false too for a
+ * boolean). Names must be the widget's attributes (or lang, theme): an unknown one throws, naming it.
+ */
+export function applyState(el, state) {
+  if (state === null || typeof state !== 'object') throw new TypeError(`<${el.localName}>.state must be an object of attributes`);
+  const specs = el.constructor.attrSpecs();
+  for (const name of Object.keys(state)) {
+    if (!Object.hasOwn(specs, name) && !Object.hasOwn(COMMON_ATTRS, name)) {
+      throw new TypeError(`<${el.localName}> has no attribute ${name}`);
+    }
+  }
+  for (const [name, value] of Object.entries(state)) {
+    const text = value == null ? false : attrText(value);
+    if (text === false) el.removeAttribute(name);
+    else el.setAttribute(name, text === true ? '' : text);
+  }
+}
+
 /** The attributes every widget takes besides its own `static attrs` (types/widget-elements.d.ts is generated from both). */
 export const COMMON_ATTRS = Object.fromEntries(Object.entries({
   theme: { default: 'auto', options: ['auto', 'light', 'dark'], doc: 'auto follows the page\'s background' },
   'sync-url': { default: false, doc: 'write changed attributes into the URL hash (deep links)' },
   'allow-remote-models': { default: false, doc: 'let deep links set URL attributes such as model' },
-  lang: { default: '', doc: 'the widget\'s language (en, de, es); default: the nearest lang of the page, then the browser\'s' },
+  lang: { default: '', maxLength: 35, doc: 'the widget\'s language (en, de, es); default: the nearest lang of the page, then the browser\'s' },
 }).map(([name, entry]) => [name, attrSpec(entry)]));

@@ -5,7 +5,7 @@
 // number formats), layout.js (controls/lock/sections, slots), theme.js (palettes, auto theme), values.js (fmt and the
 // number parsers, re-exported here), dom.js (h, re-exported), controls.js, chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../../runtime/client.js';
-import { attrSpec, COMMON_ATTRS, sanitizeAttr } from './attrs.js';
+import { applyState, attrSpec, COMMON_ATTRS, sanitizeAttr, stateOf } from './attrs.js';
 import { applyHash, writeHash } from './deep-link.js';
 import { messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
@@ -59,7 +59,7 @@ export class BlockscopeElement extends HTMLElement {
    * and remote models are not allowed.
    */
   static checkedValue(name, raw, { allowRemote = false } = {}) {
-    if (name === 'theme') return sanitizeAttr(COMMON_ATTRS.theme, raw);
+    if (name === 'theme' || name === 'lang') return sanitizeAttr(COMMON_ATTRS[name], raw);
     const spec = this.attrSpecs()[name];
     if (!spec || (spec.url && !allowRemote && !spec.names?.includes(String(raw)))) return null;
     return sanitizeAttr(spec, raw);
@@ -84,6 +84,18 @@ export class BlockscopeElement extends HTMLElement {
   get controls() {
     this._controls ??= new Controls(this);
     return this._controls;
+  }
+
+  /**
+   * The widget's attributes as one object, typed by their specs ({min: -5, derivative: true, …}); set it to change
+   * several at once, with lists and rows of numbers as arrays ({tokens: [[1, 3], [5, 7]]}) — the property frameworks
+   * (React 19, Vue, Svelte) and scripts pass data through. See attrs.js applyState.
+   */
+  get state() {
+    return stateOf(this);
+  }
+  set state(value) {
+    applyState(this, value);
   }
 
   /** The element's tag, e.g. "gelu-explorer". */

@@ -12,6 +12,7 @@ import { h } from './dom.js';
 export const LAYOUT_ATTRS = ['controls', 'lock', 'sections'];
 export const OFF = 'data-bs-off'; // the attribute that hides a group or section (BASE_CSS: display: none)
 export const LAYOUT_CSS = `[${OFF}] { display: none !important; }
+svg, .chart { direction: ltr; } /* right to left (dir="rtl"): text and controls flip, charts keep x growing rightwards */
 slot[name="intro"]::slotted(*), slot[name="caption"]::slotted(*) { margin: 0.25rem 0 0.5rem; }`;
 
 /** "tokens, gamma" / "tokens gamma" -> ['tokens', 'gamma']. */

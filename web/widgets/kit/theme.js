@@ -33,8 +33,8 @@ button { padding: 0.3rem 0.75rem; cursor: pointer; background: var(--bs-panel); 
 button:disabled { cursor: not-allowed; opacity: 0.6; }
 :focus-visible { outline: 3px solid var(--bs-focus); outline-offset: 2px; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; max-width: 100%; }
-th, td { padding: 0.15rem 0.5rem; text-align: right; border-bottom: 1px solid var(--bs-border); }
-th:first-child, td:first-child { text-align: left; }
+th, td { padding: 0.15rem 0.5rem; text-align: end; border-bottom: 1px solid var(--bs-border); }
+th:first-child, td:first-child { text-align: start; }
 .scroll { overflow-x: auto; max-width: 100%; position: relative; }
 .num { font-variant-numeric: tabular-nums; font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; }
 .error { color: var(--bs-c2); font-weight: 600; }

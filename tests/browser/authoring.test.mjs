@@ -1,0 +1,118 @@
+// What a lesson author chooses, for every widget: its declared control groups and sections are the ones it has;
+// controls="none" hides every control (gone from layout and the accessibility tree); sections="title" renders the
+// title alone; each shipped language leaves no English behind (text nodes that stay the same in German and Spanish
+// must be messages that read the same in both tables, or data); dir="rtl" lays text out from the right with charts
+// kept left-to-right, and the widget still fits a 390 px phone.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+
+const env = { url: null, browser: null, server: null };
+const pages = {};
+before(async () => {
+  ({ server: env.server, url: env.url } = await startServer({ pages }));
+  env.browser = await launchBrowser();
+});
+after(async () => {
+  await env.browser?.close();
+  env.server?.close();
+});
+let served = 0;
+const TAGS = ['gelu-explorer', 'layernorm-explorer', 'ffn-explorer', 'block-explorer', 'gpt-explorer', 'training-lab',
+  'residual-flow-explorer'];
+// Attributes that keep each widget light and quick here (the training lab not training, the GPT small).
+const QUIET = { 'training-lab': 'steps="20"', 'gpt-explorer': 'loading="eager"' };
+
+async function widgetPage(page, tag, attrs = '', { lang = 'en', dir = 'ltr', width = 1100 } = {}) {
+  await page.setViewportSize({ width, height: 900 });
+  const path = `/authoring-${++served}.html`;
+  pages[path] = { body: `<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"></head><body>
+    <${tag} ${QUIET[tag] ?? ''} ${attrs}></${tag}>
+    <script type="module" src="/dist/blockscope-widgets.js"></script></body></html>` };
+  await page.goto(`${env.url}${path.slice(1)}`);
+  await page.waitForFunction((t) => {
+    const el = document.querySelector(t);
+    return el?.shadowRoot?.querySelector('.status') && !/Loading|Lade|Cargando/.test(el.shadowRoot.querySelector('.status').textContent);
+  }, tag, { timeout: 60000 });
+  await page.waitForTimeout(300);
+}
+
+/** Visible text nodes of the widget's shadow root, trimmed (not CSS, code or data the widget was given). */
+const textNodes = (page, tag) => page.$eval(tag, (el) => {
+  const out = [];
+  const walk = document.createTreeWalker(el.shadowRoot, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const p = n.parentElement;
+    if (!p || p.closest('style, code, pre, textarea, [translate="no"], .tokens, .token, .generated')) continue;
+    const t = n.textContent.trim();
+    if (t && p.checkVisibility()) out.push(t);
+  }
+  return out;
+});
+
+for (const tag of TAGS) {
+  test(`<${tag}>: declared control groups and sections exist; controls="none" and sections="title" hide the rest`, async () => {
+    const { page, context, problems } = await openPage(env.browser);
+    await widgetPage(page, tag);
+    const info = await page.$eval(tag, (el) => ({
+      declared: Object.keys(el.constructor.controlGroups),
+      groups: el.controls.groups().map((g) => g.group),
+      sections: Object.keys(el.constructor.sections),
+      parts: [...el.shadowRoot.querySelectorAll('[part]')].flatMap((p) => p.getAttribute('part').split(/\s+/)),
+    }));
+    assert.ok(info.declared.length > 0, 'no control groups declared');
+    assert.deepEqual([...new Set(info.groups)].sort(), [...info.declared].sort(), 'registered vs declared control groups');
+    for (const s of info.sections) assert.ok(info.parts.includes(s), `section ${s} has no part`);
+    assert.ok(info.sections.includes('title'), 'title is a section');
+
+    await page.$eval(tag, (el) => el.setAttribute('controls', 'none'));
+    const shown = await page.$eval(tag, (el) => el.controls.groups().flatMap((g) => g.nodes).filter((n) => n.checkVisibility()).length);
+    assert.equal(shown, 0, 'controls="none" left controls visible');
+    await page.$eval(tag, (el) => el.setAttribute('sections', 'title'));
+    const visibleParts = await page.$eval(tag, (el) => [...el.shadowRoot.querySelectorAll('[part]')]
+      .filter((p) => p.checkVisibility() && Object.keys(el.constructor.sections).some((s) => p.part.contains(s)))
+      .map((p) => p.getAttribute('part')));
+    assert.deepEqual([...new Set(visibleParts)], ['title']);
+    const tree = await page.locator(tag).ariaSnapshot();
+    assert.doesNotMatch(tree, /- (button|checkbox|slider|spinbutton|combobox|textbox)/, `accessibility tree still has controls:\n${tree}`);
+    assertClean(problems);
+    await context.close();
+  });
+
+  test(`<${tag}>: German and Spanish leave no English text behind`, async () => {
+    const { page, context, problems } = await openPage(env.browser);
+    const { LOCALES } = await import('../../web/widgets/kit/i18n.js');
+    const same = new Set(Object.entries(LOCALES.en.messages).filter(([k, v]) => typeof v === 'string' &&
+      v === LOCALES.de.messages[k] && v === LOCALES.es.messages[k]).map(([, v]) => v));
+    await widgetPage(page, tag);
+    const en = new Set(await textNodes(page, tag));
+    for (const lang of ['de', 'es']) {
+      await widgetPage(page, tag, '', { lang });
+      const left = (await textNodes(page, tag)).filter((t) => en.has(t) && !same.has(t) && /[A-Za-z]{3,}\W+[A-Za-z]{3,}/.test(t));
+      assert.deepEqual(left, [], `<${tag} lang="${lang}">: English left`);
+    }
+    assertClean(problems);
+    await context.close();
+  });
+
+  test(`<${tag}>: right to left, at 390 px`, async () => {
+    const { page, context, problems } = await openPage(env.browser);
+    await widgetPage(page, tag, '', { dir: 'rtl', width: 390 });
+    const dirs = await page.$eval(tag, (el) => ({
+      host: getComputedStyle(el).direction,
+      title: getComputedStyle(el.shadowRoot.querySelector('[part~="title"]')).direction,
+      charts: [...el.shadowRoot.querySelectorAll('svg')].map((s) => getComputedStyle(s).direction),
+      width: el.getBoundingClientRect().width,
+      scroll: document.documentElement.scrollWidth,
+    }));
+    assert.equal(dirs.host, 'rtl');
+    assert.equal(dirs.title, 'rtl');
+    for (const d of dirs.charts) assert.equal(d, 'ltr', 'charts keep their axes left to right');
+    assert.ok(dirs.scroll <= 390 + 1, `page ${dirs.scroll} px wide at 390`);
+    if (tag === 'ffn-explorer') await screenshot(page, 'rtl-ffn-explorer');
+    assertClean(problems);
+    await context.close();
+  });
+}
