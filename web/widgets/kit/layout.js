@@ -58,7 +58,9 @@ export function insertSlots(root) {
   const title = root.querySelector('[part~="title"]');
   if (title) title.after(intro);
   else root.prepend(intro);
-  const anchor = root.querySelector('[part~="chart"]');
+  // After the top-level region holding the first chart, so hiding a section never hides the author's caption.
+  let anchor = root.querySelector('[part~="chart"]');
+  while (anchor && anchor.parentNode !== root) anchor = anchor.parentNode;
   if (anchor) anchor.after(caption);
   else {
     const status = root.querySelector('[part~="status"]');
