@@ -8,64 +8,54 @@ import { scaleBand } from 'd3-scale';
 
 import { h } from '../kit/base.js';
 import { chartWidth, createChart, naturalSize } from '../kit/chart-kit.js';
+import { decimals } from './ffn-text.js';
 
 const SIZE_NAMES = ['d', 'expansion', 'batch', 'tokens'];
 
-export const int = new Intl.NumberFormat('en-US');
-const one = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
-const plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
-export const pct = (p) => `${one.format(100 * p)}%`;
-/** 25165824 -> "25.2 million" (only a rounding of the core's integer for reading). */
-function words(n) {
-  if (n >= 1e9) return `${one.format(n / 1e9)} billion`;
-  if (n >= 1e6) return `${one.format(n / 1e6)} million`;
-  if (n >= 1e3) return `${one.format(n / 1e3)} thousand`;
-  return int.format(n);
+/** 25165824 -> "25.2 million" in the port's language (only a rounding of the core's integer for reading). */
+function words(port, n) {
+  if (n >= 1e9) return port.t('ffn.costs.billion', { value: port.num(n / 1e9, 1) });
+  if (n >= 1e6) return port.t('ffn.costs.million', { value: port.num(n / 1e6, 1) });
+  if (n >= 1e3) return port.t('ffn.costs.thousand', { value: port.num(n / 1e3, 1) });
+  return port.num(n);
 }
 
-// Which of attention's four d×d projections carry a bias, as the attributes qkv-bias and attn-out-bias say.
+// Which of attention's four d×d projections carry a bias, as the attributes qkv-bias and attn-out-bias say; the
+// label, formula and note of each are the messages ffn.bias.<key>.label / .formula / .note.
 export const BIAS_CONVENTIONS = {
-  none: { qkv: false, out: false, label: 'none (lesson 82’s EncoderBlock)', formula: '4d² (no biases)',
-    note: 'Lesson 82’s EncoderBlock: Wq, Wk, Wv and Wo are all nn.Linear(d, d, bias=False), so attention has 4d² ' +
-      'parameters (256 at d = 8).' },
-  out: { qkv: false, out: true, label: 'W_o only (lesson LM4-T3, the book)', formula: '4d² + d (out_proj bias)',
-    note: 'Lesson LM4-T3 and the book’s MultiHeadAttention with qkv_bias=False: W_query, W_key, W_value without ' +
-      'bias, out_proj with one, so attention has 4d² + d parameters (2,360,064 at d = 768).' },
-  qkv: { qkv: true, out: false, label: 'W_q, W_k, W_v only', formula: '4d² + 3d (Q, K, V biases)',
-    note: 'Biases on W_query, W_key and W_value but none on the output projection: 4d² + 3d.' },
-  all: { qkv: true, out: true, label: 'all four (GPT-2’s released weights)', formula: '4d² + 4d (all biases)',
-    note: 'Every projection has a bias, as in OpenAI’s GPT-2 weights (qkv_bias=True): 4d² + 4d.' },
+  none: { qkv: false, out: false },
+  out: { qkv: false, out: true },
+  qkv: { qkv: true, out: false },
+  all: { qkv: true, out: true },
 };
 const conventionOf = (qkv, out) => Object.keys(BIAS_CONVENTIONS)
   .find((k) => BIAS_CONVENTIONS[k].qkv === qkv && BIAS_CONVENTIONS[k].out === out);
 
-// One-click sizes from the lessons.
+// One-click sizes from the lessons (labels: the messages ffn.costs.preset.<id>).
 const PRESETS = [
-  { id: 'lesson82', label: 'Lesson 82: EncoderBlock(8, 2, 32)',
-    attrs: { d: '8', expansion: '4', batch: '2', tokens: '5', 'qkv-bias': false, 'attn-out-bias': false } },
-  { id: 'gpt2', label: 'Lesson LM4-T3: GPT-2 small, d = 768',
-    attrs: { d: '768', expansion: '4', batch: '8', tokens: '1024', 'qkv-bias': false, 'attn-out-bias': true } },
+  { id: 'lesson82', attrs: { d: '8', expansion: '4', batch: '2', tokens: '5', 'qkv-bias': false, 'attn-out-bias': false } },
+  { id: 'gpt2', attrs: { d: '768', expansion: '4', batch: '8', tokens: '1024', 'qkv-bias': false, 'attn-out-bias': true } },
 ];
 
 /**
  * The cost inputs from attributes or form text, within the limits of the element's attribute metadata (`specs`:
- * attrSpecs()); throws an Error naming the bad one.
+ * attrSpecs()); throws an Error naming the bad one, in the language of `port` (the element's panel port).
  */
-export function checkSizes({ d, expansion, batch, tokens }, specs) {
+export function checkSizes({ d, expansion, batch, tokens }, specs, port) {
   const out = {};
   for (const [name, v] of Object.entries({ d, batch, tokens })) {
     const n = Number(v);
     const { min: lo, max: hi } = specs[name];
     if (!Number.isInteger(n) || n < lo || n > hi || String(v).trim() === '') {
       const symbol = { d: 'd', batch: 'B', tokens: 'n' }[name];
-      throw Object.assign(new Error(`${symbol} must be a whole number from ${lo} to ${int.format(hi)}, got "${v}"`), { field: name });
+      throw Object.assign(new Error(port.t('ffn.costs.errWhole', { symbol, min: lo, max: hi, value: String(v) })), { field: name });
     }
     out[name] = n;
   }
   const e = Number(expansion);
   const { min: eLo, max: eHi } = specs.expansion;
   if (!Number.isFinite(e) || e < eLo || e > eHi || String(expansion).trim() === '') {
-    throw Object.assign(new Error(`the expansion factor must be a number from ${eLo} to ${eHi}, got "${expansion}"`),
+    throw Object.assign(new Error(port.t('ffn.costs.errExpansion', { min: eLo, max: eHi, value: String(expansion) })),
       { field: 'expansion' });
   }
   out.expansion = e;
@@ -93,6 +83,7 @@ table.breakdown tfoot th, table.breakdown tfoot td { border-top: 2px solid var(-
 export class CostsSection {
   constructor(host) {
     this.host = host;
+    const t = (key, params) => host.t(key, params);
     const specs = host.specs();
     const num = (name, label, help, props) => {
       const { min, max } = specs[name];
@@ -102,39 +93,42 @@ export class CostsSection {
       return h('label', { for: `in-${name}` }, h('span', {}, label, h('span', { class: 'muted' }, help)), input);
     };
     const grid = h('div', { class: 'grid' },
-      num('d', 'd ', '(model width)'),
-      num('expansion', 'expansion ', '(h = expansion · d)', { step: 0.25 }),
-      num('batch', 'B ', '(sequences)'),
-      num('tokens', 'n ', '(tokens each)'));
+      num('d', 'd ', t('ffn.costs.dHelp')),
+      num('expansion', `${t('ffn.costs.expansion')} `, t('ffn.costs.expansionHelp'), { step: 0.25 }),
+      num('batch', 'B ', t('ffn.costs.batchHelp')),
+      num('tokens', 'n ', t('ffn.costs.tokensHelp')));
     this.sizeInputs = Object.fromEntries(SIZE_NAMES.map((n) => [n, grid.querySelector(`#in-${n}`)]));
     this.biasSelect = h('select', { id: 'attn-bias', 'aria-describedby': 'convention' },
-      ...Object.entries(BIAS_CONVENTIONS).map(([value, c]) => h('option', { value }, c.label)));
+      ...Object.keys(BIAS_CONVENTIONS).map((value) => h('option', { value }, t(`ffn.bias.${value}.label`))));
     this.ffnBias = h('input', { type: 'checkbox', id: 'ffn-bias', 'aria-describedby': 'convention' });
     this.ffnBias.addEventListener('change', () => this.host.set('ffn-bias', this.ffnBias.checked));
     this.biasSelect.addEventListener('change', () => {
       const c = BIAS_CONVENTIONS[this.biasSelect.value];
       this.setAttrs({ 'qkv-bias': c.qkv, 'attn-out-bias': c.out });
     });
-    const presets = h('div', { class: 'row presets', role: 'group', 'aria-label': 'Sizes from the lessons' },
-      h('span', { class: 'muted' }, 'Sizes from the lessons:'),
-      ...PRESETS.map((p) => h('button', { type: 'button', 'data-preset': p.id, onclick: () => this.setAttrs(p.attrs) }, p.label)));
-    this.flow = h('ol', { class: 'flow', 'aria-label': 'Tensor shapes through the feed-forward network' });
+    this.presets = h('div', { class: 'row presets', role: 'group', 'aria-label': t('ffn.costs.presetsLabel') },
+      h('span', { class: 'muted' }, t('ffn.costs.presets')),
+      ...PRESETS.map((p) => h('button', { type: 'button', 'data-preset': p.id, onclick: () => this.setAttrs(p.attrs) },
+        t(`ffn.costs.preset.${p.id}`))));
+    this.flow = h('ol', { class: 'flow', 'aria-label': t('ffn.costs.flowLabel') });
     this.costTable = h('table', { class: 'costs' });
     this.dominance = h('p', { class: 'note dominance', 'aria-live': 'polite' });
     this.paramChart = h('div', { class: 'chart param-chart', 'data-predict': 'params',
-      'data-predict-note': 'The parameter chart appears once you have predicted the count.' });
+      'data-predict-note': t('ffn.costs.chartHidden') });
     this.convention = h('p', { class: 'note convention', id: 'convention' });
     this.breakdown = h('table', { class: 'breakdown' });
+    this.grid = grid;
+    this.biasRow = h('div', { class: 'row bias-row' }, h('label', { for: 'attn-bias' }, t('ffn.costs.attnBias')), this.biasSelect,
+      h('label', {}, this.ffnBias, ` ${t('ffn.costs.ffnBias')}`));
     this.nodes = [
-      h('h4', {}, 'Shapes and costs'),
-      presets,
+      h('h4', {}, t('ffn.costs.title')),
+      this.presets,
       grid,
-      h('div', { class: 'row bias-row' }, h('label', { for: 'attn-bias' }, 'Biases in attention’s projections'), this.biasSelect,
-        h('label', {}, this.ffnBias, ' biases in the FFN (b₁, b₂)')),
+      this.biasRow,
       this.flow,
       h('div', { class: 'pair' }, h('div', { class: 'scroll' }, this.costTable), this.paramChart),
       this.dominance,
-      h('h4', {}, 'One block’s parameters'),
+      h('h4', {}, t('ffn.costs.blockTitle')),
       this.convention,
       h('div', { class: 'scroll' }, this.breakdown),
     ];
@@ -151,10 +145,10 @@ export class CostsSection {
     const specs = this.host.specs();
     const a = Object.fromEntries(SIZE_NAMES.map((n) => [n, this.host.attr(n)]));
     try {
-      return { sizes: checkSizes(a, specs) };
+      return { sizes: checkSizes(a, specs, this.host) };
     } catch (err) {
       const defaults = Object.fromEntries(SIZE_NAMES.map((n) => [n, specs[n].default]));
-      return { sizes: this.sizes ?? checkSizes(defaults, specs), error: err.message };
+      return { sizes: this.sizes ?? checkSizes(defaults, specs, this.host), error: err.message };
     }
   }
 
@@ -162,10 +156,10 @@ export class CostsSection {
     const a = Object.fromEntries(Object.entries(this.sizeInputs).map(([n, el]) => [n, el.value.trim()]));
     for (const el of Object.values(this.sizeInputs)) el.removeAttribute('aria-invalid');
     try {
-      checkSizes(a, this.host.specs());
+      checkSizes(a, this.host.specs(), this.host);
     } catch (err) {
       this.sizeInputs[err.field]?.setAttribute('aria-invalid', 'true');
-      this.host.report(`Check the sizes: ${err.message} — showing the last valid sizes.`, { error: true });
+      this.host.report(this.host.t('ffn.costs.badSizes', { error: err.message }), { error: true });
       return;
     }
     for (const [n, v] of Object.entries(a)) if (this.host.attr(n) !== v) this.host.set(n, v);
@@ -202,7 +196,7 @@ export class CostsSection {
         rt.blockFlops(blockConfig, { tokens }),
       ]);
     } catch (err) {
-      if (seq === this.seq) host.report(`Could not compute the costs: ${err.message}`, { error: true });
+      if (seq === this.seq) host.report(host.t('ffn.costs.error', { error: err.message }), { error: true });
       return;
     }
     if (seq !== this.seq) return;
@@ -210,8 +204,8 @@ export class CostsSection {
     const share = block.feedForward / (block.attention + block.feedForward);
     this.costs = { ...sizes, qkvBias, outBias, ffnBias, convention, ff, block, flops, share, bytes: ff.hiddenEntries * 4 };
     this.draw();
-    if (error) host.report(`${error} — showing the last valid sizes.`, { error: true });
-    else host.report(`Computed by the core (wasm ${flavour}).`);
+    if (error) host.report(host.t('ffn.costs.badSizeAttr', { error }), { error: true });
+    else host.report(host.t('ffn.status.computed', { flavour }));
     host.emit('change', {
       section: 'costs', d: sizes.d, expansion: sizes.expansion, hidden: sizes.hidden, batch: sizes.batch,
       tokens: sizes.tokens, qkvBias, attnOutBias: outBias, ffnBias, parameters: ff.parameters, attention: block.attention,
@@ -224,7 +218,11 @@ export class CostsSection {
 
   draw() {
     const { d, hidden, batch, tokens, expansion, ff, block, share, bytes, convention, flops, ffnBias } = this.costs;
-    const shape = (...dims) => h('span', { class: 'shape' }, `(${dims.map((v) => int.format(v)).join(', ')})`);
+    const host = this.host;
+    const t = (key, params) => host.t(key, params);
+    const int = (v) => host.num(v);
+    const pct = (p) => host.messages().percent(p, 1);
+    const shape = (...dims) => h('span', { class: 'shape' }, `(${dims.map(int).join(', ')})`);
     const arrow = (text) => h('li', { class: 'arrow', 'aria-hidden': 'true' }, text);
     this.flow.replaceChildren(
       h('li', {}, 'x ', shape(batch, tokens, d)),
@@ -233,22 +231,25 @@ export class CostsSection {
       arrow('→'),
       h('li', {}, 'W₂ · … + b₂ ', shape(batch, tokens, d)));
     const std = expansion === 4;
-    const c = BIAS_CONVENTIONS[convention];
+    const ffnFormula = std ? '8d² + 5d' : '2dh + h + d';
+    const ffnNoBias = std ? '8d²' : '2dh';
     const rows = [
-      ['hidden width h', `${plain.format(expansion)} · d`, int.format(hidden), 'hidden'],
-      ['FFN parameters', ffnBias ? (std ? '8d² + 5d' : '2dh + h + d') : (std ? '8d² (no biases)' : '2dh (no biases)'),
-        int.format(ff.parameters), 'parameters'],
-      ['attention parameters', c.formula, int.format(block.attention), 'attention'],
-      ['FFN share of the two sublayers', 'FFN / (attention + FFN)', pct(share), 'share'],
-      ['FLOPs per token', std ? '2 · 8d² = 16d²' : '2 · 2dh = 4dh', int.format(ff.flopsPerToken), 'flops'],
-      ['attention projections, FLOPs per token', '2 · 4d² = 8d² (W_q, W_k, W_v, W_o)', int.format(flops.attentionProjections), 'attention-flops'],
-      ['attention scores and mixing, per token', `4nd at n = ${int.format(tokens)} (QKᵀ and weights · V)`, int.format(flops.attentionScores), 'score-flops'],
-      ['hidden activations', std ? 'B · n · 4d entries' : 'B · n · h entries', [int.format(ff.hiddenEntries), ` (${words(ff.hiddenEntries)})`], 'entries'],
-      ['… in float32', '4 bytes each', [`${int.format(bytes)} bytes`, ` ≈ ${one.format(bytes / 1e6)} MB (${one.format(bytes / 2 ** 20)} MiB)`], 'bytes'],
+      [t('ffn.costs.row.hidden'), `${host.num(expansion)} · d`, int(hidden), 'hidden'],
+      [t('ffn.costs.row.parameters'), ffnBias ? ffnFormula : t('ffn.costs.noBiases', { formula: ffnNoBias }),
+        int(ff.parameters), 'parameters'],
+      [t('ffn.costs.row.attention'), t(`ffn.bias.${convention}.formula`), int(block.attention), 'attention'],
+      [t('ffn.costs.row.share'), t('ffn.costs.shareFormula'), pct(share), 'share'],
+      [t('ffn.costs.row.flops'), std ? '2 · 8d² = 16d²' : '2 · 2dh = 4dh', int(ff.flopsPerToken), 'flops'],
+      [t('ffn.costs.row.attentionFlops'), '2 · 4d² = 8d² (W_q, W_k, W_v, W_o)', int(flops.attentionProjections), 'attention-flops'],
+      [t('ffn.costs.row.scoreFlops'), t('ffn.costs.scoreFormula', { n: tokens }), int(flops.attentionScores), 'score-flops'],
+      [t('ffn.costs.row.entries'), t('ffn.costs.entriesFormula', { formula: std ? 'B · n · 4d' : 'B · n · h' }),
+        [int(ff.hiddenEntries), ` (${words(host, ff.hiddenEntries)})`], 'entries'],
+      [t('ffn.costs.row.bytes'), t('ffn.costs.bytesEach'), [t('ffn.costs.bytes', { bytes }),
+        ` ${t('ffn.costs.bytesApprox', { mb: decimals(host, bytes / 1e6, 1), mib: decimals(host, bytes / 2 ** 20, 1) })}`], 'bytes'],
     ];
     this.costTable.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, `Feed-forward costs at d = ${d}, computed by the core`),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'quantity (formula)'), h('th', { scope: 'col' }, 'value (core)'))),
+      h('caption', { class: 'visually-hidden' }, t('ffn.costs.caption', { d })),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('ffn.costs.colQuantity')), h('th', { scope: 'col' }, t('ffn.costs.colValue')))),
       h('tbody', {}, ...rows.map(([q, f, v, key]) => h('tr', {},
         h('th', { scope: 'row' }, q, h('span', { class: 'formula' }, f)),
         h('td', { class: 'num', 'data-cost': key, 'data-predict': key === 'parameters' ? 'params' : null },
@@ -256,11 +257,9 @@ export class CostsSection {
     const attention = flops.attentionProjections + flops.attentionScores;
     const n2 = flops.ffnDominatesBelow;
     this.dominance.textContent = n2 > 0
-      ? `The FFN costs more FLOPs per token than all of attention (projections + scores = ${int.format(attention)}) ` +
-        `while the sequence is shorter than ${int.format(n2)} tokens${std ? ' = 2d' : ''}: at n = ${int.format(tokens)} the FFN ` +
-        `is ${ff.flopsPerToken > attention ? 'the larger cost' : 'no longer the larger cost'} (${int.format(ff.flopsPerToken)} ` +
-        `against ${int.format(attention)}). FLOPs do not depend on the biases.`
-      : 'At this width the FFN never costs more FLOPs per token than attention.';
+      ? t(ff.flopsPerToken > attention ? 'ffn.costs.dominanceLarger' : 'ffn.costs.dominanceSmaller',
+        { attention, below: n2, twoD: std ? ' = 2d' : '', n: tokens, ffn: ff.flopsPerToken })
+      : t('ffn.costs.dominanceNever');
     this.drawBreakdown();
     this.drawChart();
     this.host.afterDraw?.();
@@ -268,22 +267,23 @@ export class CostsSection {
 
   drawBreakdown() {
     const { d, hidden, block, convention } = this.costs;
-    const c = BIAS_CONVENTIONS[convention];
-    this.convention.textContent = `Attention counted as: ${c.note} Change it with the bias menu above.`;
+    const t = (key, params) => this.host.t(key, params);
+    const int = (v) => this.host.num(v);
+    this.convention.textContent = t('ffn.costs.convention', { note: t(`ffn.bias.${convention}.note`) });
     const row = (part, formula, value, key) => h('tr', {},
       h('th', { scope: 'row' }, part, h('span', { class: 'formula' }, formula)),
-      h('td', { class: 'num', 'data-breakdown': key, 'data-predict': key === 'feed-forward' ? 'params' : null }, int.format(value)));
+      h('td', { class: 'num', 'data-breakdown': key, 'data-predict': key === 'feed-forward' ? 'params' : null }, int(value)));
     this.breakdown.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, `Parameters of one transformer block at d = ${d}, h = ${hidden}, counted by the core`),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'part (formula)'), h('th', { scope: 'col' }, 'parameters (core)'))),
+      h('caption', { class: 'visually-hidden' }, t('ffn.costs.blockCaption', { d, hidden })),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('ffn.costs.colPart')), h('th', { scope: 'col' }, t('ffn.costs.colParameters')))),
       h('tbody', {},
-        row('attention: W_q, W_k, W_v, W_o', c.formula, block.attention, 'attention'),
-        row('feed-forward: Linear(d, h), Linear(h, d)', 'd·h + h + h·d + d', block.feedForward, 'feed-forward'),
-        row('two LayerNorms (γ and β each)', '2 · 2d', block.norms, 'norms')),
+        row(t('ffn.costs.part.attention'), t(`ffn.bias.${convention}.formula`), block.attention, 'attention'),
+        row(t('ffn.costs.part.feedForward'), 'd·h + h + h·d + d', block.feedForward, 'feed-forward'),
+        row(t('ffn.costs.part.norms'), '2 · 2d', block.norms, 'norms')),
       h('tfoot', {}, h('tr', {},
-        h('th', { scope: 'row' }, 'one block'),
+        h('th', { scope: 'row' }, t('ffn.costs.part.block')),
         h('td', { class: 'num sum', 'data-breakdown': 'total', 'data-predict': 'params' },
-          `${int.format(block.total)} = ${[block.attention, block.feedForward, block.norms].map((v) => int.format(v)).join(' + ')}`))));
+          `${int(block.total)} = ${[block.attention, block.feedForward, block.norms].map(int).join(' + ')}`))));
   }
 
   redraw() {
@@ -292,18 +292,19 @@ export class CostsSection {
 
   drawChart() {
     const { block, share, d } = this.costs;
+    const t = (key, params) => this.host.t(key, params);
+    const pct = (p) => this.host.messages().percent(p, 1);
     const parts = [
-      { key: 'attention', label: 'attention', value: block.attention, share: 1 - share, color: 'var(--bs-c1)' },
-      { key: 'feed-forward', label: 'feed-forward', value: block.feedForward, share, color: 'var(--bs-c3)' },
+      { key: 'attention', label: t('ffn.costs.bar.attention'), value: block.attention, share: 1 - share, color: 'var(--bs-c1)' },
+      { key: 'feed-forward', label: t('ffn.costs.bar.feedForward'), value: block.feedForward, share, color: 'var(--bs-c3)' },
     ];
     this.paramChart.replaceChildren();
     const width = chartWidth(this.paramChart);
     const chart = createChart(this.paramChart, {
       width, height: 130, margin: { top: 8, right: 16, bottom: 44, left: 96 },
-      xLabel: 'parameters (k = thousand, M = million)', yLabel: '',
-      title: 'Parameters of the block’s two sublayers',
-      description: `At d = ${d}: attention ${int.format(block.attention)}, feed-forward ${int.format(block.feedForward)} ` +
-        `parameters; the feed-forward network holds ${pct(share)} of the two.`,
+      xLabel: t('ffn.costs.chartX'), yLabel: '',
+      title: t('ffn.costs.chartTitle'),
+      description: t('ffn.costs.chartDesc', { d, attention: block.attention, ffn: block.feedForward, share: pct(share) }),
     });
     naturalSize(chart, width, 130);
     chart.x.domain([0, block.attention + block.feedForward]);

@@ -11,8 +11,11 @@
 //   tokens, "," between features), demo-mode (per-token | across-sequence: lesson 82's trap, the FFN applied along
 //   the sequence axis so that one edit moves every position), preset ("" | ffn-lesson82: lesson 82 §29's FFN(4, 16)
 //   with PyTorch's weights, ffn-lesson.js), predict (params: the FFN's parameter count, hidden until answered).
-// Parts: predict, check, check-input, check-result (the lesson preset's check), copy-pytorch; toPyTorch() returns the
-//   state as PyTorch (the lesson's code with the preset, else the worked example).
+// Parts: title, lesson, example, costs, hidden, positionwise (the panels, each a section for sections="…"), predict,
+//   check, check-input, check-result (the lesson preset's check), copy-pytorch, status; toPyTorch() returns the
+//   state as PyTorch (the lesson's code with the preset, else the worked example). Control groups for controls="…" and
+//   lock="…": static controlGroups. Text: messages ffn.* (web/widgets/i18n/<locale>/ffn-explorer.js), numbers in the
+//   widget's language; the snippet, the lesson's printout and event details stay locale-free.
 // Seeds are Blockscope seeds: the core's own generator, so torch.manual_seed(123) would give different weights.
 // Events: blockscope-change {section: 'example', activation, x, W1, b1, W2, b2, hiddenPre, hiddenPost, output} |
 //   {section: 'costs', d, expansion, hidden, batch, tokens, qkvBias, attnOutBias, parameters, attention, norms,
@@ -21,22 +24,22 @@
 //   x, hidden, output, numParameters, maxAbsDiff}, blockscope-answer, blockscope-check, blockscope-ready.
 import { extent } from 'd3-array';
 
-import { BlockscopeElement, define, fmt, h } from '../kit/base.js';
+import { BlockscopeElement, define, h } from '../kit/base.js';
 import { chartWidth, createChart, KIT_CSS, legend, naturalSize, overlaidHistogram, watchWidth } from '../kit/chart-kit.js';
 import { CHECK_CSS } from '../kit/check-panel.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
+import { applyLayout } from '../kit/layout.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
-import { COSTS_CSS, CostsSection, int, pct } from './ffn-costs.js';
+import { COSTS_CSS, CostsSection } from './ffn-costs.js';
 import { FFN_PRESET, LESSON_FFN_CSS, LessonFFN } from './ffn-lesson.js';
 import { DEFAULT_DEMO, POSITIONWISE_CSS, PositionwiseDemo } from './ffn-positionwise.js';
+import { fill } from './ffn-text.js';
 import { EXAMPLE_CSS, WorkedExample } from './ffn-worked-example.js';
 
 const DEFAULT_PROMPT = 'Attention moves information between tokens. The feed-forward layer then thinks about each token by itself.';
 // A small GPT with random (seeded) weights: byte-level vocabulary, so a prompt's UTF-8 bytes are its token ids.
 const GPT_CONFIG = { vocab_size: 256, context_length: 256, emb_dim: 32, n_heads: 4, n_layers: 2, drop_rate: 0, qkv_bias: false };
-const SEED = 123; // a Blockscope seed (the core's generator), not torch.manual_seed(123)
-const SEED_NOTE = `Blockscope seed ${SEED} seeds the core’s own random generator: PyTorch’s torch.manual_seed(${SEED}) ` +
-  'gives different weights.';
+const SEED = 123; // a Blockscope seed (the core's generator), not torch.manual_seed(123): message ffn.seedNote
 
 const CSS = `
 input[aria-invalid="true"] { border-color: var(--bs-c2); outline: 2px solid var(--bs-c2); }
@@ -50,28 +53,59 @@ abbr.seed { text-decoration: underline dotted; cursor: help; }
 export class FeedForwardExplorer extends BlockscopeElement {
   // The sizes are only counted (no tensors of that size are made), so their limits are wide; ffn-costs.js checks
   // typed sizes against the same limits (checkSizes).
+  // `group`: the control group (controlGroups) whose lock="…" refuses the learner's edits of the attribute.
   static attrs = {
-    d: { default: 768, min: 1, max: 65536, int: true, doc: 'model width' },
-    expansion: { default: 4, min: 0.25, max: 64, doc: 'hidden width h = expansion · d' },
-    batch: { default: 8, min: 1, max: 2 ** 20, int: true }, tokens: { default: 1024, min: 1, max: 2 ** 20, int: true },
-    'qkv-bias': false, 'attn-out-bias': true, 'ffn-bias': { default: true, doc: 'biases b₁, b₂ in the FFN’s counts' },
-    'example-activation': { default: 'gelu', options: ['gelu', 'relu', 'none'] }, prompt: DEFAULT_PROMPT,
+    d: { default: 768, min: 1, max: 65536, int: true, group: 'sizes', doc: 'model width' },
+    expansion: { default: 4, min: 0.25, max: 64, group: 'sizes', doc: 'hidden width h = expansion · d' },
+    batch: { default: 8, min: 1, max: 2 ** 20, int: true, group: 'sizes' },
+    tokens: { default: 1024, min: 1, max: 2 ** 20, int: true, group: 'sizes' },
+    'qkv-bias': { default: false, group: 'bias' }, 'attn-out-bias': { default: true, group: 'bias' },
+    'ffn-bias': { default: true, group: 'bias', doc: 'biases b₁, b₂ in the FFN’s counts' },
+    'example-activation': { default: 'gelu', options: ['gelu', 'relu', 'none'], group: 'activation' }, prompt: DEFAULT_PROMPT,
     layer: { default: 1, min: 1, max: GPT_CONFIG.n_layers, int: true }, demo: DEFAULT_DEMO,
-    'demo-mode': { default: 'per-token', options: ['per-token', 'across-sequence'], doc: 'across-sequence: the trap' },
+    'demo-mode': { default: 'per-token', options: ['per-token', 'across-sequence'], group: 'trap', doc: 'across-sequence: the trap' },
     preset: { default: '', options: ['', FFN_PRESET], doc: "lesson 82 §29's FFN(4, 16) with its PyTorch weights" },
     predict: { default: '', doc: 'readouts to predict first: params' } };
 
+  static controlGroups = {
+    'lesson-x': 'the lesson preset’s x (its tokens)',
+    example: 'the worked example’s cells (x, W₁, b₁, W₂, b₂) and its reset button',
+    activation: 'the worked example’s activation (example-activation)',
+    sizes: 'd, expansion, B and n, and the lessons’ size buttons',
+    bias: 'which biases are counted: attention’s projections (qkv-bias, attn-out-bias) and the FFN’s (ffn-bias)',
+    prompt: 'the prompt whose hidden values are histogrammed',
+    layer: 'the block whose FFN is histogrammed',
+    demo: 'the position-wise check’s tokens and their +1 buttons',
+    trap: 'the switch that applies the FFN across the sequence (demo-mode)',
+  };
+
+  static sections = {
+    title: 'the heading',
+    lesson: 'lesson 82 §29’s FFN(4, 16) with PyTorch’s weights (preset="ffn-lesson82"), with its check',
+    example: 'the d = 2 worked example, step by step',
+    predict: 'the prediction of the parameter count (predict="params")',
+    costs: 'shapes, parameters, FLOPs and memory, and one block’s parameters',
+    hidden: 'histograms of a GPT’s hidden values before and after GELU',
+    positionwise: 'the position-wise check: one edited token moves one output',
+    'copy-pytorch': 'the Copy as PyTorch button',
+    status: 'the status line',
+  };
+
   setup() {
     const s = this.shadowRoot;
+    const t = (key, params) => this.t(key, params);
     s.append(h('style', {}, KIT_CSS + COSTS_CSS + EXAMPLE_CSS + POSITIONWISE_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS +
       LESSON_FFN_CSS + CSS));
+    // Built again in another language (relocalize): the old panels' core objects go, what the learner typed stays.
+    const typed = { example: this.example?.state?.values, x: this.lessonFfn?.xInput.value };
+    for (const panel of [this.example, this.positionwise, this.lessonFfn]) panel?.release();
     // Panels that draw on their own call afterDraw so that a hidden prediction stays hidden whatever finishes last.
     const afterDraw = () => this.refreshLearner();
-    this.lessonFfn = new LessonFFN(this.panelPort({ afterDraw }));
+    this.lessonFfn = new LessonFFN(this.panelPort({ afterDraw }), typed.x);
     // A revealed value is drawn again by the panels that show it (the mask took it out of the document).
     this.predict = new PredictPanel(this.panelPort(), { questions: this.questions(), onReveal: () => this.redrawAll() });
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
-    this.example = new WorkedExample(this.panelPort());
+    this.example = new WorkedExample(this.panelPort({ afterDraw }), typed.example);
     this.costs = new CostsSection(this.panelPort({ afterDraw }));
     this.positionwise = new PositionwiseDemo(this.panelPort({ afterDraw }), SEED);
 
@@ -79,46 +113,58 @@ export class FeedForwardExplorer extends BlockscopeElement {
     this.promptInput.addEventListener('input', () => {
       if (this.promptInput.value.length === 0) {
         this.promptInput.setAttribute('aria-invalid', 'true');
-        this.status('Enter at least one character — showing the last prompt’s hidden values.', { error: true });
+        this.status(t('ffn.hidden.emptyPrompt'), { error: true });
       } else {
         this.promptInput.removeAttribute('aria-invalid');
-        this.setAttribute('prompt', this.promptInput.value);
+        this.set('prompt', this.promptInput.value);
       }
     });
     this.layerSelect = h('select', { id: 'layer' },
-      ...Array.from({ length: GPT_CONFIG.n_layers }, (_, i) => h('option', { value: String(i + 1) }, `block ${i + 1}`)));
-    this.layerSelect.addEventListener('change', () => this.setAttribute('layer', this.layerSelect.value));
+      ...Array.from({ length: GPT_CONFIG.n_layers }, (_, i) => h('option', { value: String(i + 1) }, t('ffn.hidden.layerOption', { layer: i + 1 }))));
+    this.layerSelect.addEventListener('change', () => this.set('layer', this.layerSelect.value) || this.updateHidden());
     this.hiddenSummary = h('p', { id: 'hidden-summary', 'aria-live': 'polite' });
     this.histLegend = h('div');
     this.histPre = h('div', { class: 'chart hist-pre' });
     this.histPost = h('div', { class: 'chart hist-post' });
     this.histTable = h('table', { class: 'hist-table' });
+    const seedNote = t('ffn.seedNote', { seed: SEED });
+    const promptRow = h('div', { class: 'prompt-row' }, h('label', { for: 'prompt' }, t('ffn.hidden.prompt')), this.promptInput);
+    const layerRow = h('div', { class: 'row' }, h('label', { for: 'layer' }, t('ffn.hidden.layer')), this.layerSelect);
 
     s.append(
-      h('h3', {}, 'The feed-forward network: expand, GELU, project back'),
-      h('p', { class: 'muted' }, 'FFN(x) = W₂ · GELU(W₁x + b₁) + b₂, applied to every token on its own. ',
-        'Every number below is computed by the Blockscope core.'),
+      h('h3', {}, t('ffn.title')),
+      h('p', { class: 'muted' }, t('ffn.intro')),
       this.lessonFfn.root,
-      ...this.example.nodes,
+      h('div', { part: 'example' }, ...this.example.nodes),
       this.predict.element,
-      ...this.costs.nodes,
-      h('h4', {}, 'Hidden values before and after GELU'),
-      h('p', { class: 'muted gpt-info' }, 'A small GPT with random weights (',
-        h('abbr', { class: 'seed', title: SEED_NOTE }, `Blockscope seed ${SEED}`),
-        `): byte-level vocabulary of ${GPT_CONFIG.vocab_size}, d = ${GPT_CONFIG.emb_dim}, ${GPT_CONFIG.n_layers} blocks, `,
-        `${GPT_CONFIG.n_heads} heads, hidden width h = ${4 * GPT_CONFIG.emb_dim}. The prompt’s UTF-8 bytes are the token `,
-        'ids; the histograms count the FFN’s hidden values (W₁x + b₁) before GELU and after it, over all tokens.'),
-      h('p', { class: 'note seed-note' }, SEED_NOTE),
-      h('div', { class: 'prompt-row' }, h('label', { for: 'prompt' }, 'Prompt'), this.promptInput),
-      h('div', { class: 'row' }, h('label', { for: 'layer' }, 'FFN of'), this.layerSelect),
-      this.hiddenSummary,
-      this.histLegend,
-      h('div', { class: 'pair even' }, this.histPre, this.histPost),
-      h('details', {}, h('summary', {}, 'Histogram counts as a table'), h('div', { class: 'scroll' }, this.histTable)),
-      ...this.positionwise.nodes,
+      h('div', { part: 'costs' }, ...this.costs.nodes),
+      h('div', { part: 'hidden' },
+        h('h4', {}, t('ffn.hidden.title')),
+        h('p', { class: 'muted gpt-info' }, ...fill(t('ffn.hidden.gptInfo', { vocab: GPT_CONFIG.vocab_size, d: GPT_CONFIG.emb_dim,
+          layers: GPT_CONFIG.n_layers, heads: GPT_CONFIG.n_heads, hidden: 4 * GPT_CONFIG.emb_dim }),
+        { seed: h('abbr', { class: 'seed', title: seedNote }, t('ffn.hidden.seed', { seed: SEED })) })),
+        h('p', { class: 'note seed-note' }, seedNote),
+        promptRow,
+        layerRow,
+        this.hiddenSummary,
+        this.histLegend,
+        h('div', { class: 'pair even' }, this.histPre, this.histPost),
+        h('details', {}, h('summary', {}, t('ffn.hidden.tableToggle')), h('div', { class: 'scroll' }, this.histTable))),
+      h('div', { part: 'positionwise' }, ...this.positionwise.nodes),
       this.copy.element,
-      h('p', { class: 'status', role: 'status', id: 'status' }, 'Loading the core…'),
+      h('p', { class: 'status', role: 'status', id: 'status' }, t('ffn.status.loading')),
     );
+    // The author's control groups (layout.js: controls="…", lock="…").
+    const groups = this.controls;
+    groups.addGroup('lesson-x', ...this.lessonFfn.xControls);
+    groups.addGroup('example', this.example.inputs);
+    groups.addGroup('activation', this.example.activationBox);
+    groups.addGroup('sizes', this.costs.presets, this.costs.grid);
+    groups.addGroup('bias', this.costs.biasRow);
+    groups.addGroup('prompt', promptRow);
+    groups.addGroup('layer', layerRow);
+    groups.addGroup('demo', this.positionwise.list);
+    groups.addGroup('trap', ...this.positionwise.trap);
     this.whileConnected(() => watchWidth(this, () => this.redraw()));
   }
 
@@ -155,14 +201,13 @@ export class FeedForwardExplorer extends BlockscopeElement {
     return {
       params: {
         kind: 'number', tolerance: 0,
-        prompt: () => `Predict the parameter count of the FFN at d = ${int.format(c()?.d ?? 0)}, h = ${int.format(c()?.hidden ?? 0)} ` +
-          '(both Linear layers with their biases).',
+        prompt: () => this.t('ffn.predict.params', { d: c()?.d ?? 0, hidden: c()?.hidden ?? 0 }),
         expected: () => c().ff.parameters,
         hint: (a) => {
           const { d, hidden } = c();
-          if (a === 2 * d * hidden) return `That counts the two weight matrices only: the biases add h + d = ${int.format(hidden + d)}.`;
-          if (a === 2 * d * hidden + hidden || a === 2 * d * hidden + d) return 'One bias is missing: b₁ has h entries and b₂ has d.';
-          if (a === d * hidden + hidden) return 'That is the first Linear only: the second, Linear(h, d), has as many weights.';
+          if (a === 2 * d * hidden) return this.t('ffn.predict.hintWeightsOnly', { sum: hidden + d });
+          if (a === 2 * d * hidden + hidden || a === 2 * d * hidden + d) return this.t('ffn.predict.hintOneBias');
+          if (a === d * hidden + hidden) return this.t('ffn.predict.hintFirstLinear');
           return null;
         },
       },
@@ -181,6 +226,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
     this.predict.render();
     this.predict.mask(this.shadowRoot);
     this.copy.refresh();
+    applyLayout(this); // panels rebuild or re-enable controls (the tokens' rows, the reset button): hide and lock them again
   }
 
   /** The current state as a runnable PyTorch snippet: the lesson's code with the preset, else the worked example. */
@@ -238,7 +284,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
         ({ inspection: insp, cropped } = await gpt.forward(Array.from(bytes), { inspect: true, overflow: 'crop' }));
       }
     } catch (err) {
-      if (seq === this.hiddenSeq) this.report(`Could not run the GPT: ${err.message}`, { error: true });
+      if (seq === this.hiddenSeq) this.report(this.t('ffn.hidden.error', { error: err.message }), { error: true });
       return;
     }
     if (seq !== this.hiddenSeq) return;
@@ -258,30 +304,33 @@ export class FeedForwardExplorer extends BlockscopeElement {
 
   drawHidden() {
     const { T, H, pre, layer, cropped, stats: s } = this.acts;
-    this.hiddenSummary.replaceChildren(
-      `Block ${layer}: ${int.format(T)} tokens × h = ${H} hidden units = ${int.format(pre.length)} values`,
-      cropped ? ` (the model reads the last ${GPT_CONFIG.context_length} bytes of the prompt: the first ${int.format(cropped)} are cropped)` : '', '. ',
-      'Before GELU ', h('span', { 'data-hidden': 'neg-pre' }, pct(s.negPre / pre.length)), ' are negative (range ',
-      h('span', { class: 'num', 'data-hidden': 'pre-min' }, fmt(s.preMin)), ' to ', h('span', { class: 'num' }, fmt(s.preMax)),
-      '). After GELU the negatives are squashed toward 0 but not to 0: the lowest value is ',
-      h('strong', { class: 'num', 'data-hidden': 'post-min' }, fmt(s.postMin)),
-      ' — GELU’s dip (its minimum is about −0.17, near x = −0.75). ReLU would have made them all exactly 0.');
+    const t = (key, params) => this.t(key, params);
+    const summary = cropped
+      ? t('ffn.hidden.summaryCropped', { layer, tokens: T, hidden: H, values: pre.length, context: GPT_CONFIG.context_length, count: cropped })
+      : t('ffn.hidden.summary', { layer, count: T, hidden: H, values: pre.length });
+    this.hiddenSummary.replaceChildren(summary, ' ', ...fill(t('ffn.hidden.negatives'), {
+      share: h('span', { 'data-hidden': 'neg-pre' }, this.messages.percent(s.negPre / pre.length, 1)),
+      min: h('span', { class: 'num', 'data-hidden': 'pre-min' }, this.num(s.preMin, 4)),
+      max: h('span', { class: 'num' }, this.num(s.preMax, 4)),
+      lowest: h('strong', { class: 'num', 'data-hidden': 'post-min' }, this.num(s.postMin, 4)),
+    }));
     this.histLegend.replaceChildren(legend([
-      { label: 'before GELU: W₁x + b₁', color: 'var(--bs-c1)' },
-      { label: 'after GELU', color: 'var(--bs-c3)' }]));
+      { label: t('ffn.hidden.legendPre'), color: 'var(--bs-c1)' },
+      { label: t('ffn.hidden.after'), color: 'var(--bs-c3)' }]));
     this.drawHistograms();
   }
 
   drawHistograms() {
     const { pre, post, layer, stats: s } = this.acts;
+    const t = (key, params) => this.t(key, params);
     const width = chartWidth(this.histPre);
     const lo = Math.min(s.preMin, s.postMin);
     const hi = Math.max(s.preMax, s.postMax);
-    const draw = (box, data, color, label, cls) => {
+    const draw = (box, data, color, which, cls) => {
       box.replaceChildren();
       const chart = createChart(box, {
-        width, height: 200, xLabel: `hidden value ${label}`, yLabel: 'count of values',
-        title: `Histogram of block ${layer}’s FFN hidden values ${label}`,
+        width, height: 200, xLabel: t(`ffn.hidden.x.${which}`), yLabel: t('ffn.hidden.yLabel'),
+        title: t(`ffn.hidden.chartTitle.${which}`, { layer }),
         description: '',
       });
       naturalSize(chart, width, 200);
@@ -291,26 +340,27 @@ export class FeedForwardExplorer extends BlockscopeElement {
       chart.plot.append('line').attr('x1', chart.x(0)).attr('x2', chart.x(0)).attr('y1', 0).attr('y2', chart.innerH)
         .attr('stroke', 'var(--bs-fg)').attr('stroke-dasharray', '4 3');
       const top = bins.reduce((a, b) => (b.length > a.length ? b : a));
-      chart.svg.select('desc').text(`${data.length} values from ${fmt(s[label === 'before GELU' ? 'preMin' : 'postMin'])} to ` +
-        `${fmt(s[label === 'before GELU' ? 'preMax' : 'postMax'])}; the tallest bin, ${fmt(top.x0, 2)} to ${fmt(top.x1, 2)}, ` +
-        `holds ${top.length}.`);
+      chart.svg.select('desc').text(t('ffn.hidden.chartDesc', { count: data.length,
+        min: this.num(s[`${which}Min`], 4), max: this.num(s[`${which}Max`], 4),
+        from: this.num(top.x0, 2), to: this.num(top.x1, 2), tallest: top.length }));
       return { chart, bins };
     };
-    const a = draw(this.histPre, pre, 'var(--bs-c1)', 'before GELU', 'pre');
-    const b = draw(this.histPost, post, 'var(--bs-c3)', 'after GELU', 'post');
+    const a = draw(this.histPre, pre, 'var(--bs-c1)', 'pre', 'pre');
+    const b = draw(this.histPost, post, 'var(--bs-c3)', 'post', 'post');
     // Mark GELU's floor: the lowest post-GELU value the core produced.
     const { chart } = b;
     const xm = chart.x(s.postMin);
     chart.plot.append('line').attr('class', 'dip').attr('x1', xm).attr('x2', xm).attr('y1', 0).attr('y2', chart.innerH)
       .attr('stroke', 'var(--bs-c4)').attr('stroke-width', 2);
     chart.plot.append('text').attr('x', xm - 6).attr('y', 12).attr('text-anchor', 'end')
-      .text(`lowest ${fmt(s.postMin, 3)}`);
+      .text(t('ffn.hidden.lowest', { value: this.num(s.postMin, 3) }));
     this.histTable.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, 'Histogram bins: counts of hidden values before and after GELU'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'bin'), h('th', { scope: 'col' }, 'before GELU'),
-        h('th', { scope: 'col' }, 'after GELU'))),
-      h('tbody', {}, ...a.bins.map((bn, i) => h('tr', {}, h('th', { scope: 'row' }, `${fmt(bn.x0, 2)} to ${fmt(bn.x1, 2)}`),
-        h('td', { class: 'num' }, String(bn.length)), h('td', { class: 'num' }, String(b.bins[i]?.length ?? 0))))));
+      h('caption', { class: 'visually-hidden' }, t('ffn.hidden.tableCaption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('ffn.hidden.colBin')), h('th', { scope: 'col' }, t('ffn.hidden.before')),
+        h('th', { scope: 'col' }, t('ffn.hidden.after')))),
+      h('tbody', {}, ...a.bins.map((bn, i) => h('tr', {},
+        h('th', { scope: 'row' }, t('ffn.hidden.binRange', { from: this.num(bn.x0, 2), to: this.num(bn.x1, 2) })),
+        h('td', { class: 'num' }, this.num(bn.length)), h('td', { class: 'num' }, this.num(b.bins[i]?.length ?? 0))))));
   }
 }
 

@@ -7,6 +7,7 @@
 import { fmt, h, parseRows } from '../kit/base.js';
 import { CheckPanel } from '../kit/check-panel.js';
 import { pyList } from '../kit/copy-pytorch.js';
+import { sci } from './ffn-text.js';
 
 const PRESET_URL = new URL('../presets/ffn-lesson82.json', import.meta.url).href;
 export const FFN_PRESET = 'ffn-lesson82';
@@ -15,7 +16,7 @@ const MAX_TOKENS = 8;
 let presetPromise = null;
 function loadPreset() {
   presetPromise ??= fetch(PRESET_URL).then(async (r) => {
-    if (!r.ok) throw new Error(`the lesson's weights (${PRESET_URL}) could not be loaded: HTTP ${r.status}`);
+    if (!r.ok) throw Object.assign(new Error(`HTTP ${r.status}`), { presetStatus: r.status });
     return r.json();
   }).catch((err) => {
     presetPromise = null;
@@ -30,24 +31,26 @@ export const LESSON_FFN_CSS = `
 `;
 
 export class LessonFFN {
-  constructor(host) {
+  /** x: the text of the x field to start from (the lesson's x by default). */
+  constructor(host, x = '1, 0, -1, 0.5') {
     this.host = host;
+    const t = (key, params) => host.t(key, params);
     this.xInput = h('input', { type: 'text', id: 'lesson-x', class: 'x-rows', spellcheck: 'false', autocomplete: 'off',
-      value: '1, 0, -1, 0.5', 'aria-describedby': 'lesson-x-help' });
+      value: x, 'aria-describedby': 'lesson-x-help' });
     this.xInput.addEventListener('input', () => this.update());
     this.printout = h('pre', { class: 'printout num', 'data-predict': 'params' });
     this.compare = h('p', { class: 'muted lesson-compare' });
     this.check = new CheckPanel(host, { target: () => this.target(),
-      what: () => `your FFN’s output for x = ${this.rows ? `torch.tensor(${JSON.stringify(this.rows)})` : 'the tokens above'} ` +
-        '(shape (tokens, 4)), with the lesson’s weights (torch.manual_seed(0) before FFN(4, 16))' });
-    this.root = h('section', { class: 'ffn-lesson', 'aria-labelledby': 'ffn-lesson-title', hidden: true },
-      h('h4', { id: 'ffn-lesson-title' }, 'Lesson 82 §29: FFN(d_model = 4, d_ff = 16) in PyTorch, run by the core'),
-      h('p', { class: 'muted' }, 'PyTorch built the lesson’s FFN after torch.manual_seed(0) (w1 = Linear(4, 16), ',
-        'F.gelu — the exact erf form —, w2 = Linear(16, 4)); those exact weights are loaded into the core’s ',
-        'FeedForward. The core prints what the lesson prints:'),
+      what: () => t('ffn.lesson.checkWhat', { x: this.rows ? `torch.tensor(${JSON.stringify(this.rows)})` : t('ffn.lesson.tokensAbove') }) });
+    // The author's control group lesson-x (layout.js): the x field and its help.
+    this.xControls = [
       h('div', { class: 'row' }, h('label', { for: 'lesson-x' }, 'x'), this.xInput),
-      h('p', { class: 'muted', id: 'lesson-x-help' }, 'The lesson’s x is one token, [1, 0, −1, 0.5]; add more tokens ',
-        'with “;” (four tokens of four features let the check tell an FFN applied across the sequence apart).'),
+      h('p', { class: 'muted', id: 'lesson-x-help' }, t('ffn.lesson.xHelp')),
+    ];
+    this.root = h('section', { class: 'ffn-lesson', part: 'lesson', 'aria-labelledby': 'ffn-lesson-title', hidden: true },
+      h('h4', { id: 'ffn-lesson-title' }, t('ffn.lesson.title')),
+      h('p', { class: 'muted' }, t('ffn.lesson.intro')),
+      ...this.xControls,
       this.printout, this.compare, this.check.element);
   }
 
@@ -69,9 +72,12 @@ export class LessonFFN {
   }
 
   readRows() {
-    const rows = parseRows(this.xInput.value, 'token');
-    if (rows.length > MAX_TOKENS) throw new Error(`at most ${MAX_TOKENS} tokens, got ${rows.length}`);
-    rows.forEach((r, t) => { if (r.length !== 4) throw new Error(`token ${t + 1} has ${r.length} features; the lesson’s FFN takes 4`); });
+    const t = (key, params) => this.host.t(key, params);
+    const rows = parseRows(this.xInput.value, t('ffn.lesson.rowName'));
+    if (rows.length > MAX_TOKENS) throw new Error(t('ffn.lesson.tooMany', { max: MAX_TOKENS, count: rows.length }));
+    rows.forEach((r, i) => {
+      if (r.length !== 4) throw new Error(t('ffn.lesson.badToken', { token: i + 1, count: r.length, want: 4 }));
+    });
     return rows;
   }
 
@@ -90,7 +96,7 @@ export class LessonFFN {
       this.xInput.removeAttribute('aria-invalid');
     } catch (err) {
       this.xInput.setAttribute('aria-invalid', 'true');
-      this.host.report(`x: ${err.message} — showing the last valid x.`, { error: true });
+      this.host.report(this.host.t('ffn.lesson.badX', { error: err.message }), { error: true });
       return;
     }
     const seq = (this.seq = (this.seq ?? 0) + 1);
@@ -101,7 +107,10 @@ export class LessonFFN {
       ({ ff, preset } = await this.ffn());
       r = await ff.forward(Float32Array.from(rows.flat()));
     } catch (err) {
-      if (seq === this.seq) this.host.report(`Could not run the lesson’s FFN: ${err.message}`, { error: true });
+      if (seq !== this.seq) return;
+      const error = err.presetStatus ? this.host.t('ffn.lesson.presetMissing', { url: PRESET_URL, status: String(err.presetStatus) })
+        : err.message;
+      this.host.report(this.host.t('ffn.lesson.error', { error }), { error: true });
       return;
     }
     if (seq !== this.seq) return;
@@ -119,13 +128,15 @@ export class LessonFFN {
     if (!this.state) return;
     const { rows, output: out, numParameters, preset, diff } = this.state;
     const T = rows.length;
+    // The printout and PyTorch's quoted print below are code: their numbers stay as PyTorch prints them in every
+    // language (fmt); only the widget's own summary of several rows is words.
+    const list = (values) => `[${values.map((v) => fmt(v)).join(', ')}]`;
     this.printout.textContent = `hidden shape: torch.Size([${T}, ${preset.config.hidden_dim}])\n` +
       `output shape: torch.Size([${T}, ${preset.config.emb_dim}])\n` +
-      `output:       ${T === 1 ? `[${out.map((v) => fmt(v)).join(', ')}]` : `${T} rows, first [${out.slice(0, 4).map((v) => fmt(v)).join(', ')}]`}\n` +
+      `output:       ${T === 1 ? list(out) : this.host.t('ffn.lesson.printRows', { count: T, first: list(out.slice(0, 4)) })}\n` +
       `params:       ${numParameters}`;
-    this.compare.textContent = diff == null
-      ? 'Your own x: PyTorch’s printout is for the lesson’s x only.'
-      : `PyTorch printed [−0.3974, 0.2011, 0.0934, −0.1582]; the core’s output differs from PyTorch’s by at most ${diff.toExponential(1)}.`;
+    this.compare.textContent = diff == null ? this.host.t('ffn.lesson.ownX')
+      : this.host.t('ffn.lesson.compare', { printed: '[−0.3974, 0.2011, 0.0934, −0.1582]', diff: sci(this.host, diff, 1) });
     this.check.refresh();
     this.host.afterDraw();
   }

@@ -1,29 +1,29 @@
 // ffn-positionwise.js — <ffn-explorer>'s position-wise check: a seeded FFN (d -> 4d -> d, the core's FeedForward) runs
 // on a few editable token vectors in one call; editing one token changes only that token's output, bit for bit.
 // A helper of the element, not a custom element.
-import { fmt, h, parseNumbers, parseRows } from '../kit/base.js';
+import { h, parseNumbers, parseRows } from '../kit/base.js';
 import { chartWidth, groupedBars } from '../kit/chart-kit.js';
-import { int } from './ffn-costs.js';
+import { fill, sci } from './ffn-text.js';
 
 export const DEFAULT_DEMO = '1, 0, -1, 0.5; 0.5, -0.5, 1, 2; -1, 2, 0, 1';
 const DEMO_EXPANSION = 4;
 const MAX_DEMO_TOKENS = 8;
 const MAX_DEMO_FEATURES = 16;
 
-/** A change between two core outputs: exactly 0, or its size (tiny ones in scientific notation). */
-const delta = (v) => (v === 0 ? '0' : v >= 1e-4 ? fmt(v) : v.toExponential(2));
+/** A change between two core outputs, for reading: exactly 0, or its size (tiny ones in scientific notation). */
+const delta = (port, v) => (v === 0 ? '0' : v >= 1e-4 ? port.num(v, 4) : sci(port, v, 2));
 const sameRow = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
-/** Parses "1, 0; 2, 3" into equal-length rows; throws an Error naming the offending token. */
-export function parseDemo(text) {
-  return checkDemo(parseRows(text, 'position'));
+/** Parses "1, 0; 2, 3" into equal-length rows; throws an Error naming the offending token (in `port`'s language). */
+export function parseDemo(text, port) {
+  return checkDemo(parseRows(text, port.t('ffn.demo.rowName')), port);
 }
-function checkDemo(rows) {
-  if (rows.length > MAX_DEMO_TOKENS) throw new Error(`at most ${MAX_DEMO_TOKENS} positions, got ${rows.length}`);
+function checkDemo(rows, port) {
+  if (rows.length > MAX_DEMO_TOKENS) throw new Error(port.t('ffn.demo.tooMany', { max: MAX_DEMO_TOKENS, count: rows.length }));
   const d = rows[0].length;
-  if (d > MAX_DEMO_FEATURES) throw new Error(`at most ${MAX_DEMO_FEATURES} features per token, got ${d}`);
+  if (d > MAX_DEMO_FEATURES) throw new Error(port.t('ffn.demo.tooWide', { max: MAX_DEMO_FEATURES, count: d }));
   rows.forEach((r, t) => {
-    if (r.length !== d) throw new Error(`position ${t + 1} has ${r.length} features but position 1 has ${d}`);
+    if (r.length !== d) throw new Error(port.t('ffn.demo.ragged', { position: t + 1, count: r.length, first: d }));
   });
   return rows;
 }
@@ -40,6 +40,7 @@ export class PositionwiseDemo {
   /** seed: the Blockscope seed of the FFN's weights (the core's generator, not torch.manual_seed). */
   constructor(host, seed) {
     this.host = host;
+    const t = (key, params) => host.t(key, params);
     this.seed = seed;
     this.list = h('div', { class: 'demo-tokens' });
     this.info = h('p', { class: 'muted demo-info' });
@@ -48,52 +49,58 @@ export class PositionwiseDemo {
     this.modeBox = h('input', { type: 'checkbox', id: 'demo-mode', role: 'switch', 'aria-describedby': 'demo-mode-help' });
     this.modeBox.addEventListener('change', () => {
       const on = this.modeBox.checked;
+      const fillIn = on && this.demo && this.demo.rows.length !== this.demo.d;
+      if (this.host.locked('demo-mode') || (fillIn && this.host.locked('demo'))) {
+        this.modeBox.checked = !on; // the author locked the trap (or the tokens it would fill in)
+        return;
+      }
       this.host.set('demo-mode', on ? 'across-sequence' : 'per-token');
-      if (on && this.demo && this.demo.rows.length !== this.demo.d) {
+      if (fillIn) {
         // The trap transposes (T, d) to (d, T): it runs only with as many positions as features.
         const d = this.demo.d;
-        const rows = Array.from({ length: d }, (_, t) => this.demo.rows[t] ?? this.demo.rows[t % this.demo.rows.length].map((v) => -v));
+        const rows = Array.from({ length: d }, (_, p) => this.demo.rows[p] ?? this.demo.rows[p % this.demo.rows.length].map((v) => -v));
         this.host.set('demo', rows.map((r) => r.join(', ')).join('; '));
       }
     });
     this.deltaChart = h('div', { class: 'chart delta-chart' });
+    this.trap = [
+      h('div', { class: 'row' }, h('label', { class: 'switch' }, this.modeBox, ` ${t('ffn.demo.trapLabel')}`)),
+      h('p', { class: 'muted', id: 'demo-mode-help' }, t('ffn.demo.trapHelp')),
+    ];
     this.nodes = [
-      h('h4', {}, 'Position-wise: each token on its own'),
+      h('h4', {}, t('ffn.demo.title')),
       this.info,
-      h('div', { class: 'row' }, h('label', { class: 'switch' }, this.modeBox,
-        ' Trap: apply the FFN across the sequence (to x.transpose(-2, -1)) instead of to each token')),
-      h('p', { class: 'muted', id: 'demo-mode-help' }, 'Lesson 82’s trap: the FFN’s Linear layers then mix positions. ',
-        'It needs as many positions as features (switching it on fills them in).'),
+      ...this.trap,
       this.list,
       this.reportLine,
       h('div', { class: 'pair' },
         h('div', { class: 'scroll' }, this.table),
-        h('div', {}, h('p', { class: 'caption', 'aria-hidden': 'true' }, 'Change of each position’s output after your last edit'),
+        h('div', {}, h('p', { class: 'caption', 'aria-hidden': 'true' }, t('ffn.demo.chartCaption')),
           this.deltaChart)),
     ];
   }
 
   read() {
     try {
-      return { rows: parseDemo(this.host.attr('demo')) };
+      return { rows: parseDemo(this.host.attr('demo'), this.host) };
     } catch (err) {
-      return { rows: this.demo?.rows ?? parseDemo(DEFAULT_DEMO), error: `demo: ${err.message}` };
+      return { rows: this.demo?.rows ?? parseDemo(DEFAULT_DEMO, this.host), error: `demo: ${err.message}` };
     }
   }
 
   row(t) {
     const id = `pos-${t}`;
     const input = h('input', { type: 'text', id, spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'status',
-      'aria-label': `Token at position ${t + 1}: features, separated by commas` });
+      'aria-label': this.host.t('ffn.demo.tokenLabel', { position: t + 1 }) });
     input.addEventListener('input', () => this.onInput(input));
-    const nudge = h('button', { type: 'button', class: 'nudge', 'aria-label': `Add 1 to the first feature of position ${t + 1}`,
-      title: `Add 1 to the first feature of position ${t + 1}` }, '+1');
+    const add = this.host.t('ffn.demo.nudge', { position: t + 1 });
+    const nudge = h('button', { type: 'button', class: 'nudge', 'aria-label': add, title: add }, '+1');
     nudge.addEventListener('click', () => {
       const rows = this.demo.rows.map((r) => r.slice());
       rows[t][0] = Number((rows[t][0] + 1).toPrecision(12));
       this.host.set('demo', rows.map((r) => r.join(', ')).join('; '));
     });
-    return h('div', { class: 'token-row' }, h('label', { for: id }, `Position ${t + 1}`), input, nudge);
+    return h('div', { class: 'token-row' }, h('label', { for: id }, this.host.t('ffn.demo.position', { position: t + 1 })), input, nudge);
   }
 
   onInput(input) {
@@ -105,12 +112,12 @@ export class PositionwiseDemo {
         try {
           return parseNumbers(f.value);
         } catch (err) {
-          throw Object.assign(new Error(`position ${i + 1}: ${err.message}`), { field: f });
+          throw Object.assign(new Error(this.host.t('ffn.demo.positionError', { position: i + 1, error: err.message })), { field: f });
         }
-      }));
+      }), this.host);
     } catch (err) {
       (err.field ?? input).setAttribute('aria-invalid', 'true');
-      this.host.report(`${err.message.replace(/^./, (c) => c.toUpperCase())} — showing the last valid tokens.`, { error: true });
+      this.host.report(this.host.t('ffn.demo.badTokens', { error: err.message.replace(/^./, (c) => c.toUpperCase()) }), { error: true });
       return;
     }
     if (this.demo && rows.every((r, i) => sameRow(r, this.demo.rows[i]))) return;
@@ -147,7 +154,7 @@ export class PositionwiseDemo {
       // The trap runs in the core as the learner's mistake would (mistakes.hpp: across-sequence).
       out = across ? { output: await this.ffn.mistake('across-sequence', x, 1, T) } : await this.ffn.forward(x);
     } catch (err) {
-      if (seq === this.seq) this.host.report(`Could not run the feed-forward network: ${err.message}`, { error: true });
+      if (seq === this.seq) this.host.report(this.host.t('ffn.demo.error', { error: err.message }), { error: true });
       return;
     }
     if (seq !== this.seq) return;
@@ -167,39 +174,40 @@ export class PositionwiseDemo {
     }
     this.demo = { rows, d, outputs, change, across, numParameters: this.ffn.numParameters, hidden: DEMO_EXPANSION * d };
     this.draw();
-    if (error) this.host.report(`${error} — showing the last valid tokens.`, { error: true });
+    if (error) this.host.report(this.host.t('ffn.demo.badTokens', { error }), { error: true });
     this.host.emit('change', { section: 'positionwise', mode: across ? 'across-sequence' : 'per-token', inputs: rows, outputs, changedInputs: change?.inputs ?? [],
       changedOutputs: change?.changed ?? [], maxDelta: change?.delta ?? [] });
   }
 
   draw() {
     const { rows, d, outputs, change, numParameters, hidden, across } = this.demo;
-    this.info.replaceChildren(`The same FFN (d = ${d} → h = ${hidden} → d, GELU, random weights from Blockscope seed ` +
-      `${this.seed}: `, h('span', { 'data-predict': 'params' }, int.format(numParameters)), ` parameters) runs on ` +
-      `${rows.length} token vectors in one call, as a (${rows.length}, ${d}) input. ` + (across
-      ? 'Trap on: the FFN reads each feature across the positions, so an edit of one token moves every output.'
-      : 'Edit a token (or press +1): only its own output changes, because no information passes between positions ' +
-        'inside the FFN.'));
+    const port = this.host;
+    const t = (key, params) => port.t(key, params);
+    const T = rows.length;
+    this.info.replaceChildren(...fill(t('ffn.demo.info', { d, hidden, seed: this.seed, count: T }),
+      { params: h('span', { 'data-predict': 'params' }, port.num(numParameters)) }),
+    ` ${t(across ? 'ffn.demo.trapOn' : 'ffn.demo.trapOff')}`);
     this.host.afterDraw?.();
-    const list = (ts) => (ts.length === 1 ? `position ${ts[0]}` : `positions ${ts.join(', ')}`);
+    const list = (ts) => t('ffn.demo.positions', { count: ts.length, list: ts.map((n) => port.num(n)).join(', ') });
     if (!change) this.reportLine.textContent = '';
     else {
-      const others = change.changed.filter((t) => !change.inputs.includes(t));
-      this.reportLine.textContent = `You changed ${list(change.inputs)}; the output changed at ` +
-        `${change.changed.length ? list(change.changed) : 'no position'}` +
-        (others.length ? ': the FFN mixed the positions — that is the trap.' : ' only — every other output is bit-for-bit the same.');
+      const others = change.changed.filter((p) => !change.inputs.includes(p));
+      const inputs = list(change.inputs);
+      this.reportLine.textContent = others.length ? t('ffn.demo.reportMixed', { inputs, outputs: list(change.changed) })
+        : change.changed.length ? t('ffn.demo.reportOnly', { inputs, outputs: list(change.changed) })
+          : t('ffn.demo.reportNone', { inputs });
     }
-    const vec = (v) => h('div', { class: 'vec num' }, ...v.map((e) => h('span', {}, fmt(e))));
+    const vec = (v) => h('div', { class: 'vec num' }, ...v.map((e) => h('span', {}, port.num(e, 4))));
     this.table.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, 'FFN output per position and how much it changed after the last edit'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'position'), h('th', { scope: 'col' }, 'output FFN(x)'),
-        h('th', { scope: 'col' }, 'largest |Δ|'))),
-      h('tbody', {}, ...outputs.map((o, t) => {
-        const moved = change?.changed.includes(t + 1);
-        return h('tr', { 'data-position': String(t + 1), 'data-changed': change ? String(!!moved) : null },
-          h('th', { scope: 'row' }, String(t + 1), moved ? h('span', { class: 'visually-hidden' }, ' (changed)') : null),
+      h('caption', { class: 'visually-hidden' }, t('ffn.demo.tableCaption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('ffn.demo.colPosition')), h('th', { scope: 'col' }, t('ffn.demo.colOutput')),
+        h('th', { scope: 'col' }, t('ffn.demo.colDelta')))),
+      h('tbody', {}, ...outputs.map((o, i) => {
+        const moved = change?.changed.includes(i + 1);
+        return h('tr', { 'data-position': String(i + 1), 'data-changed': change ? String(!!moved) : null },
+          h('th', { scope: 'row' }, port.num(i + 1), moved ? h('span', { class: 'visually-hidden' }, ` ${t('ffn.demo.changed')}`) : null),
           h('td', { class: moved ? 'changed' : '', 'data-col': 'output' }, vec(o)),
-          h('td', { class: 'num', 'data-col': 'delta' }, change ? delta(change.delta[t]) : '—'));
+          h('td', { class: 'num', 'data-col': 'delta' }, change ? delta(port, change.delta[i]) : '—'));
       })));
     this.drawChart();
   }
@@ -210,16 +218,18 @@ export class PositionwiseDemo {
 
   drawChart() {
     const { outputs, change } = this.demo;
+    const port = this.host;
+    const t = (key, params) => port.t(key, params);
     this.deltaChart.replaceChildren();
-    const values = outputs.map((_, t) => change?.delta[t] ?? 0);
+    const values = outputs.map((_, i) => change?.delta[i] ?? 0);
     groupedBars(this.deltaChart, {
-      groups: outputs.map((_, t) => String(t + 1)), width: chartWidth(this.deltaChart), height: 190,
-      series: [{ key: 'delta', label: 'largest |Δ output|', color: 'var(--bs-c5)', values }],
-      xLabel: 'position (token)', yLabel: 'largest |Δ output|',
-      title: 'How much each position’s output changed after the last edit',
+      groups: outputs.map((_, i) => String(i + 1)), width: chartWidth(this.deltaChart), height: 190,
+      series: [{ key: 'delta', label: t('ffn.demo.chartY'), color: 'var(--bs-c5)', values }],
+      xLabel: t('ffn.demo.chartX'), yLabel: t('ffn.demo.chartY'),
+      title: t('ffn.demo.chartTitle'),
       description: change
-        ? values.map((v, t) => `position ${t + 1}: ${delta(v)}`).join('; ')
-        : 'No edit yet: every bar is 0.',
+        ? values.map((v, i) => t('ffn.demo.chartItem', { position: i + 1, delta: delta(port, v) })).join('; ')
+        : t('ffn.demo.chartNoEdit'),
       extraY: [change ? 0 : 1],
     });
   }

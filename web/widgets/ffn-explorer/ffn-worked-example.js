@@ -2,8 +2,9 @@
 // whose W₁, b₁, W₂, b₂ and input x are editable cells, shown step by step (h = W₁x + b₁, a = GELU(h) or ReLU(h),
 // y = W₂a + b₂). Every result is the core's: a FeedForward(2, 4) with the edited matrices loaded as its parameters,
 // run on x. A helper of the element, not a custom element.
-import { fmt, h, parseNumber } from '../kit/base.js';
+import { h, parseNumber } from '../kit/base.js';
 import { pyList } from '../kit/copy-pytorch.js';
+import { fill, vector } from './ffn-text.js';
 
 const D = 2;
 const HIDDEN = 4;
@@ -18,19 +19,22 @@ export const LESSON_EXAMPLE = Object.freeze({
   b2: [0, 0],
 });
 // The editable tensors: shape (rows, cols) and the FeedForward parameter each is loaded into (nn.Linear's
-// (out, in) layout, checked against the parameter list the core's handle reports).
+// (out, in) layout, checked against the parameter list the core's handle reports). What each is: the message
+// ffn.example.what.<key>.
 const TENSORS = [
-  { key: 'x', label: 'x', rows: D, cols: 1, what: 'input' },
-  { key: 'W1', label: 'W₁', rows: HIDDEN, cols: D, param: 'layers.0.weight', what: 'first Linear’s weight' },
-  { key: 'b1', label: 'b₁', rows: HIDDEN, cols: 1, param: 'layers.0.bias', what: 'first Linear’s bias' },
-  { key: 'W2', label: 'W₂', rows: D, cols: HIDDEN, param: 'layers.2.weight', what: 'second Linear’s weight' },
-  { key: 'b2', label: 'b₂', rows: D, cols: 1, param: 'layers.2.bias', what: 'second Linear’s bias' },
+  { key: 'x', label: 'x', rows: D, cols: 1 },
+  { key: 'W1', label: 'W₁', rows: HIDDEN, cols: D, param: 'layers.0.weight' },
+  { key: 'b1', label: 'b₁', rows: HIDDEN, cols: 1, param: 'layers.0.bias' },
+  { key: 'W2', label: 'W₂', rows: D, cols: HIDDEN, param: 'layers.2.weight' },
+  { key: 'b2', label: 'b₂', rows: D, cols: 1, param: 'layers.2.bias' },
 ];
+// The activations' names (in the formulas) and labels (at the radio buttons): messages ffn.example.act.<key>.name
+// and .label.
 export const EXAMPLE_ACTIVATIONS = {
-  gelu: { core: 'gelu_tanh', name: 'GELU', label: 'GELU (tanh form, as in the lesson)' },
-  relu: { core: 'relu', name: 'ReLU', label: 'ReLU' },
+  gelu: { core: 'gelu_tanh' },
+  relu: { core: 'relu' },
   // Lesson LM4-T4 "why a nonlinearity": Linear → Linear, which the core computes as the no-activation mistake.
-  none: { core: 'gelu_tanh', name: 'identity', label: 'none: W₂(W₁x + b₁) + b₂ (why a nonlinearity?)' },
+  none: { core: 'gelu_tanh' },
 };
 const MAX_ABS = 1e6;
 
@@ -54,74 +58,82 @@ export const EXAMPLE_CSS = `
 .example-status.error { color: var(--bs-c2); font-weight: 600; }
 `;
 
-/** A typed-in number for a formula: up to 4 decimals, U+2212 minus, in parentheses when negative. */
-function term(v, digits = 4) {
-  const s = Number(v.toFixed(digits)).toString().replace('-', '−');
+/** A typed-in number for a formula, in `port`'s language: up to 4 decimals, U+2212 minus, in parentheses when negative. */
+function term(port, v, digits = 4) {
+  const r = Number(v.toFixed(digits));
+  const s = Number.isInteger(r) ? port.num(r, 0) : port.num(r);
   return v < 0 ? `(${s})` : s;
 }
-const coreTerm = (v) => (v < 0 ? `(${fmt(v)})` : fmt(v));
-const vector = (values) => `[${values.map((v) => fmt(v)).join(', ')}]`;
+const coreTerm = (port, v) => (v < 0 ? `(${port.num(v, 4)})` : port.num(v, 4));
 
 /** One cell's text -> a number; throws an Error naming the cell. */
-function parseCell(text, name) {
+function parseCell(port, text, name) {
   const v = parseNumber(text, name);
-  if (Math.abs(v) > MAX_ABS) throw new Error(`${name} (${String(text).trim().replace(/−/g, '-')}) must lie between −1,000,000 and 1,000,000`);
+  if (Math.abs(v) > MAX_ABS) {
+    throw new Error(port.t('ffn.example.tooLarge', { name, value: String(text).trim().replace(/−/g, '-'), min: -MAX_ABS, max: MAX_ABS }));
+  }
   return v;
 }
 
 /** The name of cell (r, c) of a tensor, as messages and screen readers say it. */
-function cellName(t, r, c, { plain = false } = {}) {
-  const label = plain ? t.key : t.label;
-  return t.cols === 1 ? `${label} entry ${r + 1}` : `${label} row ${r + 1}, column ${c + 1}`;
+function cellName(port, t, r, c) {
+  return t.cols === 1 ? port.t('ffn.example.entry', { label: t.label, row: r + 1 })
+    : port.t('ffn.example.cell', { label: t.label, row: r + 1, column: c + 1 });
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 export class WorkedExample {
-  constructor(host) {
+  /** values: the cells' numbers to start from (the lesson's example by default). */
+  constructor(host, values = LESSON_EXAMPLE) {
     this.host = host;
+    const t = (key, params) => host.t(key, params);
     this.handles = {}; // activation -> Promise<RemoteFeedForward>
     this.cells = {}; // key -> input[rows][cols]
     this.message = h('p', { class: 'example-status', id: 'example-status', role: 'status' });
-    const mats = Object.fromEntries(TENSORS.map((t) => [t.key, this.matrix(t)]));
-    this.radios = Object.entries(EXAMPLE_ACTIVATIONS).map(([value, a]) => h('label', {},
+    const mats = Object.fromEntries(TENSORS.map((tensor) => [tensor.key, this.matrix(tensor)]));
+    this.radios = Object.keys(EXAMPLE_ACTIVATIONS).map((value) => h('label', {},
       h('input', { type: 'radio', name: 'example-activation', value,
-        onchange: () => this.host.set('example-activation', value) }), ` ${a.label}`));
+        onchange: () => this.host.set('example-activation', value) || this.update() }), ` ${t(`ffn.example.act.${value}.label`)}`));
     this.badge = h('p', { class: 'muted example-badge' });
     this.reset = h('button', { type: 'button', class: 'reset-example', onclick: () => this.resetToLesson() },
-      'Reset to the lesson’s example');
+      t('ffn.example.reset'));
     this.steps = h('div', { class: 'example-steps' });
     this.result = h('p', { class: 'example-result', 'aria-live': 'polite' });
     this.collapse = h('p', { class: 'note collapse', hidden: true });
+    // The author's control groups (layout.js): the cells with their reset button, and the activation.
+    this.inputs = h('fieldset', { class: 'example-inputs' }, h('legend', { class: 'fs' }, t('ffn.example.inputs')),
+      h('div', { class: 'mats' }, mats.x, h('div', { class: 'pairing' }, mats.W1, mats.b1),
+        h('div', { class: 'pairing' }, mats.W2, mats.b2)),
+      h('div', { class: 'row' }, this.reset),
+      this.badge);
+    this.activationBox = h('fieldset', { class: 'example-activation' }, h('legend', { class: 'fs' }, t('ffn.example.activation')),
+      ...this.radios);
     this.nodes = [
-      h('h4', {}, 'A worked example: d = 2, hidden width 4'),
-      h('p', { class: 'muted' }, 'Lesson LM4-T3’s tiny FFN: W₁ reads x into four hidden units, W₂ reads out the first ',
-        'two. Edit any number (arrow keys ↑/↓ move between rows); the core recomputes every step.'),
-      h('fieldset', { class: 'example-inputs' }, h('legend', { class: 'fs' }, 'Input and parameters'),
-        h('div', { class: 'mats' }, mats.x, h('div', { class: 'pairing' }, mats.W1, mats.b1),
-          h('div', { class: 'pairing' }, mats.W2, mats.b2)),
-        h('div', { class: 'row' }, this.reset),
-        this.badge),
-      h('fieldset', { class: 'example-activation' }, h('legend', { class: 'fs' }, 'Activation'), ...this.radios),
+      h('h4', {}, t('ffn.example.title')),
+      h('p', { class: 'muted' }, t('ffn.example.intro')),
+      this.inputs,
+      this.activationBox,
       this.message,
       this.steps,
       this.result,
       this.collapse,
     ];
-    this.fill(LESSON_EXAMPLE);
+    this.fill(values);
   }
 
   /** A grid of labelled number cells for one tensor. */
   matrix(t) {
     this.cells[t.key] = Array.from({ length: t.rows }, (_, r) => Array.from({ length: t.cols }, (_, c) => {
       const input = h('input', { type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
-        id: `cell-${t.key}-${r}-${c}`, 'aria-label': cellName(t, r, c), 'aria-describedby': 'example-status' });
+        id: `cell-${t.key}-${r}-${c}`, 'aria-label': cellName(this.host, t, r, c), 'aria-describedby': 'example-status' });
       input.addEventListener('input', () => this.onEdit());
       input.addEventListener('keydown', (e) => this.onKey(e, t, r, c));
       return input;
     }));
     const shape = t.cols === 1 ? `(${t.rows})` : `(${t.rows} × ${t.cols})`;
-    return h('div', { class: 'mat', role: 'group', 'aria-label': `${t.label}, ${t.what}, shape ${shape}`, 'data-tensor': t.key },
+    const label = this.host.t('ffn.example.matrix', { label: t.label, what: this.host.t(`ffn.example.what.${t.key}`), shape });
+    return h('div', { class: 'mat', role: 'group', 'aria-label': label, 'data-tensor': t.key },
       h('div', { class: 'cap', 'aria-hidden': 'true' }, `${t.label} `, h('span', { class: 'muted' }, shape)),
       h('div', { class: 'cells', style: `grid-template-columns: repeat(${t.cols}, auto)` }, ...this.cells[t.key].flat()));
   }
@@ -154,7 +166,7 @@ export class WorkedExample {
     for (const t of TENSORS) {
       const rows = this.cells[t.key].map((row, r) => row.map((input, c) => {
         try {
-          const v = parseCell(input.value, cellName(t, r, c));
+          const v = parseCell(this.host, input.value, cellName(this.host, t, r, c));
           input.removeAttribute('aria-invalid');
           return v;
         } catch (err) {
@@ -173,6 +185,7 @@ export class WorkedExample {
   }
 
   resetToLesson() {
+    if (this.host.locked('example')) return; // the author locked the cells (lock="example")
     this.fill(LESSON_EXAMPLE);
     this.update();
   }
@@ -193,8 +206,8 @@ export class WorkedExample {
         const want = t.cols === 1 ? `${t.rows}` : `${t.rows}×${t.cols}`;
         if (shapes[t.param] !== want) {
           await ff.dispose();
-          throw new Error(`the core's FeedForward has no parameter ${t.param} of shape ${want} ` +
-            `(it has ${Object.entries(shapes).map(([n, s]) => `${n} ${s}`).join(', ')})`);
+          throw new Error(this.host.t('ffn.example.badParameter', { param: t.param, shape: want,
+            has: Object.entries(shapes).map(([n, s]) => `${n} ${s}`).join(', ') }));
         }
       }
       return ff;
@@ -211,8 +224,8 @@ export class WorkedExample {
     }
     const { values, errors } = this.read();
     if (errors) {
-      const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-      this.say(`${errors[0]}${more} — showing the last valid example.`, { error: true });
+      this.say(errors.length > 1 ? this.host.t('ffn.example.badCells', { error: errors[0], count: errors.length - 1 })
+        : this.host.t('ffn.example.badCell', { error: errors[0] }), { error: true });
       this.seq = (this.seq ?? 0) + 1; // a computation still running would show numbers the cells no longer hold
       return;
     }
@@ -227,7 +240,7 @@ export class WorkedExample {
       if (kind === 'none') r = { ...r, hiddenPost: r.hiddenPre, output: await ff.mistake('no-activation', values.x, 1, 1) };
       collapsed = kind === 'none' ? await this.collapsed(values, ff) : null;
     } catch (err) {
-      if (seq === this.seq) this.say(`Could not run the worked example: ${err.message}`, { error: true });
+      if (seq === this.seq) this.say(this.host.t('ffn.example.error', { error: err.message }), { error: true });
       return;
     }
     if (seq !== this.seq) return;
@@ -237,6 +250,7 @@ export class WorkedExample {
     this.draw();
     this.host.emit('change', { section: 'example', activation: kind, ...values, hiddenPre: this.state.pre,
       hiddenPost: this.state.post, output: this.state.output });
+    this.host.afterDraw?.();
   }
 
   /**
@@ -288,11 +302,12 @@ export class WorkedExample {
 
   draw() {
     const { kind, values, pre, post, output } = this.state;
-    const act = EXAMPLE_ACTIVATIONS[kind].name;
+    const port = this.host;
+    const t = (key, params) => port.t(key, params);
+    const act = t(`ffn.example.act.${kind}.name`);
     const lesson = same(values, LESSON_EXAMPLE);
-    this.badge.textContent = lesson ? 'These are the lesson’s numbers.'
-      : 'Edited: “Reset to the lesson’s example” brings back the lesson’s numbers.';
-    this.reset.disabled = lesson;
+    this.badge.textContent = lesson ? t('ffn.example.lessonNumbers') : t('ffn.example.edited', { reset: t('ffn.example.reset') });
+    this.reset.disabled = lesson || port.locked('example');
     const table = (caption, cols, rows) => h('div', { class: 'scroll' }, h('table', {},
       h('caption', {}, caption),
       h('thead', {}, h('tr', {}, ...cols.map((c) => h('th', { scope: 'col' }, c)))),
@@ -300,25 +315,29 @@ export class WorkedExample {
     const row = (label, formula, value, step, i) => h('tr', {},
       h('th', { scope: 'row' }, label),
       h('td', { class: 'formula num' }, formula),
-      h('td', { class: 'num', 'data-step': step, 'data-i': String(i) }, fmt(value)));
-    const dot = (w, v, b, termOf) => `${w.map((wk, k) => `${term(wk)}·${termOf(v[k])}`).join(' + ')} + ${term(b)}`;
+      h('td', { class: 'num', 'data-step': step, 'data-i': String(i) }, port.num(value, 4)));
+    const typed = (v) => term(port, v);
+    const computed = (v) => coreTerm(port, v);
+    const dot = (w, v, b, termOf) => `${w.map((wk, k) => `${typed(wk)}·${termOf(v[k])}`).join(' + ')} + ${typed(b)}`;
     this.steps.replaceChildren(
-      table('Step 1: h = W₁x + b₁', ['i', 'W₁ row i · x + b₁ᵢ', 'hᵢ'],
-        pre.map((v, i) => row(String(i + 1), dot(values.W1[i], values.x, values.b1[i], term), v, 'pre', i))),
-      table(`Step 2: a = ${act}(h)`, ['i', 'input', `aᵢ = ${act}(hᵢ)`],
-        post.map((v, i) => row(String(i + 1), `${act}(${fmt(pre[i])})`, v, 'post', i))),
-      table('Step 3: y = W₂a + b₂', ['j', 'W₂ row j · a + b₂ⱼ', 'yⱼ'],
-        output.map((v, j) => row(String(j + 1), dot(values.W2[j], post, values.b2[j], coreTerm), v, 'out', j))));
-    this.result.replaceChildren(`FFN(x) = `, h('span', { class: 'num', 'data-example': 'output' }, vector(output)),
-      ` (hidden after ${act}: `, h('span', { class: 'num', 'data-example': 'hidden' }, vector(post)), ').');
+      table(t('ffn.example.step1'), ['i', t('ffn.example.step1Col'), 'hᵢ'],
+        pre.map((v, i) => row(port.num(i + 1), dot(values.W1[i], values.x, values.b1[i], typed), v, 'pre', i))),
+      table(t('ffn.example.step2', { act }), ['i', t('ffn.example.step2Col'), `aᵢ = ${act}(hᵢ)`],
+        post.map((v, i) => row(port.num(i + 1), `${act}(${port.num(pre[i], 4)})`, v, 'post', i))),
+      table(t('ffn.example.step3'), ['j', t('ffn.example.step3Col'), 'yⱼ'],
+        output.map((v, j) => row(port.num(j + 1), dot(values.W2[j], post, values.b2[j], computed), v, 'out', j))));
+    this.result.replaceChildren(...fill(t('ffn.example.result', { act }), {
+      output: h('span', { class: 'num', 'data-example': 'output' }, vector(port, output)),
+      hidden: h('span', { class: 'num', 'data-example': 'hidden' }, vector(port, post)),
+    }));
     const c = this.state.collapsed;
     this.collapse.hidden = !c;
     if (c) {
-      this.collapse.replaceChildren('Without an activation the two layers collapse into one: W₂W₁ = ',
-        h('span', { class: 'num', 'data-example': 'collapsed' }, `[${c.M.map((r) => vector(r)).join(', ')}]`),
-        ' and W₂b₁ + b₂ = ', h('span', { class: 'num', 'data-example': 'offset' }, vector(c.offset)),
-        ', so FFN(x) = (W₂W₁)x + (W₂b₁ + b₂) is a single 2 × 2 linear map: the four hidden units add parameters but ',
-        'no expressive power. Switch GELU back on and the map is no longer linear.');
+      const rows = `[${c.M.map((r) => vector(port, r)).join(t('ffn.vectorSeparator'))}]`;
+      this.collapse.replaceChildren(...fill(t('ffn.example.collapse'), {
+        matrix: h('span', { class: 'num', 'data-example': 'collapsed' }, rows),
+        offset: h('span', { class: 'num', 'data-example': 'offset' }, vector(port, c.offset)),
+      }));
     }
   }
 
