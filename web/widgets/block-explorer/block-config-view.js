@@ -2,7 +2,7 @@
 // (seed 002: "the constructor only builds these parts; the forward method wires them"), shown as its constructor —
 // the five components with the arguments cfg gives them and each one's parameter count from the core — while the
 // stepper runs one such block (emb_dim 768, 12 heads, context 1024) on the prompt's bytes.
-// A helper of the element, not a custom element.
+// A helper of the element (it gets the element's panelPort: t, num), not a custom element.
 import { h } from '../kit/base.js';
 
 export const GPT2_PRESET = 'gpt2-124m';
@@ -13,20 +13,17 @@ export const GPT_CONFIG_124M = { vocab_size: 50257, context_length: 1024, emb_di
  * would be 38.6M parameters, and the block is the same either way). */
 export const GPT2_BLOCK_MODEL = { ...GPT_CONFIG_124M, vocab_size: 256, n_layers: 1, norm: 'pre' };
 
-const int = new Intl.NumberFormat('en-US');
-
 /** The keys of a GPT config that the book's TransformerBlock(cfg) reads. */
 export const blockConfigOf = ({ emb_dim, context_length, n_heads, drop_rate, qkv_bias }) =>
   ({ emb_dim, context_length, n_heads, drop_rate, qkv_bias });
 
 export class ConfigView {
-  constructor() {
+  constructor(port) {
+    this.port = port;
     this.code = h('table', { class: 'ctor' });
-    this.root = h('section', { class: 'config-view', 'aria-labelledby': 'ctor-title', hidden: true },
-      h('h4', { id: 'ctor-title' }, 'TransformerBlock(GPT_CONFIG_124M): what the constructor builds'),
-      h('p', { class: 'muted' }, 'The book’s block reads every size from cfg and builds five parts; the forward ',
-        'method (the steps above) decides how they are wired. The widget runs one block of this configuration on ',
-        'the prompt’s bytes (a 256-entry byte vocabulary instead of GPT-2’s 50,257 tokens, Blockscope-seeded weights).'),
+    this.root = h('section', { class: 'config-view', part: 'config', 'aria-labelledby': 'ctor-title', hidden: true },
+      h('h4', { id: 'ctor-title' }, port.t('block.config.title')),
+      h('p', { class: 'muted' }, port.t('block.config.intro', { bytes: 256, tokens: GPT_CONFIG_124M.vocab_size })),
       h('pre', { class: 'cfg' }, `GPT_CONFIG_124M = ${JSON.stringify(GPT_CONFIG_124M).replace(/false/g, 'False').replace(/,"/g, ', "').replace(/":/g, '": ')}`),
       h('div', { class: 'scroll' }, this.code));
   }
@@ -37,6 +34,7 @@ export class ConfigView {
 
   /** parts: the core's blockParameters(GPT_CONFIG_124M). */
   draw(parts) {
+    const { t, num } = this.port;
     const c = GPT_CONFIG_124M;
     const d = c.emb_dim;
     const rows = [
@@ -47,12 +45,13 @@ export class ConfigView {
       ['self.drop_shortcut', `nn.Dropout(${c.drop_rate})`, 0, 'drop'],
     ];
     this.code.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, 'The five components of TransformerBlock(GPT_CONFIG_124M) and their parameters, counted by the core'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'attribute'), h('th', { scope: 'col' }, 'built as'),
-        h('th', { scope: 'col' }, 'parameters (core)'))),
+      h('caption', { class: 'visually-hidden' }, t('block.config.caption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('block.config.attribute')), h('th', { scope: 'col' }, t('block.config.builtAs')),
+        h('th', { scope: 'col' }, t('block.config.params')))),
       h('tbody', {}, ...rows.map(([name, ctor, n, key]) => h('tr', { 'data-part': key }, h('th', { scope: 'row' }, h('code', {}, name)),
-        h('td', {}, h('code', {}, ctor)), h('td', { class: 'num' }, int.format(n))))),
-      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'one block'), h('td', {}, `× ${c.n_layers} blocks in GPT-2 small`),
-        h('td', { class: 'num', 'data-part': 'total' }, int.format(parts.total)))));
+        h('td', {}, h('code', {}, ctor)), h('td', { class: 'num' }, num(n))))),
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, t('block.config.oneBlock')),
+        h('td', {}, t('block.config.blocks', { count: c.n_layers })),
+        h('td', { class: 'num', 'data-part': 'total' }, num(parts.total)))));
   }
 }

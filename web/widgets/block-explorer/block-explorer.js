@@ -12,6 +12,9 @@
 //   pointed at here or in a linked widget on the same tokens is highlighted; kit/linked-selection.js).
 // With the lesson preset a learner checks their own EncoderBlock step by step and practises on a broken step
 // (block-learner.js: parts step-check, check-input, check-result). Parts predict, copy-pytorch; toPyTorch().
+// Sections (sections="…"): title, predict, stepper, lesson, config, step-check, depth, copy-pytorch, status; control
+// groups (controls="…", lock="…"): see static controlGroups. Words and numbers in the widget's language
+// (i18n/<locale>/block-explorer.js, prefix block.); snippets and event details stay locale-free.
 // Events: blockscope-forward {config, seed, ids, tokens, residualNorms: {pre, post}, inspection: {pre, post}} for the
 //   GPT, {preset, config, numParameters, tokens, output, torchOutput, maxAbsDiff, inspection} for the lesson's block;
 //   blockscope-step {placement, block, index, step (the core's step id), op, code, mean, var, norm};
@@ -32,54 +35,16 @@ import { BlockDiagram, PLACEMENTS, STEPS, stepInfo } from './block-steps.js';
 import { openTokenizer } from '../kit/tokens.js';
 import { LINK_GROUP_ATTR, LINKED_CSS, LinkedSelection, tokensKey } from '../kit/linked-selection.js';
 import { BlockLinks } from './block-links.js';
+import { expNum } from './block-numbers.js';
+import { CSS } from './block-style.js';
 
 const CONTEXT = 128;
-const SEED_NOTE = 'A Blockscope seed drives the core’s own random generator: torch.manual_seed with the same number ' +
-  'gives PyTorch different weights.';
+/** The model menu: preset value -> message key. */
 const MODELS = [
-  ['', 'GPT, random weights (Blockscope seed)'],
-  [LESSON_PRESET, 'lesson 82’s EncoderBlock(8, 2, 32)'],
-  [GPT2_PRESET, 'one block of GPT_CONFIG_124M (emb_dim 768)'],
+  ['', 'block.model.gpt'],
+  [LESSON_PRESET, 'block.model.lesson'],
+  [GPT2_PRESET, 'block.model.gpt2'],
 ];
-const CSS = `
-.stepper { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.75rem; align-items: start; }
-@container (min-width: 700px) { .stepper { grid-template-columns: minmax(260px, 340px) minmax(0, 1fr); } }
-.diagram { max-width: 340px; border-radius: 6px; }
-.diagram svg { max-width: 340px; }
-.node rect { fill: var(--bs-panel); stroke: var(--bs-border); stroke-width: 1.5; }
-.node.norm rect { stroke: var(--bs-c4); stroke-width: 2; }
-.node text { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 12px; }
-.node.current rect { fill: var(--bs-accent); stroke: var(--bs-accent); }
-.node.current text { fill: var(--bs-bg); font-weight: 600; }
-.node { cursor: pointer; }
-.lane { stroke: var(--bs-c3); stroke-width: 4; fill: none; }
-.lane.current { stroke: var(--bs-accent); stroke-width: 6; }
-.flow { stroke: var(--bs-muted); stroke-width: 1.5; fill: none; }
-.arrowhead { fill: var(--bs-muted); }
-.plus circle { fill: var(--bs-bg); stroke: var(--bs-c3); stroke-width: 2; }
-.plus text { font-size: 14px; font-weight: 700; }
-.lane-label { fill: var(--bs-c3); font-size: 11px; }
-.panel h4 { margin: 0 0 0.25rem; font-size: 1rem; }
-.panel pre { margin: 0.25rem 0; padding: 0.35rem 0.5rem; background: var(--bs-panel); border-radius: 6px;
-  white-space: pre-wrap; overflow-wrap: anywhere; }
-.stepnav { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
-.summary td { white-space: nowrap; }
-[hidden] { display: none !important; }
-@container (max-width: 420px) { table { font-size: 0.85rem; } th, td { padding: 0.15rem 0.3rem; } }
-fieldset { border: 1px solid var(--bs-border); border-radius: 6px; padding: 0.25rem 0.6rem 0.4rem; margin: 0; min-width: 0; }
-legend { padding: 0 0.25rem; }
-.settings { margin: 0.4rem 0; }
-.settings .row label { white-space: nowrap; }
-input[type="number"] { width: 5.5rem; }
-input.prompt { width: 22rem; }
-.legend-swatch { display: inline-block; width: 1.4em; height: 0; border-top: 3px solid; vertical-align: middle; margin-right: 0.3em; }
-.bar { fill: var(--bs-c1); }
-.ref { stroke: var(--bs-muted); stroke-dasharray: 4 4; }
-.ref-label { paint-order: stroke; stroke: var(--bs-bg); stroke-width: 4px; stroke-linejoin: round; }
-caption { text-align: left; caption-side: top; }
-details > summary { cursor: pointer; margin: 0.25rem 0; }
-.scroll { position: relative; }
-`;
 
 
 export class BlockExplorer extends BlockscopeElement {
@@ -88,52 +53,81 @@ export class BlockExplorer extends BlockscopeElement {
       doc: "lesson 82's EncoderBlock(8, 2, 32) with its PyTorch weights, or one block of the book's GPT_CONFIG_124M" }, norm: { default: 'pre', options: ['pre', 'post'] },
     block: { default: 1, min: 1, max: 48, int: true }, step: { default: 1, min: 1, max: 64, int: true },
     metric: { default: 'norm', options: ['norm', 'mean', 'var'] }, 'per-token': false,
-    layers: { default: 8, min: 1, max: 48, int: true }, 'emb-dim': { default: 64, min: 4, max: 512, int: true },
-    heads: { default: 4, min: 1, max: 16, int: true }, prompt: 'Every effort moves you',
+    layers: { default: 8, min: 1, max: 48, int: true, group: 'size' },
+    'emb-dim': { default: 64, min: 4, max: 512, int: true, group: 'size' },
+    heads: { default: 4, min: 1, max: 16, int: true, group: 'size' }, prompt: 'Every effort moves you',
     seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, tokenizer: { default: 'byte', options: ['byte', 'gpt2'] },
     predict: { default: '', doc: 'readouts to predict first: first-op, prenorm-quiz' },
     'link-group': LINK_GROUP_ATTR,
   };
 
+  static controlGroups = {
+    preset: 'the model menu: the seeded GPT, lesson 82’s EncoderBlock or one block of GPT_CONFIG_124M',
+    norm: 'the LayerNorm placement: pre-norm or post-norm',
+    block: 'which block of the GPT is shown',
+    step: 'the Prev and Next buttons (and stepping on the diagram: clicks and arrow keys)',
+    prompt: 'the prompt (GPT models)',
+    size: 'the GPT’s size under Model settings: blocks, emb_dim, heads',
+    seed: 'the Blockscope seed under Model settings',
+    metric: 'which statistic the per-token bars show: L2 norm, mean or variance',
+    'per-token': 'the depth plot’s “show every token” checkbox',
+    check: 'the step check (lesson preset): what you paste, the printout box and the check button',
+    break: 'the “break a step” practice (lesson preset): step, mistake, Break it and its quiz',
+  };
+
+  static sections = {
+    title: 'the heading',
+    predict: 'the questions to answer first (predict="…")',
+    stepper: 'the step-by-step view: dataflow diagram, the step’s code, note, statistics and per-token bars',
+    lesson: 'lesson 82’s printout and the block output against PyTorch’s (lesson preset)',
+    config: 'TransformerBlock(GPT_CONFIG_124M)’s five parts and their parameters (gpt2-124m preset)',
+    'step-check': 'the learner’s EncoderBlock checked step by step, and “break a step” (lesson preset)',
+    depth: 'the residual stream’s L2 norm across depth, pre-norm vs post-norm (GPT models)',
+    'copy-pytorch': 'the Copy as PyTorch button',
+    status: 'the status line',
+  };
+
   setup() {
     this.ready = false;
     const s = this.shadowRoot;
+    const t = (key, params) => this.t(key, params);
     s.append(h('style', {}, CSS + LESSON_CSS + PREDICT_CSS + COPY_CSS + STEP_CHECK_CSS + LINKED_CSS));
     this.predict = new PredictPanel(this.panelPort(), { questions: blockQuestions(this),
       onReveal: () => (this.runs ? this.renderView() : this.afterRender()) });
     this.stepCheck = new StepCheck(this.panelPort({ lessonBlock: () => this.checkBlock() }));
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     const radio = (value) => h('label', {},
-      h('input', { type: 'radio', name: 'placement', value, onchange: () => this.setAttribute('norm', value) }),
-      ` ${PLACEMENTS[value]}`);
-    this.placementBox = h('fieldset', {}, h('legend', {}, 'LayerNorm placement'), radio('pre'), ' ', radio('post'));
-    this.presetSelect = h('select', { id: 'preset', onchange: () => this.setAttribute('preset', this.presetSelect.value) },
-      ...MODELS.map(([value, label]) => h('option', { value }, label)));
-    this.blockSelect = h('select', { id: 'block', onchange: () => this.setAttribute('block', this.blockSelect.value) });
+      h('input', { type: 'radio', name: 'placement', value, onchange: () => this.set('norm', value) }),
+      ` ${t(PLACEMENTS[value].label)}`);
+    this.placementBox = h('fieldset', {}, h('legend', {}, t('block.placement.legend')), radio('pre'), ' ', radio('post'));
+    this.presetSelect = h('select', { id: 'preset', onchange: () => this.set('preset', this.presetSelect.value) },
+      ...MODELS.map(([value, key]) => h('option', { value }, t(key))));
+    this.blockSelect = h('select', { id: 'block', onchange: () => this.set('block', this.blockSelect.value) });
     this.promptInput = h('input', { type: 'text', id: 'prompt', class: 'prompt', autocomplete: 'off', spellcheck: 'false',
-      oninput: () => this.debounce('prompt', () => this.setAttribute('prompt', this.promptInput.value)) });
-    const sizeFields = [attrField(this, 'layers', 'blocks'), attrField(this, 'emb-dim', 'emb_dim', { step: 4 }),
-      attrField(this, 'heads', 'heads'),
-      attrField(this, 'seed', 'Blockscope seed', { title: SEED_NOTE, 'aria-describedby': 'seed-note' })];
-    sizeFields[3].title = SEED_NOTE; // on the label too
+      oninput: () => this.debounce('prompt', () => this.set('prompt', this.promptInput.value)) });
+    const seedNote = t('block.seedNote');
+    const sizeFields = [attrField(this, 'layers', t('block.field.layers')), attrField(this, 'emb-dim', 'emb_dim', { step: 4 }),
+      attrField(this, 'heads', t('block.field.heads')),
+      attrField(this, 'seed', t('block.field.seed'), { title: seedNote, 'aria-describedby': 'seed-note' })];
+    sizeFields[3].title = seedNote; // on the label too
     this.modelText = h('p', { class: 'muted model-text' });
     this.tokenNote = h('p', { class: 'muted token-note' });
 
     // Stepper: dataflow diagram + the selected step's statistics.
-    this.diagramBox = h('div', { class: 'diagram', tabindex: '0', role: 'group', 'aria-roledescription': 'dataflow diagram',
+    this.diagramBox = h('div', { class: 'diagram', tabindex: '0', role: 'group', 'aria-roledescription': t('block.diagramRole'),
       onkeydown: (e) => this.onKey(e) });
-    this.diagram = new BlockDiagram(this.diagramBox, (i) => this.setStep(i));
-    this.prevButton = h('button', { type: 'button', class: 'prev', onclick: () => this.go(-1) }, '◀ Prev');
-    this.nextButton = h('button', { type: 'button', class: 'next', onclick: () => this.go(1) }, 'Next ▶');
+    this.diagram = new BlockDiagram(this.diagramBox, (i) => this.setStep(i), t);
+    this.prevButton = h('button', { type: 'button', class: 'prev', onclick: () => this.go(-1) }, t('block.prev'));
+    this.nextButton = h('button', { type: 'button', class: 'next', onclick: () => this.go(1) }, t('block.next'));
     this.stepLabel = h('span', { class: 'step-label num' });
     this.stepTitle = h('h4', { class: 'step-title', 'aria-live': 'polite' });
     this.stepCode = h('pre', { class: 'step-code' });
     this.stepNote = h('p', { class: 'step-note' });
     this.summary = h('table', { class: 'summary', 'aria-describedby': 'summary-caption' });
     this.summaryCaption = h('p', { class: 'muted', id: 'summary-caption' });
-    this.metricBox = h('fieldset', { class: 'metric' }, h('legend', {}, 'per-token bars'),
+    this.metricBox = h('fieldset', { class: 'metric' }, h('legend', {}, t('block.metric.legend')),
       ...Object.entries(METRICS).map(([value, m]) => h('label', {},
-        h('input', { type: 'radio', name: 'metric', value, onchange: () => this.setAttribute('metric', value) }), ` ${m.label} `)));
+        h('input', { type: 'radio', name: 'metric', value, onchange: () => this.set('metric', value) }), ` ${t(m.label)} `)));
     this.barBox = h('div', { class: 'bars' });
     this.tokenTable = h('table', { class: 'tokens' });
     this.links = new BlockLinks(new LinkedSelection(this), { barBox: this.barBox, tokenTable: this.tokenTable });
@@ -141,59 +135,74 @@ export class BlockExplorer extends BlockscopeElement {
       this.stepTitle, this.stepCode, this.stepNote,
       this.summaryCaption, h('div', { class: 'scroll' }, this.summary),
       this.metricBox, this.barBox,
-      h('details', {}, h('summary', {}, 'Per-token numbers for this step'), h('div', { class: 'scroll' }, this.tokenTable)));
+      h('details', {}, h('summary', {}, t('block.tokenDetails')), h('div', { class: 'scroll' }, this.tokenTable)));
 
     // Depth plot (the GPT), or the lesson's block against PyTorch.
     this.perTokenBox = h('input', { type: 'checkbox', id: 'per-token',
-      onchange: () => this.toggleAttribute('per-token', this.perTokenBox.checked) });
+      onchange: () => this.set('per-token', this.perTokenBox.checked) });
+    const perTokenLabel = h('label', {}, this.perTokenBox, ` ${t('block.depth.everyToken')}`);
     this.depth = { box: h('div', { class: 'depth' }), text: h('p', { class: 'depth-text' }), table: h('table', { class: 'depth-table' }) };
-    this.lessonPanel = new LessonPanel();
-    this.configView = new ConfigView();
+    this.lessonPanel = new LessonPanel(this.panelPort());
+    this.configView = new ConfigView(this.panelPort());
+    const sizeRow = h('div', { class: 'row', part: 'controls' }, ...sizeFields);
+    const promptRow = h('div', { class: 'row' }, h('label', { for: 'prompt' }, t('block.prompt')), this.promptInput);
     this.gptOnly = [
-      h('div', { class: 'row' }, h('label', { for: 'prompt' }, 'Prompt'), this.promptInput),
+      promptRow,
       this.tokenNote,
-      h('details', { class: 'settings' }, h('summary', {}, 'Model settings'),
-        h('div', { class: 'row' }, ...sizeFields),
+      h('details', { class: 'settings' }, h('summary', {}, t('block.settings')),
+        sizeRow,
         this.modelText,
-        h('p', { class: 'muted seed-note', id: 'seed-note' }, SEED_NOTE)),
+        h('p', { class: 'muted seed-note', id: 'seed-note' }, seedNote)),
     ];
-    this.depthSection = h('section', { class: 'depth-section', 'aria-labelledby': 'depth-title' },
-      h('h4', { id: 'depth-title' }, 'The residual stream across depth'),
-      h('p', { class: 'muted' }, 'Both wirings, same seeded weights, same tokens: the L2 norm of each token\'s ' +
-        'residual-stream vector after every block (averaged over tokens; block 0 is the embedding input).'),
+    this.depthSection = h('section', { class: 'depth-section', part: 'depth', 'aria-labelledby': 'depth-title' },
+      h('h4', { id: 'depth-title' }, t('block.depth.title')),
+      h('p', { class: 'muted' }, t('block.depth.intro')),
       h('div', { class: 'row' },
-        h('span', {}, h('span', { class: 'legend-swatch', style: 'border-color: var(--bs-c1)' }), 'pre-norm'),
-        h('span', {}, h('span', { class: 'legend-swatch', style: 'border-color: var(--bs-c2); border-top-style: dashed' }), 'post-norm'),
-        h('span', { class: 'muted' }, 'lines: mean over tokens'),
-        h('label', {}, this.perTokenBox, ' show every token')),
+        h('span', {}, h('span', { class: 'legend-swatch', style: 'border-color: var(--bs-c1)' }), t('block.placement.preShort')),
+        h('span', {}, h('span', { class: 'legend-swatch', style: 'border-color: var(--bs-c2); border-top-style: dashed' }),
+          t('block.placement.postShort')),
+        h('span', { class: 'muted' }, t('block.depth.linesMean')),
+        perTokenLabel),
       this.depth.box,
       this.depth.text,
-      h('details', {}, h('summary', {}, 'Residual-stream norms as a table'), h('div', { class: 'scroll' }, this.depth.table)));
+      h('details', {}, h('summary', {}, t('block.depth.tableDetails')), h('div', { class: 'scroll' }, this.depth.table)));
 
+    const presetRow = h('div', { class: 'row' }, h('label', { for: 'preset' }, t('block.model')), this.presetSelect);
+    const blockChoice = h('span', {}, h('label', { for: 'block' }, `${t('block.blockLabel')} `), this.blockSelect);
+    const keysHint = h('span', { class: 'muted' }, t('block.keysHint'));
     s.append(
-      h('h3', {}, 'Inside one transformer block: pre-norm vs post-norm'),
-      h('p', {}, 'A transformer block runs a fixed sequence: save the input as a shortcut, then normalize, attend, ' +
-        'apply dropout and add the shortcut back; then the same for the feed-forward half. Step through it and ' +
-        'watch the per-token statistics the core records after every operation. Switch the placement to wire the ' +
-        'same weights the other way.'),
-      h('div', { class: 'row' }, h('label', { for: 'preset' }, 'Model'), this.presetSelect),
-      h('div', { class: 'row' }, this.placementBox,
-        h('span', {}, h('label', { for: 'block' }, 'block '), this.blockSelect)),
+      h('h3', {}, t('block.title')),
+      h('p', {}, t('block.intro')),
+      presetRow,
+      h('div', { class: 'row', part: 'controls' }, this.placementBox, blockChoice),
       ...this.gptOnly,
       this.predict.element,
-      this.stepperWrap = h('div', { class: 'stepper-wrap' },
-        h('div', { class: 'stepnav row' }, this.prevButton, this.stepLabel, this.nextButton,
-          h('span', { class: 'muted' }, 'or focus the diagram and use ←/→')),
+      this.stepperWrap = h('div', { class: 'stepper-wrap', part: 'stepper' },
+        h('div', { class: 'stepnav row' }, this.prevButton, this.stepLabel, this.nextButton, keysHint),
         h('div', { class: 'stepper' }, this.diagramBox, panel)),
       this.lessonPanel.root,
       this.configView.root,
       this.stepCheck.element,
       this.depthSection,
       this.copy.element,
-      h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
+      h('p', { class: 'status', role: 'status' }, t('block.status.loading')),
     );
+    const groups = this.controls;
+    groups.addGroup('preset', presetRow);
+    groups.addGroup('norm', this.placementBox);
+    groups.addGroup('block', blockChoice);
+    groups.addGroup('step', this.prevButton, this.nextButton, keysHint);
+    groups.addGroup('prompt', promptRow);
+    groups.addGroup('metric', this.metricBox);
+    groups.addGroup('per-token', perTokenLabel);
     this.whileConnected(() => watchWidth(this.barBox, () => this.runs && this.renderView()));
     this.ready = true;
+  }
+
+  /** With lock="…" changing, the step buttons follow (renderView enables them by position; a locked step keeps them off). */
+  attributeChangedCallback(name, oldValue, newValue) {
+    super.attributeChangedCallback(name, oldValue, newValue);
+    if (name === 'lock' && this.runs && this._built) this.syncStepButtons();
   }
 
   /** Frees the model (base.js calls this once the widget has left the page; invalidate(UPDATE.REBUILD) rebuilds it). */
@@ -211,8 +220,9 @@ export class BlockExplorer extends BlockscopeElement {
   /** A second core Block with the lesson's weights, kept pre-norm (the lesson's wiring) for the learner's checks. */
   checkBlock() {
     this.checkPromise ??= (async () => {
-      const preset = await loadLessonPreset();
-      return { preset, block: await createLessonBlock(await this.runtime(), preset) };
+      const t = (key, params) => this.t(key, params);
+      const preset = await loadLessonPreset(t);
+      return { preset, block: await createLessonBlock(await this.runtime(), preset, t) };
     })();
     this.checkPromise.catch(() => { this.checkPromise = null; });
     return this.checkPromise;
@@ -221,10 +231,11 @@ export class BlockExplorer extends BlockscopeElement {
   /** The learner panels after a render: the questions, the concealed stepper, the step check, the snippet. */
   afterRender() {
     this.predict.render();
-    this.predict.conceal('first-op', this.stepperWrap, 'The step-by-step view appears once you have answered the ' +
-      'question above: it shows the order of the operations.');
+    this.predict.conceal('first-op', this.stepperWrap, this.t('block.concealed'));
     this.stepCheck.hidden = !this.lesson;
-    if (this.lesson) this.stepCheck.show().catch((err) => this.status(`Could not prepare the step check: ${err.message}`, { error: true }));
+    if (this.lesson) {
+      this.stepCheck.show().catch((err) => this.status(this.t('block.status.stepCheckFailed', { error: err.message }), { error: true }));
+    }
     this.copy.refresh();
   }
 
@@ -294,19 +305,20 @@ export class BlockExplorer extends BlockscopeElement {
   }
 
   async buildModel() {
-    this.status('Building the model…');
+    const t = (key, params) => this.t(key, params);
+    this.status(t('block.status.building'));
     const rt = await this.runtime();
     this.flavour = rt.flavour;
     let model;
     let lesson = null;
     const seed = Math.round(this.numAttr('seed'));
     if (this.lessonMode()) {
-      const preset = await loadLessonPreset();
-      model = await createLessonBlock(rt, preset);
+      const preset = await loadLessonPreset(t);
+      model = await createLessonBlock(rt, preset, t);
       lesson = { preset, parts: await rt.blockParameters(preset.config) };
     } else {
       this.tokenizer = await openTokenizer(rt, this.attr('tokenizer'));
-      this.tokenNote.textContent = this.tokenizer.note;
+      this.tokenNote.textContent = this.tokenizer.noteIn?.(this.messages) ?? this.tokenizer.note; // kit/tokens.js
       model = await rt.createGPT(this.config(), { seed }); // rejects with the core's message on a bad config
       if (this.attr('preset') === GPT2_PRESET) this.configView.draw(await rt.blockParameters(blockConfigOf(GPT_CONFIG_124M)));
     }
@@ -318,12 +330,13 @@ export class BlockExplorer extends BlockscopeElement {
     await old?.dispose();
     const config = model.config;
     if (!lesson) {
-      this.modelText.textContent = `GPT with ${config.n_layers} blocks, emb_dim ${config.emb_dim}, ${config.n_heads} heads, ` +
-        `vocabulary ${config.vocab_size}, context ${config.context_length}: ${model.numParameters.toLocaleString('en-US')} ` +
-        `parameters, random weights from Blockscope seed ${seed}, untrained as in the book's chapter 4.`;
+      // The seed is a name for the weights (written as typed, never grouped); the sizes are numbers.
+      this.modelText.textContent = t('block.modelText', { count: config.n_layers, embDim: config.emb_dim,
+        heads: config.n_heads, vocab: config.vocab_size, context: config.context_length, params: model.numParameters,
+        seed: String(seed) });
     }
     const n = lesson ? 1 : config.n_layers;
-    this.blockSelect.replaceChildren(...Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    this.blockSelect.replaceChildren(...Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, this.num(i + 1))));
   }
 
   async runForward() {
@@ -334,10 +347,10 @@ export class BlockExplorer extends BlockscopeElement {
     const text = this.attr('prompt');
     const all = Array.from(await this.tokenizer.encode(text));
     if (all.length === 0) {
-      this.status('Type at least one character to run the block.', { error: true });
+      this.status(this.t('block.status.emptyPrompt'), { error: true });
       return;
     }
-    this.status('Running both wirings…');
+    this.status(this.t('block.status.running'));
     const runs = {};
     let dropped = 0;
     for (const p of ['pre', 'post']) {
@@ -346,14 +359,15 @@ export class BlockExplorer extends BlockscopeElement {
       ({ inspection: runs[p], cropped: dropped } = await this.model.forward(all, { inspect: true, overflow: 'crop' }));
     }
     const ids = all.slice(dropped);
-    const cropped = dropped
-      ? ` The prompt has ${all.length} tokens; only the last ${this.model.config.context_length} (the context length) are used.` : '';
     this.ids = ids;
     this.tokens = await this.tokenizer.tokenTexts(ids);
     this.runs = runs;
     this.links.setPass(ids, { tokens: tokensKey(this.tokenizer.key, ids), model: `block:${this.seed}:${JSON.stringify(this.model.config)}` });
     this.residual = { pre: this.residualSeries(runs.pre), post: this.residualSeries(runs.post) };
-    this.status(`${ids.length} tokens, two forward passes in the core (wasm ${this.flavour}).${cropped}`);
+    this.status(dropped
+      ? this.t('block.status.ranCropped', { count: ids.length, flavour: this.flavour, total: all.length,
+        context: this.model.config.context_length })
+      : this.t('block.status.ran', { count: ids.length, flavour: this.flavour }));
     this.emit('forward', {
       config: this.model.config, seed: this.seed, ids, tokens: this.tokens,
       residualNorms: { pre: this.residual.pre.mean, post: this.residual.post.mean },
@@ -365,7 +379,7 @@ export class BlockExplorer extends BlockscopeElement {
   async runLessonForward() {
     const { preset, parts } = this.lesson;
     const [B, T, d] = preset.shape;
-    this.status('Running the lesson’s block…');
+    this.status(this.t('block.status.lessonRunning'));
     const runs = {};
     const outputs = {};
     for (const p of ['pre', 'post']) {
@@ -381,9 +395,8 @@ export class BlockExplorer extends BlockscopeElement {
     this.residual = null;
     const numParameters = this.model.numParameters;
     const { maxDiff, within } = this.lessonPanel.draw({ preset, output: outputs.pre, numParameters, parts });
-    this.status(`Lesson 82’s EncoderBlock, ${numParameters} parameters, two forward passes in the core (wasm ` +
-      `${this.flavour}); its pre-norm output ${within ? 'matches' : 'does NOT match'} PyTorch’s (largest difference ` +
-      `${maxDiff.toExponential(1)}).`, { error: !within });
+    this.status(this.t(within ? 'block.status.lessonMatch' : 'block.status.lessonMismatch', { params: numParameters,
+      flavour: this.flavour, diff: expNum((v, digits) => this.num(v, digits), maxDiff, 1) }), { error: !within });
     this.emit('forward', {
       preset: LESSON_PRESET, config: preset.config, numParameters, tokens: this.tokens,
       output: Array.from(outputs.pre), torchOutput: Array.from(preset.torchOutput), maxAbsDiff: maxDiff, inspection: runs,
@@ -416,9 +429,18 @@ export class BlockExplorer extends BlockscopeElement {
     this.setStep(this.stepIndex() + delta);
   }
 
+  /** The learner moves to step i (0-based): refused when the author locked the step (lock="step"). */
   setStep(i) {
     const n = this.stepCount();
-    this.setAttribute('step', String(Math.min(n - 1, Math.max(0, i)) + 1));
+    this.set('step', String(Math.min(n - 1, Math.max(0, i)) + 1));
+  }
+
+  /** Prev and Next: off at the ends, and while the step is locked. */
+  syncStepButtons() {
+    const i = this.stepIndex();
+    const locked = this.locked('step');
+    this.prevButton.disabled = locked || i === 0;
+    this.nextButton.disabled = locked || i === this.stepCount() - 1;
   }
 
   onKey(e) {
@@ -440,26 +462,28 @@ export class BlockExplorer extends BlockscopeElement {
     const L = this.runs[p].layers.length;
     const layer = this.runs[p].layers[b];
     const step = layer.steps[i];
-    const info = stepInfo(p, layer.steps, { lesson });
+    const t = (key, params) => this.t(key, params);
+    const m = this.messages;
+    const info = stepInfo(p, layer.steps, { lesson, t });
     const d = this.runs.pre.C;
     this.blockSelect.value = String(b + 1);
-    this.prevButton.disabled = i === 0;
-    this.nextButton.disabled = i === layer.steps.length - 1;
-    this.stepLabel.textContent = `step ${i + 1} of ${layer.steps.length}`;
-    this.stepTitle.textContent = `${lesson ? 'EncoderBlock' : `Block ${b + 1}`}, step ${i + 1}: ${info[i].role} (${p}-norm)`;
+    this.syncStepButtons();
+    this.stepLabel.textContent = t('block.stepOf', { step: i + 1, count: layer.steps.length });
+    const title = { step: i + 1, role: info[i].role, placement: t(PLACEMENTS[p].short) };
+    this.stepTitle.textContent = lesson ? t('block.stepTitle.lesson', title) : t('block.stepTitle.gpt', { ...title, block: b + 1 });
     this.stepCode.textContent = info[i].code.join('\n');
     this.stepNote.textContent = info[i].note;
     const labels = lesson
-      ? { top: 'x: the lesson’s input, torch.randn(2, 5, 8)', bottom: 'block output: the lesson’s out' }
-      : { top: b === 0 ? 'x: token + position embeddings' : `x: output of block ${b}`,
-        bottom: b === L - 1 ? 'block output → final norm' : `block output → block ${b + 2}` };
+      ? { top: t('block.lane.lessonTop'), bottom: t('block.lane.lessonBottom') }
+      : { top: b === 0 ? t('block.lane.embeddings') : t('block.lane.previous', { block: b }),
+        bottom: b === L - 1 ? t('block.lane.finalNorm') : t('block.lane.next', { block: b + 2 }) };
     this.diagram.render({ p, steps: layer.steps, info, current: i, b, labels });
-    renderSummary({ table: this.summary, caption: this.summaryCaption }, step, { isEmbedding: !lesson && b === 0 && i === 0, d });
+    renderSummary({ table: this.summary, caption: this.summaryCaption }, step, { isEmbedding: !lesson && b === 0 && i === 0, d }, m);
     renderBars(this.barBox, step, { metric: this.metric(), tokens: this.tokens, d,
-      xLabel: lesson ? 'token x[b, t] (sequence b, position t)' : undefined });
-    renderTokenTable(this.tokenTable, step, this.tokens);
+      xLabel: lesson ? t('block.bars.lessonXLabel') : undefined }, m);
+    renderTokenTable(this.tokenTable, step, this.tokens, m);
     this.links.refresh();
-    if (this.residual) renderDepth(this.depth, this.residual, { d, currentBlock: b, perToken: this.boolAttr('per-token') });
+    if (this.residual) renderDepth(this.depth, this.residual, { d, currentBlock: b, perToken: this.boolAttr('per-token') }, m);
     this.afterRender();
     this.emit('step', {
       placement: p, block: b + 1, index: i, step: step.id, op: step.op, code: info[i].code.join('\n'),

@@ -3,18 +3,20 @@
 // pastes the values of their own EncoderBlock at each step — one tensor, or the dict the offered hooks snippet
 // prints — and the widget marks the first step that disagrees with the core, with the difference, and names the
 // known mistake that reproduces it, run in the core), "break a step" practice (the core injects a mistake at a
-// chosen step; the learner finds it), and the state as PyTorch. Helpers of the element, not custom elements.
+// chosen step; the learner finds it), and the state as PyTorch. Helpers of the element, not custom elements; their
+// words come from the widget's messages (block.* keys), the snippets stay Python.
 import { h } from '../kit/base.js';
 import { agreement, sameShape } from '../kit/compare.js';
 import { py } from '../kit/copy-pytorch.js';
 import { mistakeText } from '../kit/mistake-text.js';
 import { parsePasted, parsePastedDict, PasteError } from '../kit/pasted-tensor.js';
+import { diffNum } from './block-numbers.js';
+import { PLACEMENTS } from './block-steps.js';
 
 export const STEP_IDS = ['norm1', 'att', 'add1', 'norm2', 'ff', 'add2'];
-const STEP_LABEL = { norm1: 'norm1 (LayerNorm)', att: 'attn (attention)', add1: 'x + attn(…) (first shortcut)',
-  norm2: 'norm2 (LayerNorm)', ff: 'ffn (feed-forward)', add2: 'x + ffn(…) (the block output)' };
+/** A step's name for the learner: its id and what it is (message block.stepLabel.<id>). */
+const stepLabel = (t, id) => t(`block.stepLabel.${id}`);
 const TOLERANCE = 1e-5;
-const short = (v) => (v === 0 ? '0' : v < 1e-3 ? v.toExponential(1) : v.toPrecision(3));
 
 export const STEP_CHECK_CSS = `
 .step-check textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; font-size: 0.8rem; }
@@ -25,27 +27,29 @@ export const STEP_CHECK_CSS = `
 `;
 
 export function blockQuestions(el) {
+  const t = (key, params) => el.t(key, params);
   return {
     'first-op': {
       kind: 'choice',
-      prompt: () => `In this ${el.placement()}-norm block, what is the first operation applied to the input x (after saving it as the shortcut)?`,
+      prompt: () => t('block.q.firstOp', { placement: t(PLACEMENTS[el.placement()].short) }),
       expected: () => (el.placement() === 'pre' ? 'norm1' : 'att'),
       choices: [
-        { value: 'norm1', label: 'norm1: LayerNorm', hint: 'That is pre-norm’s order: post-norm runs attention on the raw input and normalizes after the addition.' },
-        { value: 'att', label: 'att: multi-head attention', hint: 'That is post-norm’s order (the original Transformer): pre-norm normalizes before attention.' },
-        { value: 'ff', label: 'ff: the feed-forward network', hint: 'The feed-forward half comes second, after attention’s shortcut is added back.' },
-        { value: 'add', label: 'x + shortcut', hint: 'The shortcut is added after a sublayer, not before.' },
+        { value: 'norm1', label: t('block.q.firstOp.norm1'), hint: t('block.q.firstOp.norm1Hint') },
+        { value: 'att', label: t('block.q.firstOp.att'), hint: t('block.q.firstOp.attHint') },
+        { value: 'ff', label: t('block.q.firstOp.ff'), hint: t('block.q.firstOp.ffHint') },
+        { value: 'add', label: 'x + shortcut', hint: t('block.q.firstOp.addHint') },
       ],
     },
     'prenorm-quiz': {
       kind: 'choice',
-      prompt: () => 'Check yourself — pre-norm formula: which data flow is one pre-norm sublayer?',
+      prompt: () => t('block.q.prenorm'),
       expected: () => 'pre',
+      // The choices are formulas: the same in every language.
       choices: [
-        { value: 'post', label: 'x = LayerNorm(x + Sublayer(x))', hint: 'That is post-norm (the original Transformer).' },
+        { value: 'post', label: 'x = LayerNorm(x + Sublayer(x))', hint: t('block.q.prenorm.postHint') },
         { value: 'pre', label: 'x = x + Sublayer(LayerNorm(x))' },
-        { value: 'inner', label: 'x = x + LayerNorm(Sublayer(x))', hint: 'The norm comes before the sublayer, on its input.' },
-        { value: 'nores', label: 'x = Sublayer(LayerNorm(x))', hint: 'That drops the shortcut: the residual connection is what keeps x.' },
+        { value: 'inner', label: 'x = x + LayerNorm(Sublayer(x))', hint: t('block.q.prenorm.innerHint') },
+        { value: 'nores', label: 'x = Sublayer(LayerNorm(x))', hint: t('block.q.prenorm.noresHint') },
       ],
     },
   };
@@ -59,43 +63,47 @@ function dictPrint(steps, [B, T, d]) {
 }
 
 export class StepCheck {
-  /** port: the element's panelPort plus lessonBlock() -> {block, preset}: a core Block with the lesson's weights, pre-norm. */
+  /**
+   * port: the element's panelPort plus lessonBlock() -> {block, preset}: a core Block with the lesson's weights,
+   * pre-norm. Its controls are the element's groups `check` (what is pasted, the printout, the check button) and
+   * `break` (the practice: step, mistake, Break it and the quiz).
+   */
   constructor(port) {
     this.port = port;
-    this.stepSelect = h('select', { id: 'paste-step' }, h('option', { value: 'all' }, 'every step (the snippet’s dict)'),
-      ...STEP_IDS.map((s) => h('option', { value: s }, `one step: ${STEP_LABEL[s]}`)));
+    const { t } = port;
+    this.stepSelect = h('select', { id: 'paste-step' }, h('option', { value: 'all' }, t('block.check.pasteAll')),
+      ...STEP_IDS.map((s) => h('option', { value: s }, t('block.check.pasteOne', { step: stepLabel(t, s) }))));
     this.input = h('textarea', { id: 'step-input', part: 'check-input', rows: '5', spellcheck: 'false', autocomplete: 'off',
       'aria-describedby': 'step-help' });
-    this.button = h('button', { type: 'button' }, 'Find the first step that disagrees');
+    this.button = h('button', { type: 'button' }, t('block.check.button'));
     this.result = h('p', { class: 'verdict', part: 'check-result', role: 'status', 'aria-live': 'polite' });
     this.table = h('table', { class: 'step-table' });
-    this.snippet = h('pre', { tabindex: '0', 'aria-label': 'PyTorch forward-hooks snippet' });
-    this.breakStep = h('select', { id: 'break-step' }, ...STEP_IDS.map((s) => h('option', { value: s }, STEP_LABEL[s])));
+    this.snippet = h('pre', { tabindex: '0', 'aria-label': t('block.check.snippetLabel') });
+    this.breakStep = h('select', { id: 'break-step' }, ...STEP_IDS.map((s) => h('option', { value: s }, stepLabel(t, s))));
     this.breakMistake = h('select', { id: 'break-mistake' });
-    this.breakButton = h('button', { type: 'button' }, 'Break it');
-    this.quiz = h('fieldset', { class: 'break-quiz', hidden: true }, h('legend', {}, 'Which step is the first to disagree?'),
-      ...STEP_IDS.map((s) => h('label', { style: 'display:block' }, h('input', { type: 'radio', name: 'first-wrong', value: s }), ` ${STEP_LABEL[s]}`)),
-      h('button', { type: 'button', class: 'quiz-answer' }, 'Answer'));
+    this.breakButton = h('button', { type: 'button' }, t('block.break.button'));
+    this.quiz = h('fieldset', { class: 'break-quiz', hidden: true }, h('legend', {}, t('block.break.quiz')),
+      ...STEP_IDS.map((s) => h('label', { style: 'display:block' }, h('input', { type: 'radio', name: 'first-wrong', value: s }), ` ${stepLabel(t, s)}`)),
+      h('button', { type: 'button', class: 'quiz-answer' }, t('block.break.answer')));
     this.quizResult = h('p', { class: 'verdict', role: 'status', 'aria-live': 'polite' });
+    const pasteRow = h('div', { class: 'row' }, h('label', { for: 'paste-step' }, t('block.check.what')), this.stepSelect);
+    const inputLabel = h('label', { for: 'step-input' }, t('block.check.printout'));
+    const buttonRow = h('div', { class: 'row' }, this.button);
+    const practice = h('fieldset', { class: 'break' }, h('legend', {}, t('block.break.legend')),
+      h('p', { class: 'muted' }, t('block.break.help')),
+      h('div', { class: 'row' }, h('label', { for: 'break-step' }, t('block.break.step')), this.breakStep,
+        h('label', { for: 'break-mistake' }, t('block.break.mistake')), this.breakMistake, this.breakButton),
+      this.quiz, this.quizResult);
     this.element = h('section', { class: 'step-check', part: 'step-check', 'aria-labelledby': 'step-check-title', hidden: true },
-      h('h4', { id: 'step-check-title' }, 'Your EncoderBlock, step by step: find the first step that disagrees'),
-      h('p', { class: 'muted', id: 'step-help' }, 'Build the lesson’s block yourself (torch.manual_seed(42); block = ',
-        'EncoderBlock(8, 2, 32); x = torch.randn(2, 5, 8)), record every step with the hooks snippet below and paste ',
-        'its printout — or paste one step’s tensor and say which step it is. The widget compares each step with the ',
-        'core in order and stops at the first that disagrees, as the lesson’s debugging method says: check each ',
-        'stage in sequence and stop at the first stage that disagrees with what you expect.'),
-      h('details', {}, h('summary', {}, 'The PyTorch hooks snippet'), this.snippet),
-      h('div', { class: 'row' }, h('label', { for: 'paste-step' }, 'What you paste'), this.stepSelect),
-      h('label', { for: 'step-input' }, 'Your printout'), this.input,
-      h('div', { class: 'row' }, this.button),
+      h('h4', { id: 'step-check-title' }, t('block.check.title')),
+      h('p', { class: 'muted', id: 'step-help' }, t('block.check.help')),
+      h('details', {}, h('summary', {}, t('block.check.snippetSummary')), this.snippet),
+      pasteRow, inputLabel, this.input, buttonRow,
       this.result,
       h('div', { class: 'scroll' }, this.table),
-      h('fieldset', { class: 'break' }, h('legend', {}, 'Practise: break a step'),
-        h('p', { class: 'muted' }, 'The core runs the lesson’s block with one mistake at the step you pick and puts the ',
-          'printout in the box above, as if it were yours. Find the first step that disagrees before you check.'),
-        h('div', { class: 'row' }, h('label', { for: 'break-step' }, 'step'), this.breakStep,
-          h('label', { for: 'break-mistake' }, 'mistake'), this.breakMistake, this.breakButton),
-        this.quiz, this.quizResult));
+      practice);
+    port.controls.addGroup('check', pasteRow, inputLabel, this.input, buttonRow);
+    port.controls.addGroup('break', practice);
     this.button.addEventListener('click', () => this.check());
     this.breakStep.addEventListener('change', () => this.fillMistakes());
     this.breakButton.addEventListener('click', () => this.breakIt().catch((err) => this.port.report(err.message, { error: true })));
@@ -138,7 +146,7 @@ export class StepCheck {
         s = await this.steps(id, step);
       } catch { continue; } // does not happen at this step
       if (agreement({ values: s[step] }, ref[step], 1e-3).within) continue;
-      options.push(h('option', { value: id }, mistakeText(id).what));
+      options.push(h('option', { value: id }, mistakeText(id, this.port.messages()).what)); // kit/mistake-text.js
     }
     if (fill !== this.fills) return; // a later step was chosen meanwhile
     this.breakMistake.replaceChildren(...options);
@@ -165,7 +173,7 @@ export class StepCheck {
   async answerQuiz() {
     const picked = this.quiz.querySelector('input:checked');
     if (!picked || !this.broken) {
-      this.quizResult.textContent = 'Pick a step first.';
+      this.quizResult.textContent = this.port.t('block.break.pickFirst');
       return;
     }
     const b = this.broken;
@@ -174,8 +182,8 @@ export class StepCheck {
     this.port.emit('answer', { widget: this.port.tag, question: 'first-wrong-step', answer: picked.value, expected: b.step,
       correct, tolerance: 0, attempts: b.attempts });
     this.quizResult.className = `verdict ${correct ? 'ok' : 'bad'}`;
-    this.quizResult.textContent = correct ? `Right: ${b.step} is the first step that disagrees.`
-      : `Not ${picked.value}: the check below shows where the values first disagree.`;
+    this.quizResult.textContent = correct ? this.port.t('block.break.right', { step: b.step })
+      : this.port.t('block.break.wrong', { answer: picked.value });
     await this.check();
   }
 
@@ -186,19 +194,21 @@ export class StepCheck {
   }
 
   async check() {
+    const { t, num } = this.port;
     let pasted;
     try {
       pasted = this.read();
     } catch (err) {
       if (!(err instanceof PasteError)) throw err;
       this.input.setAttribute('aria-invalid', 'true');
-      this.say(`Could not read your paste: ${err.message}.`, 'bad');
+      this.say(t('block.check.unreadable', { error: err.localized?.(this.port.messages()) ?? err.message }), 'bad');
       return;
     }
     this.input.removeAttribute('aria-invalid');
     const unknown = Object.keys(pasted).filter((k) => !STEP_IDS.includes(k));
     if (unknown.length) {
-      this.say(`Unknown step ${unknown.map((k) => `'${k}'`).join(', ')}: the steps are ${STEP_IDS.join(', ')}.`, 'bad');
+      this.say(t('block.check.unknownStep', { count: unknown.length, names: unknown.map((k) => `'${k}'`).join(', '),
+        steps: STEP_IDS.join(', ') }), 'bad');
       return;
     }
     const { block, preset } = await this.port.lessonBlock();
@@ -209,7 +219,7 @@ export class StepCheck {
       const p = pasted[id];
       if (!p) { rows.push({ id, state: 'not pasted' }); continue; }
       if (!sameShape(p.shape, preset.shape)) {
-        this.say(`Your ${id} has shape (${p.shape.join(', ')}) but the block’s steps have shape (${preset.shape.join(', ')}).`, 'bad');
+        this.say(t('block.check.shape', { step: id, shape: p.shape.join(', '), expected: preset.shape.join(', ') }), 'bad');
         this.port.emit('check', { widget: this.port.tag, match: 'unknown', maxDiff: null, step: id, tolerance: TOLERANCE });
         return;
       }
@@ -224,14 +234,16 @@ export class StepCheck {
     this.port.emit('check', { widget: this.port.tag, match, maxDiff: first?.maxDiff ?? Math.max(0, ...steps.map((s) => s.maxDiff)),
       step: first?.id ?? null, steps, tolerance: TOLERANCE });
     if (!first) {
-      this.say(`Every step you pasted (${steps.map((s) => s.id).join(', ')}) agrees with the core within ${TOLERANCE}.`, 'ok');
+      this.say(t('block.check.allAgree', { steps: steps.map((s) => s.id).join(', '), tolerance: num(TOLERANCE, 5) }), 'ok');
       return;
     }
     const agreed = rows.filter((r) => r.state === 'agrees').map((r) => r.id);
-    this.say(`${agreed.length ? `${agreed.join(', ')} agree; ` : ''}${first.id} is the first step that disagrees ` +
-      `(max difference ${short(first.maxDiff)}). ` + (match === 'unknown'
-      ? 'No mistake the widget knows reproduces it: look at that step’s code.'
-      : `Your ${first.id} matches ${mistakeText(match).what}. Fix: ${mistakeText(match).fix}.`), 'bad');
+    const where = { step: first.id, diff: diffNum(num, first.maxDiff) };
+    const found = agreed.length ? t('block.check.firstAfter', { ...where, count: agreed.length, agreed: agreed.join(', ') })
+      : t('block.check.first', where);
+    const { what, fix } = mistakeText(match, this.port.messages()); // kit/mistake-text.js, in the widget's language
+    const why = match === 'unknown' ? t('block.check.noMistake') : t('block.check.mistake', { step: first.id, what, fix });
+    this.say(`${found} ${why}`, 'bad');
   }
 
   /** Which known mistake, run in the core, reproduces the learner's values at the first wrong step. */
@@ -250,14 +262,16 @@ export class StepCheck {
   }
 
   drawTable(rows) {
-    const mark = { agrees: '✓ agrees', first: '✗ first to disagree', after: '— after the first disagreement', 'not pasted': 'not pasted' };
+    const { t, num } = this.port;
+    const mark = { agrees: 'block.check.markAgrees', first: 'block.check.markFirst', after: 'block.check.markAfter',
+      'not pasted': 'block.check.markNotPasted' };
     this.table.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, 'Each step of your block against the core'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'step'), h('th', { scope: 'col' }, 'verdict'),
-        h('th', { scope: 'col' }, 'max |yours − core|'))),
+      h('caption', { class: 'visually-hidden' }, t('block.check.tableCaption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('block.check.colStep')), h('th', { scope: 'col' }, t('block.check.colVerdict')),
+        h('th', { scope: 'col' }, t('block.check.colDiff')))),
       h('tbody', {}, ...rows.map((r) => h('tr', { class: r.state, 'data-step': r.id },
-        h('th', { scope: 'row' }, STEP_LABEL[r.id]), h('td', {}, mark[r.state]),
-        h('td', { class: 'num' }, r.maxDiff == null ? '' : short(r.maxDiff))))));
+        h('th', { scope: 'row' }, stepLabel(t, r.id)), h('td', {}, t(mark[r.state])),
+        h('td', { class: 'num' }, r.maxDiff == null ? '' : diffNum(num, r.maxDiff))))));
   }
 
   say(text, kind) {

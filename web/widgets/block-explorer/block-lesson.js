@@ -1,18 +1,28 @@
 // block-lesson.js — <block-explorer>'s lesson-82 mode: the lesson's EncoderBlock(8, 2, 32) with its own PyTorch
 // weights and input (web/presets/encoder-block-lesson82.json, written by tests/reference/make_lesson_presets.py),
 // built as a core Block from the preset's BlockConfig, and a panel printing what the lesson prints (shapes, 840
-// parameters) with the core's output next to PyTorch's. A helper of the element, not a custom element.
-import { fmt, h } from '../kit/base.js';
+// parameters) with the core's output next to PyTorch's. A helper of the element, not a custom element; `t` is the
+// widget's t(), so its errors are in the widget's language.
+import { h } from '../kit/base.js';
+import { expNum } from './block-numbers.js';
 
 const PRESET_URL = new URL('../presets/encoder-block-lesson82.json', import.meta.url).href;
 export const LESSON_PRESET = 'encoder-block-lesson82';
 const TOLERANCE = 1e-5;
 
+/** The preset's file answered with an HTTP error (said in the caller's language by loadLessonPreset). */
+class PresetHttpError extends Error {
+  constructor(status) {
+    super(`HTTP ${status}`);
+    this.status = status;
+  }
+}
+
 let presetPromise = null;
 /** The preset with its arrays as Float32Arrays, fetched once per page. */
-export function loadLessonPreset() {
+export function loadLessonPreset(t) {
   presetPromise ??= fetch(PRESET_URL).then(async (r) => {
-    if (!r.ok) throw new Error(`the lesson's weights (${PRESET_URL}) could not be loaded: HTTP ${r.status}`);
+    if (!r.ok) throw new PresetHttpError(r.status);
     const p = await r.json();
     return {
       source: p.source, config: p.config, numParameters: p.num_parameters, torchNames: p.torch_names,
@@ -25,19 +35,22 @@ export function loadLessonPreset() {
     presetPromise = null; // try again next time
     throw err;
   });
-  return presetPromise;
+  return presetPromise.catch((err) => {
+    if (!(err instanceof PresetHttpError)) throw err;
+    throw new Error(t('block.error.presetLoad', { url: PRESET_URL, status: String(err.status) }));
+  });
 }
 
 /** The core Block wired as the preset's config says, with the lesson's weights loaded (every parameter, by name). */
-export async function createLessonBlock(rt, preset) {
+export async function createLessonBlock(rt, preset, t) {
   const block = await rt.createBlock(preset.config);
   const names = block.parameters.map((p) => p.name);
   const missing = names.filter((n) => !(n in preset.params));
   const unknown = Object.keys(preset.params).filter((n) => !names.includes(n));
   if (missing.length || unknown.length) {
     await block.dispose();
-    throw new Error(`the lesson's weights do not fit the core's block: missing ${missing.join(', ') || 'none'}, ` +
-      `unknown ${unknown.join(', ') || 'none'}`);
+    const none = t('block.error.none');
+    throw new Error(t('block.error.presetFit', { missing: missing.join(', ') || none, unknown: unknown.join(', ') || none }));
   }
   await block.loadParameters(preset.params);
   return block;
@@ -60,19 +73,20 @@ export const LESSON_CSS = `
 `;
 
 export class LessonPanel {
-  constructor() {
-    this.printout = h('pre', { class: 'printout num', 'aria-label': 'The lesson’s printout, from the core' });
+  /** port: the element's panelPort (t, num). */
+  constructor(port) {
+    this.port = port;
+    const { t } = port;
+    // What the lesson prints is PyTorch's output: it stays as Python writes it, in every language.
+    this.printout = h('pre', { class: 'printout num', 'aria-label': t('block.lesson.printoutLabel') });
     this.facts = h('dl', { class: 'lesson-facts' });
     this.table = h('table', { class: 'lesson-output' });
-    this.root = h('section', { class: 'lesson', 'aria-labelledby': 'lesson-title', hidden: true },
-      h('h4', { id: 'lesson-title' }, 'Lesson 82’s EncoderBlock(8, 2, 32): the core on the lesson’s own weights'),
-      h('p', { class: 'muted' }, 'PyTorch built the lesson’s block after torch.manual_seed(42) and drew its input ',
-        'x = torch.randn(2, 5, 8); those exact weights and x are loaded into the core’s block (pre-norm, attention ',
-        'without bias and without a causal mask, nn.GELU(), as the lesson’s class). The core prints what the lesson ',
-        'prints:'),
+    this.root = h('section', { class: 'lesson', part: 'lesson', 'aria-labelledby': 'lesson-title', hidden: true },
+      h('h4', { id: 'lesson-title' }, t('block.lesson.title')),
+      h('p', { class: 'muted' }, t('block.lesson.intro')),
       this.printout,
       this.facts,
-      h('details', {}, h('summary', {}, 'Every output value: core vs PyTorch'), h('div', { class: 'scroll' }, this.table)));
+      h('details', {}, h('summary', {}, t('block.lesson.outputDetails')), h('div', { class: 'scroll' }, this.table)));
   }
 
   set hidden(v) {
@@ -81,6 +95,7 @@ export class LessonPanel {
 
   /** output: the core's pre-norm output (the lesson's wiring); parts: the core's blockParameters(config). */
   draw({ preset, output, numParameters, parts }) {
+    const { t, num } = this.port;
     const [B, T, d] = preset.shape;
     const rows = B * T;
     const width = output.length / rows; // the core's output is (B, T, emb_dim)
@@ -94,30 +109,31 @@ export class LessonPanel {
     this.printout.textContent = `input:  torch.Size([${B}, ${T}, ${d}])\noutput: torch.Size([${B}, ${T}, ${width}])\n` +
       `params: ${numParameters}`;
     const within = maxDiff <= TOLERANCE;
+    const tolerance = expNum(num, TOLERANCE, 0);
+    const exp = (v) => (v === 0 ? '0' : expNum(num, v, 1));
     this.facts.replaceChildren(
-      h('dt', {}, 'parameters (core)'),
+      h('dt', {}, t('block.lesson.params')),
       h('dd', { class: 'num', 'data-lesson': 'params' },
-        `${numParameters} = ${parts.attention} + ${parts.feedForward} + ${parts.norms}`),
-      h('dt', {}, 'by part'),
-      h('dd', {}, `attention ${parts.attention} (4 · 8², no biases), feed-forward ${parts.feedForward} ` +
-        `(8·32 + 32 + 32·8 + 8), two LayerNorms ${parts.norms} (2 · 2 · 8)`),
-      h('dt', {}, 'largest |core − PyTorch|'),
-      h('dd', { class: 'num', 'data-lesson': 'max-diff' }, maxDiff === 0 ? '0' : maxDiff.toExponential(1)),
-      h('dt', {}, 'verdict'),
+        `${num(numParameters)} = ${num(parts.attention)} + ${num(parts.feedForward)} + ${num(parts.norms)}`),
+      h('dt', {}, t('block.lesson.byPart')),
+      h('dd', {}, t('block.lesson.parts', { attention: parts.attention, feedForward: parts.feedForward, norms: parts.norms })),
+      h('dt', {}, t('block.lesson.maxDiff')),
+      h('dd', { class: 'num', 'data-lesson': 'max-diff' }, exp(maxDiff)),
+      h('dt', {}, t('block.lesson.verdict')),
       h('dd', { 'data-lesson': 'verdict' }, within
-        ? `all ${output.length} output values agree with PyTorch’s to within ${TOLERANCE.toExponential(0)}`
-        : `differs from PyTorch by more than ${TOLERANCE.toExponential(0)}`));
+        ? t('block.lesson.agree', { count: output.length, tolerance })
+        : t('block.lesson.differs', { tolerance })));
     const labels = tokenLabels(preset.shape);
     const vec = (from) => h('div', { class: 'vec num' },
-      ...Array.from(output.subarray(from, from + width), (v) => h('span', {}, fmt(v))));
+      ...Array.from(output.subarray(from, from + width), (v) => h('span', {}, num(v, 4))));
     this.table.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, 'The block output per token, from the core, and its largest difference from PyTorch’s'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'x[b, t]'), h('th', { scope: 'col' }, 'output (core)'),
-        h('th', { scope: 'col' }, '|Δ| vs PyTorch'))),
+      h('caption', { class: 'visually-hidden' }, t('block.lesson.tableCaption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'x[b, t]'), h('th', { scope: 'col' }, t('block.lesson.colOutput')),
+        h('th', { scope: 'col' }, t('block.lesson.colDiff')))),
       h('tbody', {}, ...labels.map((label, r) => h('tr', { 'data-row': String(r) },
         h('th', { scope: 'row' }, label),
         h('td', { 'data-col': 'output' }, vec(r * width)),
-        h('td', { class: 'num', 'data-col': 'diff' }, diffs[r] === 0 ? '0' : diffs[r].toExponential(1))))));
+        h('td', { class: 'num', 'data-col': 'diff' }, exp(diffs[r]))))));
     return { maxDiff, within };
   }
 }
