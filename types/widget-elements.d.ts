@@ -277,6 +277,44 @@ export interface ResidualFlowExplorerAttributes extends CommonAttributes {
 }
 export class ResidualFlowExplorer extends BlockscopeElement {}
 
+/** <blockscope-tour> (not a widget) */
+export interface BlockscopeTourAttributes {
+  /** the tour’s title (default: “Guided tour”, in the tour’s language) (default "") */
+  label?: string;
+  /** the step shown, from 1 (0 or absent: not started); reflects the learner’s position, and setting it shows that step (default 0, 0 to 999, whole) */
+  step?: Num;
+  /** bottom: while the tour runs its panel floats at the bottom of the window; none: it stays in place (default "bottom") */
+  dock?: 'bottom' | 'none';
+  /** scroll each step’s widgets into view (default true) */
+  scroll?: Bool;
+  /** outline each step’s widgets (default true) */
+  highlight?: Bool;
+  /** auto follows the page's background (default "auto") */
+  theme?: 'auto' | 'light' | 'dark';
+  /** the language of the tour’s buttons and counter (en, de, es); default: the nearest lang of the page, then the browser’s (default "") */
+  lang?: string;
+  /** write the step into the URL hash (#<id or tag>.step=N), which also sets it (default false) */
+  'sync-url'?: Bool;
+  id?: string;
+}
+export class BlockscopeTour extends HTMLElement {
+  /** The step shown, from 1 (0: not started); setting it shows that step (0 closes the tour). */
+  step: number;
+  /** How many steps the tour has (its <blockscope-step> children). */
+  readonly total: number;
+  /** The <blockscope-step> children, in order. */
+  readonly steps: HTMLElement[];
+  /** Shows step 1 and moves the focus into the tour's panel. */
+  start(): void;
+  /** The next step (after the last: closes the tour). */
+  next(): void;
+  back(): void;
+  /** Shows step `step` (from 1; 0 closes the tour). */
+  go(step: number): void;
+  /** Ends the tour; the widgets keep the last step's state. */
+  close(): void;
+}
+
 declare global {
   interface HTMLElementTagNameMap {
     'gelu-explorer': GeluExplorer;
@@ -286,6 +324,7 @@ declare global {
     'gpt-explorer': GPTExplorer;
     'training-lab': TrainingLab;
     'residual-flow-explorer': ResidualFlowExplorer;
+    'blockscope-tour': BlockscopeTour;
   }
 }
 /** Attributes by tag, for JSX/templating type checks. */
@@ -297,6 +336,7 @@ export interface BlockscopeElementAttributesMap {
   'gpt-explorer': GPTExplorerAttributes;
   'training-lab': TrainingLabAttributes;
   'residual-flow-explorer': ResidualFlowExplorerAttributes;
+  'blockscope-tour': BlockscopeTourAttributes;
 }
 /** Every tag the bundle defines (WIDGET_TAGS at run time). */
 export type WidgetTag = 'layernorm-explorer' | 'gelu-explorer' | 'ffn-explorer' | 'block-explorer' | 'residual-flow-explorer' | 'training-lab' | 'gpt-explorer';

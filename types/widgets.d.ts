@@ -9,6 +9,8 @@ export * from './widget-elements.js';
 import type { WidgetTag } from './widget-elements.js';
 /** Every tag the bundle defines, in the lesson's order. */
 export const WIDGET_TAGS: readonly WidgetTag[];
+/** The name of <blockscope-tour>'s event: 'blockscope-tour-step'. */
+export const TOUR_STEP_EVENT: 'blockscope-tour-step';
 
 /** The detail of each Blockscope event (`event.detail`), by event name. */
 export interface BlockscopeEventDetailMap {
@@ -43,6 +45,9 @@ export interface BlockscopeEventDetailMap {
     activation: string; layerNorm: boolean; std: number; sameStd: boolean; weights: 'lesson' | 'seeded'; seed: unknown };
   /** <training-lab>: one training step of one run */
   'blockscope-train-step': Partial<StepResult> & { [key: string]: unknown };
+  /** <blockscope-tour>: a step was shown (step from 1), or the tour closed (step 0); state is the step's deep-link
+   *  state as written (what follows the #), '' when closed */
+  'blockscope-tour-step': { step: number; total: number; state: string };
 }
 export type BlockscopeEvent<K extends keyof BlockscopeEventDetailMap> = CustomEvent<BlockscopeEventDetailMap[K]>;
 
@@ -58,5 +63,6 @@ declare global {
     'blockscope-generated': BlockscopeEvent<'blockscope-generated'>;
     'blockscope-gradient-norms': BlockscopeEvent<'blockscope-gradient-norms'>;
     'blockscope-train-step': BlockscopeEvent<'blockscope-train-step'>;
+    'blockscope-tour-step': BlockscopeEvent<'blockscope-tour-step'>;
   }
 }

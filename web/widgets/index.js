@@ -12,6 +12,8 @@ export { BlockExplorer } from './block-explorer/block-explorer.js';
 export { GPTExplorer } from './gpt-explorer/gpt-explorer.js';
 export { TrainingLab } from './training-lab/training-lab.js';
 export { ResidualFlowExplorer } from './residual-flow-explorer/residual-flow-explorer.js';
+// Not a widget: <blockscope-tour> steps the widgets above through states (tour/tour.js).
+export { BlockscopeTour, TOUR_STEP_EVENT } from './tour/tour.js';
 export { connect } from '../runtime/client.js';
 export { MISTAKE_TEXT } from './kit/mistake-text.js';
 
