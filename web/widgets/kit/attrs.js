@@ -10,15 +10,29 @@
  */
 export function hashAttributes(element) {
   const out = {};
-  const hash = typeof location === 'undefined' ? '' : location.hash.slice(1);
-  if (!hash) return out;
-  const params = new URLSearchParams(hash);
+  const hash = typeof location === 'undefined' ? '' : location.hash;
   const names = [element.id, element.localName].filter(Boolean);
-  for (const [key, value] of params) {
-    const dot = key.lastIndexOf('.');
-    if (dot > 0 && names.includes(key.slice(0, dot))) out[key.slice(dot + 1)] = value;
-  }
+  for (const { target, name, value } of parseDeepLink(hash).settings) if (names.includes(target)) out[name] = value;
   return out;
+}
+
+/**
+ * The deep-link syntax itself (what sync-url writes after the #, and a <blockscope-tour> step's state): the settings
+ * [{target, name, value}] in the order written, plus the keys that name no attribute (`malformed`). Accepts the hash
+ * alone (`ln.gamma=2&block.step=3`), with its `#`, or a whole address ending in one.
+ */
+export function parseDeepLink(text) {
+  let s = String(text ?? '').trim();
+  const hash = s.indexOf('#');
+  if (hash >= 0) s = s.slice(hash + 1);
+  const settings = [];
+  const malformed = [];
+  for (const [key, value] of new URLSearchParams(s)) {
+    const dot = key.lastIndexOf('.');
+    if (dot > 0 && dot < key.length - 1) settings.push({ target: key.slice(0, dot), name: key.slice(dot + 1), value });
+    else malformed.push(key);
+  }
+  return { settings, malformed };
 }
 
 /**

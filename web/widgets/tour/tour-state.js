@@ -5,27 +5,14 @@
 // any step of the tour sets goes back to what the page had before the tour touched it when the step shown does not
 // mention it: step k always looks the same, however the learner got there. A helper of the element, not an element.
 
+import { parseDeepLink } from '../kit/attrs.js';
+
 const TAG_NAME = /^[a-z][a-z0-9_]*(-[a-z0-9_]*)+$/; // a custom element name, usable as a selector
 const MARK = 'data-bs-tour';
 const PART_TARGET = /^(.+?)::part\(([\w-]+)\)$/; // block::part(predict) // on a widget the tour points at: "target", plus "highlight" when outlined
 
-/**
- * The settings a state names: [{target, name, value}] in the order written, plus the keys that name no attribute
- * (`malformed`). Accepts the hash alone (`ln.gamma=2&block.step=3`), with its `#`, or a whole address ending in one.
- */
-export function parseState(text) {
-  let s = String(text ?? '').trim();
-  const hash = s.indexOf('#');
-  if (hash >= 0) s = s.slice(hash + 1);
-  const settings = [];
-  const malformed = [];
-  for (const [key, value] of new URLSearchParams(s)) {
-    const dot = key.lastIndexOf('.');
-    if (dot > 0 && dot < key.length - 1) settings.push({ target: key.slice(0, dot), name: key.slice(dot + 1), value });
-    else malformed.push(key);
-  }
-  return { settings, malformed };
-}
+/** The settings a state names (attrs.js parseDeepLink: the deep-link syntax, shared with the widgets' own deep links). */
+export const parseState = parseDeepLink;
 
 /** The elements `name` addresses in `root` (a document or shadow root): the one with that id and every element with that tag. */
 export function findTargets(root, name) {
