@@ -42,20 +42,31 @@ table.candidates tbody th, table.candidates thead th:nth-child(2), table.candida
 td.xu { white-space: nowrap; }
 `;
 
+/** `s` (a number as toPrecision or String writes it) for reading in the locale of `num` (Messages.num): the same
+ * digits, the locale's decimal sign, an exponent kept as "e-6". */
+export function localDigits(s, num) {
+  const [mantissa, exponent] = s.split('e');
+  const decimals = mantissa.includes('.') ? mantissa.length - mantissa.indexOf('.') - 1 : 0;
+  return num(Number(mantissa), decimals) + (exponent === undefined ? '' : `e${exponent.replace('+', '')}`);
+}
+
+/** Locale-free numbers (the default of the functions below): fmt with `digits`, else whole numbers grouped as in English. */
+const plain = (v, digits) => (digits === undefined ? v.toLocaleString('en-US') : fmt(v, digits));
+
 /**
  * A probability in percent: two decimals, three significant digits below 1 % (large vocabularies), and below 0.001 %
  * two in exponent form ("9.6e-6"): a model as sure as the sort model leaves its other tokens at 1e-7 %, and their
- * zeros would not fit a phone's width.
+ * zeros would not fit a phone's width. `num`: the widget's number format (port.num), else locale-free.
  */
-export function percent(p) {
+export function percent(p, num = plain) {
   const v = 100 * p;
-  return v >= 1 ? fmt(v, 2) : v >= 1e-3 || v === 0 ? v.toPrecision(3) : v.toExponential(1);
+  return v >= 1 ? num(v, 2) : localDigits(v >= 1e-3 || v === 0 ? v.toPrecision(3) : v.toExponential(1), num);
 }
 
 /** p as a multiple of the uniform probability 1/V: "×0.98", "×12", "×212", "×6.8e-6" (exponent form below 0.01). */
-export function timesUniform(p, V) {
+export function timesUniform(p, V, num = plain) {
   const v = p * V;
-  return `×${v >= 10 ? Math.round(v).toLocaleString('en-US') : v >= 0.01 || v === 0 ? v.toPrecision(2) : v.toExponential(1)}`;
+  return `×${v >= 10 ? num(Math.round(v)) : localDigits(v >= 0.01 || v === 0 ? v.toPrecision(2) : v.toExponential(1), num)}`;
 }
 
 /**
@@ -67,56 +78,57 @@ export function probabilityScale(V) {
   return scaleLog().domain([lo, 1]).range([0, 100]).clamp(true);
 }
 
-/** "0.01", "0.1", "1", "10", "100": a decade tick of the probability scale, in percent. */
-function tickLabel(p) {
-  return String(Number((100 * p).toPrecision(1)));
+/** "0.01", "0.1", "1", "10", "100": a decade tick of the probability scale, in percent ("0,01" in German). */
+function tickLabel(p, num) {
+  return localDigits(String(Number((100 * p).toPrecision(1))), num);
 }
 
-function scaleHeader(x, uniform) {
-  const ticks = x.ticks().filter((t) => Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
-  return h('th', { scope: 'col', class: 'bar' }, 'probability, log scale (%)',
+function scaleHeader(x, uniform, { t, num }) {
+  const ticks = x.ticks().filter((v) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9);
+  return h('th', { scope: 'col', class: 'bar' }, t('gpt.cand.scale'),
     h('div', { class: 'ticks', 'aria-hidden': 'true' },
       h('i', { class: 'uline', style: `left: ${x(uniform)}%` }),
-      ...ticks.map((t, i) => h('span', { style: `left: ${x(t)}%`, class: i % 2 && i < ticks.length - 1 ? 'minor' : null }, tickLabel(t)))));
+      ...ticks.map((v, i) => h('span', { style: `left: ${x(v)}%`, class: i % 2 && i < ticks.length - 1 ? 'minor' : null }, tickLabel(v, num)))));
 }
 
-function row(c, i, { x, V, uniform }) {
-  return h('tr', { 'data-id': String(c.id), title: `token id ${c.id}, logit ${fmt(c.logit, 4)}` },
+function row(c, i, { x, V, uniform, t, num }) {
+  return h('tr', { 'data-id': String(c.id), title: t('gpt.cand.rowTitle', { id: String(c.id), logit: num(c.logit, 4) }) },
     h('td', { class: 'rank' }, String(i + 1)),
     h('th', { scope: 'row' }, h('span', { class: 'tok' }, ...renderPieces(c.pieces, { visible: true })), ' ',
       h('span', { class: 'muted num tid' }, `(${c.id})`)),
-    h('td', { class: 'num logit' }, fmt(c.logit, 4)),
-    h('td', { class: 'num prob' }, `${percent(c.probability)} %`),
+    h('td', { class: 'num logit' }, num(c.logit, 4)),
+    h('td', { class: 'num prob' }, t('gpt.percent', { value: percent(c.probability, num) })),
     h('td', { class: 'bar', 'aria-hidden': 'true' },
       h('div', { class: 'track' },
         h('span', { class: 'fill', style: `width: ${x(c.probability)}%` }),
         h('i', { class: 'uline', style: `left: ${x(uniform)}%` }))),
-    h('td', { class: 'num xu', 'data-times-uniform': String(c.probability * V) }, timesUniform(c.probability, V)));
+    h('td', { class: 'num xu', 'data-times-uniform': String(c.probability * V) }, timesUniform(c.probability, V, num)));
 }
 
 /**
  * Renders the next-token tables into `box`. tables: [{key, title, note, selected, candidates: [{id, logit,
- * probability, pieces}]}] (one or two, same vocabulary V); `after`: the label of the last prompt token.
+ * probability, pieces}]}] (one or two, same vocabulary V); `after`: the label of the last prompt token; `port`: the
+ * widget's panel port (its t and num word the tables).
  */
-export function renderCandidates(box, { tables, vocab: V, after }) {
+export function renderCandidates(box, { tables, vocab: V, after }, port) {
+  const { t, num } = port;
   const x = probabilityScale(V);
   const uniform = 1 / V;
   const decades = Math.round(Math.log10(1 / x.domain()[0]));
   const note = h('p', { class: 'uniform-note' }, h('span', { class: 'dash', 'aria-hidden': 'true' }),
-    h('span', { class: 'uniform-label' }, `uniform 1/${V.toLocaleString('en-US')} = ${Number((100 * uniform).toPrecision(2))} %`),
-    h('span', { class: 'muted' }, ` — every token equally likely: what a model that has learned nothing would predict. ` +
-      `Bars share one log scale (${tickLabel(x.domain()[0])} % to 100 %); “× uniform” is the probability divided by 1/${V.toLocaleString('en-US')}.`));
-  const cols = tables.map((t) => h('div', { class: `cand-col ${t.key}${t.selected ? ' selected' : ''}`, style: `--decade: ${100 / decades}%` },
-    h('table', { class: `candidates ${t.key}${t.selected ? ' selected' : ''}`, 'data-model': t.key },
-      h('caption', {}, t.title, t.note ? h('span', { class: 'muted' }, t.note) : null),
+    h('span', { class: 'uniform-label' }, t('gpt.cand.uniform', { vocab: V,
+      percent: localDigits(String(Number((100 * uniform).toPrecision(2))), num) })),
+    h('span', { class: 'muted' }, ' ', t('gpt.cand.uniformNote', { vocab: V, low: tickLabel(x.domain()[0], num) })));
+  const cols = tables.map((table) => h('div', { class: `cand-col ${table.key}${table.selected ? ' selected' : ''}`, style: `--decade: ${100 / decades}%` },
+    h('table', { class: `candidates ${table.key}${table.selected ? ' selected' : ''}`, 'data-model': table.key },
+      h('caption', {}, table.title, table.note ? h('span', { class: 'muted' }, table.note) : null),
       h('thead', {}, h('tr', {},
-        h('th', { scope: 'col', class: 'rank' }, '#'), h('th', { scope: 'col' }, 'token (id)'), h('th', { scope: 'col', class: 'logit' }, 'logit'),
-        h('th', { scope: 'col' }, 'prob.'), scaleHeader(x, uniform), h('th', { scope: 'col' }, '× uniform'))),
-      h('tbody', {}, ...t.candidates.map((c, i) => row(c, i, { x, V, uniform }))))));
+        h('th', { scope: 'col', class: 'rank' }, '#'), h('th', { scope: 'col' }, t('gpt.cand.token')),
+        h('th', { scope: 'col', class: 'logit' }, t('gpt.cand.logit')),
+        h('th', { scope: 'col' }, t('gpt.cand.prob')), scaleHeader(x, uniform, port), h('th', { scope: 'col' }, t('gpt.cand.timesUniform')))),
+      h('tbody', {}, ...table.candidates.map((c, i) => row(c, i, { x, V, uniform, t, num }))))));
   box.replaceChildren(
-    h('p', { class: 'muted candidate-caption' }, `After “${after}”, the ${tables[0].candidates.length} most likely next ` +
-      'tokens. Logits come from the core\'s forward pass and probabilities from the core\'s softmax over the whole ' +
-      'vocabulary (at temperature 1).'),
+    h('p', { class: 'muted candidate-caption' }, t('gpt.cand.caption', { after, count: tables[0].candidates.length })),
     note,
     h('div', { class: `cand-pair${tables.length > 1 ? ' two' : ''}` }, ...cols));
 }

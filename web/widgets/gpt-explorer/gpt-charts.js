@@ -5,15 +5,17 @@
 import { extent, max } from 'd3-array';
 import { scaleDiverging, scaleSequential } from 'd3-scale';
 
-import { fmt, h } from '../kit/base.js';
+import { h } from '../kit/base.js';
 import { colorLegend, createChart, DIVERGING, heatmap, moveCell, overlaidHistogram, VIRIDIS } from '../kit/chart-kit.js';
 import { attrSelect } from '../kit/controls.js';
 import { byteTitle, hasByte } from '../kit/tokens.js';
 import { markLinked } from '../kit/linked-selection.js';
 
-const LN_LABELS = { norm1: 'norm1 (before attention)', norm2: 'norm2 (before the feed-forward network)', final: 'final_norm (before the output head)' };
-const LN_LABELS_POST = { norm1: 'norm1 (after attention + shortcut)', norm2: 'norm2 (after feed-forward + shortcut)', final: 'final_norm (before the output head)' };
-const STAT_LABELS = { mean: 'mean', var: 'variance' };
+// Messages of the LayerNorms (by placement), of the statistics and of the LayerNorm's side (i18n: gpt.ln.*).
+const LN_KEYS = { pre: { norm1: 'gpt.ln.norm1', norm2: 'gpt.ln.norm2', final: 'gpt.ln.final' },
+  post: { norm1: 'gpt.ln.norm1Post', norm2: 'gpt.ln.norm2Post', final: 'gpt.ln.final' } };
+const STAT_KEYS = { mean: 'gpt.stat.mean', var: 'gpt.stat.var' };
+const WHAT_KEYS = { in: 'gpt.ln.whatIn', out: 'gpt.ln.whatOut' };
 
 export const CHARTS_CSS = `
 .heatbox { overflow-x: auto; max-width: 100%; border-radius: 4px; }
@@ -39,52 +41,48 @@ export class InspectionView {
    */
   constructor(host) {
     this.host = host;
+    const t = (key, params) => host.t(key, params);
     // Hovering or moving the cursor through a heatmap points at its column's token (linked selection: host.point).
     const leave = (e) => !e.currentTarget.contains(e.relatedTarget) && host.point(null);
-    this.lnBox = h('div', { class: 'heatbox ln-heat', tabindex: '0', role: 'group', 'aria-roledescription': 'heatmap',
+    this.lnBox = h('div', { class: 'heatbox ln-heat', tabindex: '0', role: 'group', 'aria-roledescription': t('gpt.heatmap.role'),
       onkeydown: (e) => this.onKey(e, 'ln'), onpointerleave: leave, onfocusout: leave, onfocus: () => this.pointAt('ln') });
     this.lnLegend = h('div', { class: 'ln-legend' });
     this.lnReadout = h('p', { class: 'readout ln-readout', 'aria-live': 'polite' });
     this.lnTable = h('table', { class: 'ln-table' });
-    this.normSection = h('section', { class: 'norms' }, h('h4', {}, 'LayerNorm statistics: layer × token'),
-      h('p', { class: 'muted' }, 'Each LayerNorm rescales every token\'s vector to mean 0 and variance 1 over its ' +
-        'features; here is what it received (input) or produced (output) in this forward pass. Focus the heatmap ' +
-        'and use the arrow keys, or hover, to read a cell.'),
-      h('div', { class: 'row controls' },
-        attrSelect(host, 'ln', 'LayerNorm', { final: 'final_norm' }),
-        attrSelect(host, 'ln-side', 'of its', { in: 'input', out: 'output' }),
-        attrSelect(host, 'stat', 'statistic', STAT_LABELS)),
+    this.normSection = h('section', { class: 'norms', part: 'layernorm' }, h('h4', {}, t('gpt.ln.heading')),
+      h('p', { class: 'muted' }, t('gpt.ln.intro')),
+      h('div', { class: 'row controls', part: 'controls' },
+        attrSelect(host, 'ln', t('gpt.ln.select'), { final: 'final_norm' }),
+        attrSelect(host, 'ln-side', t('gpt.ln.side'), { in: t('gpt.ln.input'), out: t('gpt.ln.output') }),
+        attrSelect(host, 'stat', t('gpt.ln.stat'), { mean: t(STAT_KEYS.mean), var: t(STAT_KEYS.var) })),
       this.lnBox, this.lnLegend, this.lnReadout,
-      h('details', {}, h('summary', {}, 'The heatmap\'s numbers as a table'), h('div', { class: 'scroll' }, this.lnTable)));
+      h('details', {}, h('summary', {}, t('gpt.ln.tableSummary')), h('div', { class: 'scroll' }, this.lnTable)));
 
     this.histBox = h('div', { class: 'hist' });
     this.histText = h('p', { class: 'hist-text' });
     this.histTable = h('table', { class: 'hist-table' });
-    this.attBox = h('div', { class: 'heatbox att-heat', tabindex: '0', role: 'group', 'aria-roledescription': 'heatmap',
+    this.attBox = h('div', { class: 'heatbox att-heat', tabindex: '0', role: 'group', 'aria-roledescription': t('gpt.heatmap.role'),
       onkeydown: (e) => this.onKey(e, 'att'), onpointerleave: leave, onfocusout: leave, onfocus: () => this.pointAt('att') });
     this.attLegend = h('div', { class: 'att-legend' });
     this.attReadout = h('p', { class: 'readout att-readout', 'aria-live': 'polite' });
-    this.layerSection = h('section', { class: 'inside' }, h('h4', {}, 'Inside one block'),
-      h('div', { class: 'row controls' }, attrSelect(host, 'layer', 'block', [['1', '1']]), attrSelect(host, 'head', 'head', [['1', '1']])),
-      h('h4', {}, 'Attention weights'),
-      h('p', { class: 'muted' }, 'Row: the token that attends (query); column: the token attended to (key). The ' +
-        'causal mask hides later tokens (blank), and each row sums to 1. Untrained heads spread their weight almost ' +
-        'evenly over the earlier tokens; trained heads pick out a few (the previous token, the start of a word, a space).'),
+    this.layerSection = h('section', { class: 'inside', part: 'block' }, h('h4', {}, t('gpt.block.heading')),
+      h('div', { class: 'row controls', part: 'controls' },
+        attrSelect(host, 'layer', t('gpt.block.select'), [['1', '1']]), attrSelect(host, 'head', t('gpt.block.head'), [['1', '1']])),
+      h('h4', {}, t('gpt.att.heading')),
+      h('p', { class: 'muted' }, t('gpt.att.intro')),
       this.attBox, this.attLegend, this.attReadout,
-      h('h4', {}, 'Feed-forward activations before and after GELU'),
-      h('p', { class: 'muted' }, 'Every hidden value of the feed-forward network (ffn_hidden per token: 4 × emb_dim unless the config says) after ' +
-        'the first Linear layer, and after GELU. GELU keeps positive values, squashes negative ones towards 0 and ' +
-        'dips slightly below it (minimum ≈ −0.17 near x ≈ −0.75). Values from the core, binned in the page.'),
+      h('h4', {}, t('gpt.ffn.heading')),
+      h('p', { class: 'muted' }, t('gpt.ffn.intro')),
       h('div', { class: 'row' },
-        h('span', {}, h('span', { class: 'legend-swatch', style: 'background: var(--bs-c1); opacity: 0.55' }), 'before GELU'),
-        h('span', {}, h('span', { class: 'legend-swatch', style: 'background: var(--bs-c2); opacity: 0.7' }), 'after GELU')),
+        h('span', {}, h('span', { class: 'legend-swatch', style: 'background: var(--bs-c1); opacity: 0.55' }), t('gpt.ffn.before')),
+        h('span', {}, h('span', { class: 'legend-swatch', style: 'background: var(--bs-c2); opacity: 0.7' }), t('gpt.ffn.after'))),
       this.histBox, this.histText,
-      h('details', {}, h('summary', {}, 'Summary of the activations'), h('div', { class: 'scroll' }, this.histTable)));
+      h('details', {}, h('summary', {}, t('gpt.ffn.tableSummary')), h('div', { class: 'scroll' }, this.histTable)));
   }
 
   /** Fills the block and head selectors for a model with n_layers blocks of n_heads heads. */
   setShape(nLayers, nHeads) {
-    const fill = (sel, n) => sel.replaceChildren(...Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    const fill = (sel, n) => sel.replaceChildren(...Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, this.host.num(i + 1))));
     fill(this.host.controls.get('layer'), nLayers);
     fill(this.host.controls.get('head'), nHeads);
   }
@@ -116,14 +114,14 @@ export class InspectionView {
     const side = a('ln-side') === 'out' ? 'out' : 'in';
     const stat = a('stat') === 'mean' ? 'mean' : 'var';
     const rows = ln === 'final' ? [inspection.finalNorm[side][stat]] : inspection.layers.map((l) => l[ln][side][stat]);
-    const rowNames = ln === 'final' ? ['final'] : rows.map((_, i) => `block ${i + 1}`);
+    const rowNames = ln === 'final' ? [this.host.t('gpt.ln.finalRow')] : rows.map((_, i) => this.host.t('gpt.chart.block', { block: i + 1 }));
     return { ln, side, stat, rows, rowNames };
   }
 
   renderNorms() {
+    const { t, num } = this.host;
     const { tokens, placement } = this.result;
     const { ln, side, stat, rows, rowNames } = this.normGrid();
-    const labels = placement === 'post' ? LN_LABELS_POST : LN_LABELS;
     const all = rows.flatMap((r) => Array.from(r));
     let color;
     let domain;
@@ -136,57 +134,59 @@ export class InspectionView {
       if (domain[1] - domain[0] < 1e-6) domain = [domain[0] - 0.5, domain[1] + 0.5];
       color = scaleSequential(VIRIDIS).domain(domain);
     }
-    const what = `${STAT_LABELS[stat]} of the ${side === 'in' ? 'input' : 'output'} of ${labels[ln]}`;
+    const statName = t(STAT_KEYS[stat]);
+    const what = t(WHAT_KEYS[side], { stat: statName, norm: t(LN_KEYS[placement === 'post' ? 'post' : 'pre'][ln]) });
     const axis = this.tokenAxis();
     this.lnGrid = { rows, rowNames, what };
     this.lnChart = heatmap(this.lnBox, {
       rows: rows.length, cols: tokens.length, value: (r, c) => rows[r][c], color,
       rowLabel: (r) => rowNames[r], colLabel: axis.label, colTitle: axis.title,
-      xLabel: 'token (prompt position)', yLabel: ln === 'final' ? 'final_norm' : 'block (layer)',
-      title: `LayerNorm statistics: ${what}, per block and token`,
-      description: `${rows.length} × ${tokens.length} values from ${fmt(domain[0], 3)} to ${fmt(domain[1], 3)}.`,
+      xLabel: t('gpt.ln.xLabel'), yLabel: ln === 'final' ? 'final_norm' : t('gpt.ln.yLabel'),
+      title: t('gpt.ln.chartTitle', { what }),
+      description: t('gpt.ln.chartDescription', { rows: rows.length, cols: tokens.length, from: num(domain[0], 3), to: num(domain[1], 3) }),
       maxWidth: this.width, cellH: 26, onCell: (r, c) => this.setCell('ln', [r, c], { point: true }),
     });
-    this.lnBox.setAttribute('aria-label', `Heatmap of the ${what}, ${rows.length} rows by ${tokens.length} tokens. ` +
-      'Arrow keys move between cells.');
-    colorLegend(this.lnLegend, { color, domain, label: `${STAT_LABELS[stat]} (colour scale)`, width: this.width });
+    this.lnBox.setAttribute('aria-label', t('gpt.ln.boxLabel', { what, rows: rows.length, count: tokens.length }));
+    colorLegend(this.lnLegend, { color, domain, label: t('gpt.ln.legend', { stat: statName }), width: this.width });
     this.setCell('ln', this.lnCell ?? [0, tokens.length - 1]);
     this.lnTable.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, `The ${what}, from the core`),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'block'),
-        ...tokens.map((t, i) => h('th', { scope: 'col', title: `position ${i}`, 'data-position': String(i) }, t)))),
+      h('caption', { class: 'visually-hidden' }, t('gpt.ln.caption', { what })),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('gpt.ln.blockColumn')),
+        ...tokens.map((tok, i) => h('th', { scope: 'col', title: t('gpt.chart.position', { position: i }), 'data-position': String(i) }, tok)))),
       h('tbody', {}, ...rows.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, rowNames[i]),
-        ...Array.from(r, (v) => h('td', { class: 'num' }, fmt(v, 4)))))),
+        ...Array.from(r, (v) => h('td', { class: 'num' }, num(v, 4)))))),
     );
   }
 
   renderAttention() {
+    const { t } = this.host;
     const { inspection, tokens } = this.result;
     const T = tokens.length;
     const layer = inspection.layers[this.layerIndex];
     const off = this.headIndex * T * T; // (B = 1, NH, T, T)
     this.attWeights = layer.attnWeights.subarray(off, off + T * T);
     const color = scaleSequential(VIRIDIS).domain([0, 1]);
-    const what = `block ${this.layerIndex + 1}, head ${this.headIndex + 1}`;
+    const what = t('gpt.att.what', { block: this.layerIndex + 1, head: this.headIndex + 1 });
     const axis = this.tokenAxis();
     this.attChart = heatmap(this.attBox, {
       rows: T, cols: T, value: (r, c) => this.attWeights[r * T + c], color, square: true,
       rowLabel: axis.label, colLabel: axis.label, rowTitle: axis.title, colTitle: axis.title,
-      xLabel: 'key: token attended to', yLabel: 'query: token attending',
-      title: `Attention weights, ${what}`,
-      description: `Causal attention weights of ${what}: ${T} × ${T}, each row sums to 1; later tokens are masked.`,
+      xLabel: t('gpt.att.xLabel'), yLabel: t('gpt.att.yLabel'),
+      title: t('gpt.att.chartTitle', { what }),
+      description: t('gpt.att.chartDescription', { what, size: T }),
       maxWidth: this.width, skip: (r, c) => c > r, onCell: (r, c) => this.setCell('att', [r, c], { point: true }),
     });
-    this.attBox.setAttribute('aria-label', `Attention weights of ${what}, query by key. Arrow keys move between cells.`);
+    this.attBox.setAttribute('aria-label', t('gpt.att.boxLabel', { what }));
     this.attBox.dataset.layer = String(this.layerIndex + 1);
     this.attBox.dataset.head = String(this.headIndex + 1);
-    colorLegend(this.attLegend, { color, domain: [0, 1], label: 'attention weight', width: this.width });
+    colorLegend(this.attLegend, { color, domain: [0, 1], label: t('gpt.att.legend'), width: this.width });
     // Start on the last token's strongest key: the pattern's most telling cell.
     const lastRow = Array.from(this.attWeights.subarray((T - 1) * T, T * T));
     this.setCell('att', this.attCell ?? [T - 1, lastRow.indexOf(Math.max(...lastRow))]);
   }
 
   renderHistogram() {
+    const { t, num } = this.host;
     const layer = this.result.inspection.layers[this.layerIndex];
     const pre = layer.ffnHiddenPre;
     const post = layer.ffnHiddenPost;
@@ -197,9 +197,9 @@ export class InspectionView {
     this.histBox.replaceChildren();
     const chart = createChart(this.histBox, {
       width, height: 260, margin: { top: 10, right: 14, bottom: 46, left: 62 },
-      xLabel: 'hidden value (before / after GELU)', yLabel: 'count (tokens × hidden units)',
-      title: `Block ${block}: feed-forward hidden values before and after GELU`,
-      description: `${pre.length} values per histogram.`,
+      xLabel: t('gpt.ffn.xLabel'), yLabel: t('gpt.ffn.yLabel'),
+      title: t('gpt.ffn.chartTitle', { block }),
+      description: t('gpt.ffn.chartDescription', { count: pre.length }),
     });
     chart.svg.style('max-width', `${width}px`);
     chart.x.domain([Math.min(lo0, lo1), Math.max(hi0, hi1)]).nice(40);
@@ -212,19 +212,18 @@ export class InspectionView {
       chart.plot.append('line').attr('x1', chart.x(lo1)).attr('x2', chart.x(lo1)).attr('y1', 0).attr('y2', chart.innerH)
         .attr('stroke', 'var(--bs-fg)').attr('stroke-dasharray', '3 3');
       chart.plot.append('text').attr('x', chart.x(lo1) - 4).attr('y', 12).attr('text-anchor', 'end')
-        .attr('class', 'ref-label').text(`min ${fmt(lo1, 2)}`);
+        .attr('class', 'ref-label').text(t('gpt.ffn.min', { value: num(lo1, 2) }));
     }
     const neg = (a) => a.reduce((n, v) => n + (v < 0), 0);
-    const share = (a) => `${fmt((100 * neg(a)) / a.length, 1)} %`;
-    this.histText.textContent = `Block ${block}: ${pre.length.toLocaleString('en-US')} hidden values. ` +
-      `Before GELU they range from ${fmt(lo0, 3)} to ${fmt(hi0, 3)} and ${share(pre)} are negative; after GELU ` +
-      `the smallest is ${fmt(lo1, 3)} (GELU's dip is ≈ −0.17) — the negative values are squashed into ` +
-      `[${fmt(lo1, 3)}, 0] while positive values pass almost unchanged.`;
-    const rowOf = (name, lo, hi, a) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', { class: 'num' }, fmt(lo, 4)),
-      h('td', { class: 'num' }, fmt(hi, 4)), h('td', { class: 'num' }, share(a)));
+    const share = (a) => t('gpt.percent', { value: num((100 * neg(a)) / a.length, 1) });
+    this.histText.textContent = t('gpt.ffn.text', { block, count: pre.length, from: num(lo0, 3), to: num(hi0, 3),
+      negative: share(pre), smallest: num(lo1, 3), dip: num(-0.17, 2) });
+    const rowOf = (name, lo, hi, a) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', { class: 'num' }, num(lo, 4)),
+      h('td', { class: 'num' }, num(hi, 4)), h('td', { class: 'num' }, share(a)));
     this.histTable.replaceChildren(
-      h('thead', {}, h('tr', {}, ...['', 'minimum', 'maximum', 'negative'].map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, rowOf('before GELU', lo0, hi0, pre), rowOf('after GELU', lo1, hi1, post)));
+      h('thead', {}, h('tr', {}, ...['', t('gpt.ffn.minimum'), t('gpt.ffn.maximum'), t('gpt.ffn.negative')]
+        .map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, rowOf(t('gpt.ffn.before'), lo0, hi0, pre), rowOf(t('gpt.ffn.after'), lo1, hi1, post)));
   }
 
   clampCell(which, [r, c]) {
@@ -258,19 +257,20 @@ export class InspectionView {
   }
 
   setCell(which, cell, { point = false } = {}) {
+    const { t, num } = this.host;
     const [r, c] = this.clampCell(which, cell);
     const { tokens } = this.result;
     if (which === 'ln') {
       this.lnCell = [r, c];
       this.lnChart.cursor(r, c);
       const v = this.lnGrid.rows[r][c];
-      this.lnReadout.textContent = `${this.lnGrid.rowNames[r]}, token “${tokens[c]}” (position ${c}): ${fmt(v, 4)}`;
+      this.lnReadout.textContent = t('gpt.ln.readout', { row: this.lnGrid.rowNames[r], token: tokens[c], position: c, value: num(v, 4) });
     } else {
       this.attCell = [r, c];
       this.attChart.cursor(r, c);
       const w = this.attWeights[r * tokens.length + c];
-      this.attReadout.textContent = `Query “${tokens[r]}” (position ${r}) attends to “${tokens[c]}” (position ${c}) ` +
-        `with weight ${fmt(w, 4)}.`;
+      this.attReadout.textContent = t('gpt.att.readout', { query: tokens[r], queryPosition: r, key: tokens[c], keyPosition: c,
+        weight: num(w, 4) });
     }
     if (point) this.pointAt(which);
   }

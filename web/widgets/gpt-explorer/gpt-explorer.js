@@ -13,6 +13,8 @@
 // Events: blockscope-model {source, label, config, numParameters}, blockscope-forward {ids, tokens, config, weights,
 //   candidates, compare, ...}, blockscope-token {token, index}, blockscope-generated {tokens, text, stopReason},
 //   blockscope-select {kind, position, id, layer, head, pass, group, source} (linked selection).
+// Layout (gpt-attrs.js): controls="…" and lock="…" name its control groups, sections="…" its panels. Its words are in
+// i18n/<locale>/gpt-explorer.js (lang="de", …); events and Copy as PyTorch are the same in every language.
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { watchWidth } from '../kit/chart-kit.js';
 import { CANDIDATES_CSS, renderCandidates } from './gpt-candidates.js';
@@ -22,8 +24,9 @@ import { MODEL_PANEL_CSS, ModelPanel } from './gpt-model-panel.js';
 import { INTERPRET_CSS, InterpretPanel } from './gpt-interpret.js';
 import { LabRuns } from './gpt-lab-runs.js';
 import { GPTLinks } from './gpt-links.js';
-import { LINK_GROUP_ATTR, LINKED_CSS, LinkedSelection, tokensKey } from '../kit/linked-selection.js';
-import { GPTModels, modelSpec, Released, SHIPPED_MODELS, shippedModel } from './gpt-models.js';
+import { LINKED_CSS, LinkedSelection, tokensKey } from '../kit/linked-selection.js';
+import { GPTModels, modelSpec, Released, shippedModel, tokenNote } from './gpt-models.js';
+import { CONTROL_GROUPS, GPT_ATTRS, SECTIONS } from './gpt-attrs.js';
 import { BYTE_CSS, piecesLabel, renderPieces } from '../kit/tokens.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { gptSnippet, WEIGHTS_FILE } from './gpt-pytorch.js';
@@ -47,54 +50,38 @@ details > summary { cursor: pointer; margin: 0.25rem 0; }
 .token-note { overflow-wrap: anywhere; } /* it may name a tokenizer file by its URL */
 `;
 
-const TABLE_TITLES = { trained: 'Trained', untrained: 'Untrained', fallback: 'Untrained', random: 'Random weights',
-  loaded: 'Loaded checkpoint' };
-const GENERATES_WITH = { trained: (m) => `trained model (${m.pair.short})`,
-  untrained: () => 'untrained model (seeded random weights, same architecture)',
-  fallback: () => 'untrained model (seeded random weights)', random: () => 'random model (seeded weights)',
-  loaded: () => 'loaded checkpoint' };
+// The next-token table's title and Generate's model line, by the kind of model selected (GPTModels.key).
+const TABLE_TITLES = { trained: 'gpt.table.trained', untrained: 'gpt.table.untrained', fallback: 'gpt.table.untrained',
+  random: 'gpt.table.random', loaded: 'gpt.table.loaded' };
+const GENERATES_WITH = { trained: 'gpt.gen.with.trained', untrained: 'gpt.gen.with.untrained', fallback: 'gpt.gen.with.fallback',
+  random: 'gpt.gen.with.random', loaded: 'gpt.gen.with.loaded' };
 
 /** Attributes whose change rebuilds the models (level 3), re-runs the forward pass (2), or only redraws (1). */
 const MODEL_ATTRS = ['layers', 'emb-dim', 'heads', 'context', 'seed', 'tokenizer', 'model', 'weights'];
 const FORWARD_ATTRS = ['prompt', 'overflow', 'norm', 'candidates', 'ablate', 'ablate-mode', 'attribution'];
 
 export class GPTExplorer extends BlockscopeElement {
-  static attrs = {
-    prompt: 'The jury said that the',
-    weights: { default: 'trained', options: ['trained', 'untrained', 'random'],
-      doc: 'the shipped model (the model attribute\'s), its twin with seeded random weights, or a random model of the size below' },
-    seed: { default: 123, min: 0, max: 2 ** 53 - 1, int: true }, loading: { default: 'lazy', options: ['lazy', 'eager'], doc: 'lazy: load when the widget nears the viewport' },
-    model: { default: '', url: true, names: Object.keys(SHIPPED_MODELS),
-      doc: 'a shipped model by name — brown (the default, reads bytes), brown-bpe (its own BPE tokens; writes words) or ' +
-        'sort, which sorts numbers and, unless set, brings its own ' +
-        'prompt, temperature 0 and 8 new tokens — or a checkpoint directory URL that replaces it (its own tokenizer ' +
-        'files, when there, tokenize)' },
-    layers: { default: 4, min: 1, max: 48, int: true, doc: 'layers … tokenizer: the size of a weights="random" model' }, 'emb-dim': { default: 64, min: 4, max: 1024, int: true },
-    heads: { default: 4, min: 1, max: 32, int: true }, context: { default: 128, min: 1, max: 1024, int: true },
-    tokenizer: { default: 'byte', options: ['byte', 'gpt2'] }, norm: { default: 'pre', options: ['pre', 'post'] },
-    overflow: { default: 'crop', options: ['crop', 'error'] }, candidates: { default: 10, min: 1, max: 50, int: true },
-    layer: { default: 1, min: 1, max: 48, int: true }, head: { default: 1, min: 1, max: 32, int: true },
-    ln: { default: 'norm1', options: ['norm1', 'norm2', 'final'] }, 'ln-side': { default: 'in', options: ['in', 'out'] },
-    stat: { default: 'var', options: ['var', 'mean'] },
-    temperature: { default: 1, min: 0, max: 2 }, 'top-k': { default: 25, min: 0, max: 100, int: true },
-    'top-p': { default: 1, min: 0.05, max: 1 }, 'max-new-tokens': { default: 40, min: 1, max: 1000, int: true },
-    'gen-seed': { default: 42, min: 0, max: 2 ** 53 - 1, int: true },
-    ablate: { default: '', doc: 'attention heads to ablate, block.head 0-based and comma-separated, e.g. "1.0,3.2"' },
-    'ablate-mode': { default: 'zero', options: ['zero', 'mean'], doc: 'zero a head\'s output, or replace it by its mean over the positions so far' },
-    attribution: { default: 'grad-x-input', options: ['grad-x-input', 'integrated-gradients'], doc: 'how prompt tokens are shaded' },
-    'link-group': LINK_GROUP_ATTR,
-  };
+  static attrs = GPT_ATTRS;
+  static controlGroups = CONTROL_GROUPS;
+  static sections = SECTIONS;
 
   setup() {
     this.ready = false;
-    this.lock = Promise.resolve();
-    this.models = new GPTModels();
+    // Built again when the widget's language changes (base.js relocalize): the models, the model-work queue and the
+    // loaded files stay, a generation in progress stops, and the views are drawn anew.
+    this.gen?.cancel();
+    const lab = this.labRuns;
+    this.lock ??= Promise.resolve();
+    this.models ??= new GPTModels((key, params) => this.t(key, params));
     // Where the model comes from beyond the attributes (model, weights, seed and the random model's size): checkpoint
     // files the learner dropped or picked, which no attribute can hold, and a pending retry of the shipped download.
     // spec() reads the attributes and this, and changes neither.
-    this.source = { files: null, fileCount: 0, retry: false };
+    this.source ??= { files: null, fileCount: 0, retry: false };
+    this.result = null;
+    this.shownModel = null;
     const s = this.shadowRoot;
     s.append(h('style', {}, CSS + BYTE_CSS + COPY_CSS + CANDIDATES_CSS + CHARTS_CSS + GENERATE_CSS + MODEL_PANEL_CSS + INTERPRET_CSS + LINKED_CSS));
+    this.port = this.panelPort();
     this.link = new LinkedSelection(this);
     this.panel = new ModelPanel(this.panelPort({ retry: () => this.retry(), useShipped: () => this.useShipped(),
       loadFiles: (files) => this.loadFiles(files), loadUrl: (url) => this.loadUrl(url) }));
@@ -103,15 +90,15 @@ export class GPTExplorer extends BlockscopeElement {
     this.interpret = new InterpretPanel(this.panelPort());
     this.links = new GPTLinks(this.link, { chips: this.chips, candidateBox: this.candidateBox, interpret: this.interpret, view: this.view });
     this.labRuns = new LabRuns(this.panelPort({ show: (spec) => this.showLabCheckpoint(spec) }));
+    this.labRuns.resume(lab);
     this.gen = new GeneratePanel(this.panelPort({ model: () => this.model, tokenizer: () => this.tokenizer,
       exclusive: (fn) => this.exclusive(fn), usePrompt: (text) => this.usePrompt(text) }));
     s.append(
-      h('h3', {}, 'A GPT forward pass in this tab'),
-      h('p', {}, 'The book\'s GPTModel runs in the Blockscope core (WebAssembly, in a worker). Type a prompt: ' +
-        'the model reads every token and predicts the next one; below are the numbers it computed on the way.'),
+      h('h3', { part: 'title' }, this.t('gpt.title')),
+      h('p', { part: 'description' }, this.t('gpt.description')),
       this.panel.section, this.labRuns.section, this.promptSection, this.nextSection, this.interpret.section, this.view.layerSection, this.view.normSection,
       this.gen.section,
-      h('p', { class: 'status', role: 'status' }, 'Loading the core…'),
+      h('p', { class: 'status', role: 'status', part: 'status' }, this.t('gpt.status.loadingCore')),
     );
     this.whileConnected(() => watchWidth(this.promptSection, () => this.result && this.renderView()));
     this.ready = true;
@@ -146,17 +133,18 @@ export class GPTExplorer extends BlockscopeElement {
 
   buildPromptSection() {
     this.promptInput = h('textarea', { id: 'prompt', rows: 2, spellcheck: 'false',
-      oninput: () => this.debounce('prompt', () => this.setAttribute('prompt', this.promptInput.value)) });
+      oninput: () => this.debounce('prompt', () => this.set('prompt', this.promptInput.value)) });
+    this.controls.addGroup('prompt', this.promptInput);
     this.tokenNote = h('p', { class: 'muted token-note' });
-    this.chips = h('ol', { class: 'chips', 'aria-label': 'prompt tokens' });
+    this.chips = h('ol', { class: 'chips', 'aria-label': this.t('gpt.prompt.tokensLabel') });
     this.promptNote = h('p', { class: 'prompt-note' });
-    this.promptSection = h('section', { class: 'prompt-section' },
-      h('label', { for: 'prompt' }, h('h4', {}, 'Prompt')), this.promptInput, this.tokenNote, this.chips, this.promptNote);
+    this.promptSection = h('section', { class: 'prompt-section', part: 'prompt' },
+      h('label', { for: 'prompt' }, h('h4', {}, this.t('gpt.prompt.heading'))), this.promptInput, this.tokenNote, this.chips, this.promptNote);
     this.candidateBox = h('div', { class: 'candidate-box' });
     this.weightsButton = h('button', { type: 'button', part: 'download-weights', hidden: true,
-      onclick: () => this.downloadWeights() }, 'Download the weights');
+      onclick: () => this.downloadWeights() }, this.t('gpt.copy.downloadWeights'));
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch(), extras: [this.weightsButton] });
-    this.nextSection = h('section', { class: 'next' }, h('h4', {}, 'Next-token prediction'), this.candidateBox,
+    this.nextSection = h('section', { class: 'next', part: 'candidates' }, h('h4', {}, this.t('gpt.next.heading')), this.candidateBox,
       this.copy.element);
   }
 
@@ -189,7 +177,7 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** Loads the models once the widget approaches the viewport (loading="eager": at once). */
   async start() {
-    if (!this.showWhenNearViewport()) this.status('The model loads when this widget scrolls into view.');
+    if (!this.showWhenNearViewport()) this.status(this.t('gpt.status.loadsInView'));
   }
 
   attributeChanged(name) {
@@ -257,12 +245,11 @@ export class GPTExplorer extends BlockscopeElement {
     };
     try {
       await this.models.build(rt, spec, ui);
-      if (spec.kind === 'loaded') this.panel.loaderStatus(`Loaded ${spec.label}.`);
+      if (spec.kind === 'loaded') this.panel.loaderStatus(this.t('gpt.loader.loaded', { label: spec.labelIn?.(this.port.t) ?? spec.label }));
     } catch (err) {
       if (err instanceof Released || spec.kind !== 'loaded') throw err;
       // A checkpoint that cannot be loaded leaves the current models in place (or the trained one, if none).
-      this.panel.loaderStatus(`Could not load the model: ${err.message}`, { error: true });
-      this.status(`Could not load the model: ${err.message}`, { error: true });
+      this.loadFailed(err);
       if (!this.model) await this.models.build(rt, this.spec({ shipped: true }), ui);
     } finally {
       this.panel.showProgress(null);
@@ -277,12 +264,12 @@ export class GPTExplorer extends BlockscopeElement {
     const previous = m.model;
     m.select(this.weights());
     this.panel.describe(m, { weights: m.weights, modelAttr: shippedModel(this.attr('model')) ? '' : this.attr('model') });
-    this.gen.describe(GENERATES_WITH[m.key](m));
+    this.gen.describe(this.t(GENERATES_WITH[m.key], { short: m.pairLabels(this.port.t)?.short ?? '' }));
     const c = m.model.config;
     if (previous === m.model && this.shownModel === m.model) return false;
     this.shownModel = m.model;
     this.weightsButton.hidden = m.key === 'trained'; // the shipped model's snippet downloads it itself
-    this.tokenNote.textContent = m.tokenizer.note;
+    this.tokenNote.textContent = tokenNote(m.tokenizer, m.single?.asked, this.port.t);
     this.view.setShape(c.n_layers, c.n_heads);
     this.interpret.setShape(c.n_layers, c.n_heads);
     this.labRuns.section.hidden = !this.source.files?.key?.startsWith('lab:'); // a lab's run: its scrub slider
@@ -292,18 +279,27 @@ export class GPTExplorer extends BlockscopeElement {
 
   loadUrl(url) {
     if (!url) {
-      this.panel.loaderStatus('Enter the URL of a directory holding config.json and model.safetensors.');
+      this.panel.loaderStatus(this.t('gpt.loader.enterUrl'));
       return;
     }
-    if (url === this.attr('model')) this.invalidate(UPDATE.REBUILD);
-    else this.setAttribute('model', url);
+    if (url === this.attr('model')) {
+      if (!this.locked('model')) this.invalidate(UPDATE.REBUILD);
+    } else this.set('model', url);
+  }
+
+  /** Says a checkpoint the learner asked for could not be loaded (in the loader and the status line). */
+  loadFailed(err) {
+    const text = this.t('gpt.loader.failed', { error: err.message });
+    this.panel.loaderStatus(text, { error: true });
+    this.status(text, { error: true });
   }
 
   async loadFiles(fileList) {
+    if (this.locked('model')) return;
     const files = Array.from(fileList);
-    const label = files.map((f) => f.name).join(' + ');
+    const label = files.map((f) => f.name).join(' + '); // the files' names: data, in every language
     const spec = { kind: 'loaded', key: `files:${++this.source.fileCount}`, source: { files }, label };
-    this.panel.loaderStatus(`Loading ${label}…`);
+    this.panel.loaderStatus(this.t('gpt.loader.loading', { label }));
     try {
       await this.exclusive(async () => {
         await this.models.build(await this.runtime(), spec, {
@@ -312,11 +308,10 @@ export class GPTExplorer extends BlockscopeElement {
       });
       if (this.hasAttribute('model')) this.removeAttribute('model'); // (clears source.files, set below)
       this.source.files = spec;
-      this.panel.loaderStatus(`Loaded ${label}.`);
+      this.panel.loaderStatus(this.t('gpt.loader.loaded', { label }));
       this.invalidate(UPDATE.RECOMPUTE);
     } catch (err) {
-      this.panel.loaderStatus(`Could not load the model: ${err.message}`, { error: true });
-      this.status(`Could not load the model: ${err.message}`, { error: true });
+      this.loadFailed(err);
     }
   }
 
@@ -338,6 +333,7 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** Back to the shipped trained model (from a checkpoint or a random model). */
   useShipped() {
+    if (this.locked('weights')) return;
     this.source.files = null;
     this.panel.loaderStatus('');
     if (this.hasAttribute('model')) this.removeAttribute('model');
@@ -351,9 +347,11 @@ export class GPTExplorer extends BlockscopeElement {
     this.invalidate(UPDATE.REBUILD);
   }
 
+  /** Makes `text` the prompt (Generate's Use as prompt); false when the author locked the prompt. */
   usePrompt(text) {
+    if (!this.set('prompt', text)) return false;
     this.promptInput.value = text;
-    this.setAttribute('prompt', text);
+    return true;
   }
 
   // ------------------------------------------------------------------ forward pass
@@ -365,7 +363,7 @@ export class GPTExplorer extends BlockscopeElement {
     this.promptNote.classList.remove('error');
     this.promptNote.textContent = '';
     if (all.length === 0) {
-      this.promptNote.textContent = 'Type at least one character: the model needs a token to predict from.';
+      this.promptNote.textContent = this.t('gpt.prompt.empty');
       this.promptNote.classList.add('error');
       this.renderChips([], [], []);
       this.link.setPass(null);
@@ -374,7 +372,7 @@ export class GPTExplorer extends BlockscopeElement {
     const placement = this.attr('norm') === 'post' ? 'post' : 'pre';
     for (const m of [model, other]) if (m && m.config.norm !== placement) await m.setNormPlacement(placement);
     const ablation = await this.interpret.apply(model); // the core checks the heads (an error names a bad one)
-    this.status('Running the forward pass…');
+    this.status(this.t('gpt.status.running'));
     const t0 = performance.now();
     // The core's cropping rule: with overflow="crop" it reads the last context_length tokens; with "error" it
     // refuses the prompt.
@@ -384,16 +382,14 @@ export class GPTExplorer extends BlockscopeElement {
       ({ logits, inspection, cropped: dropped } = await model.forward(all, { inspect: true, overflow }));
     } catch (err) {
       if (overflow !== 'error' || all.length <= ctx) throw err; // not the context refusing the prompt
-      this.promptNote.textContent = `The prompt has ${all.length} tokens but the context length is ${ctx}: ` +
-        'shorten it (nothing was run).';
+      this.promptNote.textContent = this.t('gpt.prompt.tooLong', { count: all.length, context: ctx });
       this.promptNote.classList.add('error');
       this.status(this.promptNote.textContent, { error: true });
       return;
     }
     const ids = all.slice(dropped);
     if (dropped) {
-      this.promptNote.textContent = `The prompt has ${all.length} tokens; the model reads the last ${ctx} ` +
-        `(its context length), so the first ${dropped} are cropped.`;
+      this.promptNote.textContent = this.t('gpt.prompt.cropped', { tokens: all.length, context: ctx, count: dropped });
     }
     const ms = performance.now() - t0;
     const otherLogits = other ? (await other.forward(ids)).logits : null;
@@ -419,7 +415,8 @@ export class GPTExplorer extends BlockscopeElement {
     this.links.setIds(ids);
     this.link.setPass({ tokens: tokensKey(tokenizer.key, ids), model: this.models.modelKey });
     this.renderChips(pieces, cropped.length ? await tokenizer.tokenPieces(cropped) : [], ids);
-    this.status(`${T} tokens through ${model.config.n_layers} blocks in ${Math.round(ms)} ms (wasm ${this.flavour}, in a worker).`);
+    this.status(this.t(model.config.n_layers === 1 ? 'gpt.status.doneOneBlock' : 'gpt.status.done',
+      { count: T, layers: model.config.n_layers, ms: Math.round(ms), flavour: this.flavour }));
     const strip = (cs) => cs?.map(({ pieces: _, ...c }) => c) ?? null;
     this.emit('forward', {
       ids, tokens, config: model.config, placement, weights: this.models.key, candidates: strip(candidates), lastLogits: last,
@@ -448,15 +445,17 @@ export class GPTExplorer extends BlockscopeElement {
   renderView() {
     const { candidates, compare, tokens, V } = this.result;
     const m = this.models;
-    const table = (key, cands, selected) => ({
-      key, candidates: cands, selected, title: TABLE_TITLES[key],
-      note: (key === 'trained' || key === 'untrained' ? m.pair.labels[key].replace(/^(un)?trained:? /, '') : m.label) +
-        (selected && compare ? ' — shown in the charts below' : ''),
-    });
+    const { t } = this.port;
+    const labels = m.pairLabels(t);
+    const table = (key, cands, selected) => {
+      const label = key === 'trained' || key === 'untrained' ? labels[`${key}About`] : m.labelIn(t);
+      return { key, candidates: cands, selected, title: t(TABLE_TITLES[key]),
+        note: selected && compare ? t('gpt.table.shownBelow', { label }) : label };
+    };
     const tables = [table(m.key, candidates, true)];
     if (compare) tables.push(table(m.otherKey, compare, false));
     if (m.key === 'untrained') tables.reverse(); // trained | untrained, whichever is selected
-    renderCandidates(this.candidateBox, { tables, vocab: V, after: tokens.at(-1) });
+    renderCandidates(this.candidateBox, { tables, vocab: V, after: tokens.at(-1) }, this.port);
     const c = this.model.config;
     const clamp = (name, n) => Math.min(n, Math.max(1, Math.round(this.numAttr(name)))) - 1;
     const { interpret, pieces, baseline, ablation } = this.result;
@@ -470,10 +469,13 @@ export class GPTExplorer extends BlockscopeElement {
     const chip = (p, props) => h('li', { ...props, class: [props.class, p.every((x) => x.byte != null) && p.length ? 'bytes' : ''].filter(Boolean).join(' ') },
       ...renderPieces(p, { visible: true }));
     this.chips.replaceChildren(
-      ...cropped.map((p) => chip(p, { class: 'cropped', title: 'cropped: outside the context' })),
-      ...pieces.map((p, i) => chip(p, { title: `position ${i}, id ${ids[i]}`, 'data-position': String(i), 'data-id': String(ids[i]) })));
+      ...cropped.map((p) => chip(p, { class: 'cropped', title: this.t('gpt.chip.cropped') })),
+      ...pieces.map((p, i) => chip(p, { title: this.t('gpt.chip.title', { position: i, id: String(ids[i]) }),
+        'data-position': String(i), 'data-id': String(ids[i]) })));
     this.links.refresh();
-    this.chips.setAttribute('aria-label', `${pieces.length} prompt tokens${cropped.length ? `, ${cropped.length} cropped` : ''}`);
+    this.chips.setAttribute('aria-label', cropped.length
+      ? this.t('gpt.prompt.chipsCropped', { count: pieces.length, cropped: cropped.length })
+      : this.t('gpt.prompt.chips', { count: pieces.length }));
   }
 }
 

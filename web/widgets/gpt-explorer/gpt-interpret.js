@@ -3,7 +3,7 @@
 // block and head; the next-token table above then shows the ablated model, next to what it predicted before), and
 // attribution (the prompt's tokens shaded by how much each drives the top prediction). The numbers are the core's
 // (GPT.logitLens, setHeadAblation, attribute, topCandidates); this file only lays them out.
-import { fmt, h } from '../kit/base.js';
+import { h } from '../kit/base.js';
 import { renderPieces } from '../kit/tokens.js';
 import { percent } from './gpt-candidates.js';
 
@@ -23,34 +23,39 @@ export const INTERPRET_CSS = `
 `;
 
 const LENS_ALTERNATIVES = 3; // top tokens shown per layer besides the tracked one
+const METHOD_NAMES = { 'grad-x-input': 'gpt.attr.gradXInput', 'integrated-gradients': 'gpt.attr.integrated' };
 
 export class InterpretPanel {
   #port;
   constructor(port) {
     this.#port = port;
-    this.headsBox = h('div', { class: 'heads', role: 'group', 'aria-label': 'attention heads to ablate' });
+    const { t } = port;
+    this.headsBox = h('div', { class: 'heads', role: 'group', 'aria-label': t('gpt.ablate.groupLabel') });
     this.modeSelect = h('select', { id: 'ablate-mode', onchange: () => port.set('ablate-mode', this.modeSelect.value) },
-      h('option', { value: 'zero' }, 'zero the head\u2019s output'),
-      h('option', { value: 'mean' }, 'mean over the positions so far'));
-    this.clearButton = h('button', { type: 'button', class: 'clear-ablation', onclick: () => port.set('ablate', '') }, 'Restore every head');
+      h('option', { value: 'zero' }, t('gpt.ablate.zero')),
+      h('option', { value: 'mean' }, t('gpt.ablate.mean')));
+    this.clearButton = h('button', { type: 'button', class: 'clear-ablation', onclick: () => port.set('ablate', '') }, t('gpt.ablate.restore'));
     this.ablationNote = h('p', { class: 'ablation-note', 'aria-live': 'polite' });
     this.lensBox = h('div', { class: 'scroll' });
     this.methodSelect = h('select', { id: 'attribution', onchange: () => port.set('attribution', this.methodSelect.value) },
-      h('option', { value: 'grad-x-input' }, 'gradient \u00d7 input'),
-      h('option', { value: 'integrated-gradients' }, 'integrated gradients (32 steps)'));
-    this.attrList = h('ol', { class: 'attr', 'aria-label': 'prompt tokens shaded by attribution' });
+      h('option', { value: 'grad-x-input' }, t('gpt.attr.gradXInput')),
+      h('option', { value: 'integrated-gradients' }, t('gpt.attr.integratedSteps', { steps: 32 })));
+    this.attrList = h('ol', { class: 'attr', 'aria-label': t('gpt.attr.listLabel') });
     this.attrNote = h('p', { class: 'muted attr-note' });
-    this.section = h('section', { class: 'interpret' },
-      h('h4', {}, 'Which layer, head and token?'),
-      h('h5', {}, 'Logit lens: when does the prediction appear?'),
-      h('p', { class: 'muted' }, 'Each layer\u2019s residual stream at the last position, read through the model\u2019s final ' +
-        'LayerNorm and output head as if the model stopped there. Layer 0 is the embeddings; the last row is the model\u2019s own prediction.'),
+    const modeLabel = h('label', { for: 'ablate-mode' }, t('gpt.ablate.mode'), ' ', this.modeSelect);
+    const methodLabel = h('label', { for: 'attribution' }, t('gpt.attr.method'), ' ', this.methodSelect);
+    port.controls.addGroup('ablation', this.headsBox, modeLabel, this.clearButton);
+    port.controls.addGroup('attribution', methodLabel);
+    this.section = h('section', { class: 'interpret', part: 'interpret' },
+      h('h4', {}, t('gpt.interpret.heading')),
+      h('h5', {}, t('gpt.lens.heading')),
+      h('p', { class: 'muted' }, t('gpt.lens.intro')),
       this.lensBox,
-      h('h5', {}, 'Head ablation: which head matters?'),
-      h('p', { class: 'muted' }, 'Switch heads off and the next-token table above shows what the model predicts without them.'),
-      this.headsBox, h('label', { for: 'ablate-mode' }, 'Ablation: ', this.modeSelect), ' ', this.clearButton, this.ablationNote,
-      h('h5', {}, 'Attribution: which prompt token drives the prediction?'),
-      h('label', { for: 'attribution' }, 'Method: ', this.methodSelect),
+      h('h5', {}, t('gpt.ablate.heading')),
+      h('p', { class: 'muted' }, t('gpt.ablate.intro')),
+      this.headsBox, modeLabel, ' ', this.clearButton, this.ablationNote,
+      h('h5', {}, t('gpt.attr.heading')),
+      methodLabel,
       this.attrList, this.attrNote);
     this.shape = null;
   }
@@ -63,6 +68,7 @@ export class InterpretPanel {
 
   /** One checkbox per head, block by block (rebuilt when the model's shape changes). */
   setShape(layers, heads) {
+    const { t } = this.#port;
     if (this.shape?.layers === layers && this.shape?.heads === heads) return;
     this.shape = { layers, heads };
     this.boxes = new Map();
@@ -73,9 +79,10 @@ export class InterpretPanel {
         const id = `ablate-${b}-${k}`;
         const box = h('input', { type: 'checkbox', id, 'data-head': `${b}.${k}`, onchange: () => this.toggle() });
         this.boxes.set(`${b}.${k}`, box);
-        boxes.push(h('label', { for: id, title: `block ${b + 1}, head ${k + 1}` }, box, ` h${k + 1}`));
+        boxes.push(h('label', { for: id, title: t('gpt.att.what', { block: b + 1, head: k + 1 }) }, box, ' ',
+          t('gpt.ablate.headShort', { head: k + 1 })));
       }
-      rows.push(h('span', {}, `block ${b + 1}`), h('span', { class: 'row' }, ...boxes));
+      rows.push(h('span', {}, t('gpt.chart.block', { block: b + 1 })), h('span', { class: 'row' }, ...boxes));
     }
     this.headsBox.replaceChildren(...rows);
   }
@@ -113,53 +120,55 @@ export class InterpretPanel {
     if (model.weightFormat === 'f32') {
       const method = this.#port.attr('attribution') === 'integrated-gradients' ? 'integrated-gradients' : 'grad-x-input';
       attribution = { method, values: Array.from(await model.attribute(ids, target, { method, steps: 32 })) };
-    } else attributionError = 'Attribution needs gradients, which int8 weights do not have.';
+    } else attributionError = 'gpt.attr.int8'; // a message, worded when drawn
     return { lens, pieces, target, attribution, attributionError };
   }
 
   render(result, { promptPieces, candidates, baseline, ablation }) {
+    const { t, num } = this.#port;
+    const pct = (p) => t('gpt.percent', { value: percent(p, num) });
     const { lens, pieces, target, attribution } = result;
     const targetPieces = pieces.at(-1);
     let p = 0;
     const label = (ps) => h('span', { class: 'tok' }, ...renderPieces(ps, { visible: true }));
     this.lensBox.replaceChildren(h('table', { class: 'lens' },
-      h('caption', { class: 'visually-hidden' }, 'Logit lens: the top tokens and the tracked token\u2019s probability at each layer'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'layer'), h('th', { scope: 'col' }, 'top token'),
-        h('th', { scope: 'col', class: 'alt' }, 'then'), h('th', { scope: 'col' }, ['p(', label(targetPieces), ')']),
-        h('th', { scope: 'col', class: 'lens-bar' }, h('span', { class: 'visually-hidden' }, 'bar')))),
+      h('caption', { class: 'visually-hidden' }, t('gpt.lens.caption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('gpt.lens.layer')), h('th', { scope: 'col' }, t('gpt.lens.top')),
+        h('th', { scope: 'col', class: 'alt' }, t('gpt.lens.then')), h('th', { scope: 'col' }, ['p(', label(targetPieces), ')']),
+        h('th', { scope: 'col', class: 'lens-bar' }, h('span', { class: 'visually-hidden' }, t('gpt.lens.bar'))))),
       h('tbody', {}, ...lens.map((r) => {
         const cells = r.top.map((c) => ({ c, ps: pieces[p++] }));
         return h('tr', { 'data-layer': String(r.layer), 'data-probability': String(r.probability), 'data-top': String(r.top[0].id) },
-          h('th', { scope: 'row' }, r.layer === 0 ? 'embeddings' : `block ${r.layer}`),
-          h('td', {}, label(cells[0].ps), ` ${percent(cells[0].c.probability)} %`),
-          h('td', { class: 'alt muted' }, ...cells.slice(1).flatMap(({ c, ps }, i) => [i ? ', ' : '', label(ps), ` ${percent(c.probability)} %`])),
-          h('td', { class: 'num' }, `${percent(r.probability)} %`),
+          h('th', { scope: 'row' }, r.layer === 0 ? t('gpt.lens.embeddings') : t('gpt.chart.block', { block: r.layer })),
+          h('td', {}, label(cells[0].ps), ` ${pct(cells[0].c.probability)}`),
+          h('td', { class: 'alt muted' }, ...cells.slice(1).flatMap(({ c, ps }, i) => [i ? ', ' : '', label(ps), ` ${pct(c.probability)}`])),
+          h('td', { class: 'num' }, pct(r.probability)),
           h('td', { class: 'lens-bar' }, h('div', { class: 'lens-track' }, h('div', { class: 'fill', style: `width: ${(100 * r.probability).toFixed(2)}%` }))));
       }))));
     for (const [name, box] of this.boxes ?? []) box.checked = ablation.heads.includes(name);
     this.modeSelect.value = ablation.mode;
     this.clearButton.disabled = ablation.heads.length === 0;
     const top = candidates[0];
-    this.ablationNote.textContent = !ablation.heads.length ? 'Every head is on.'
-      : `${ablation.heads.length} head${ablation.heads.length === 1 ? '' : 's'} ${ablation.mode === 'zero' ? 'zeroed' : 'mean-replaced'}: ` +
-        `the top prediction is now \u201c${top.token}\u201d (${percent(top.probability)} %)` +
-        (baseline ? `; with every head on it was \u201c${baseline.token}\u201d (${percent(baseline.probability)} %).` : '.');
+    const mode = ablation.mode === 'zero' ? 'zero' : 'mean';
+    this.ablationNote.textContent = !ablation.heads.length ? t('gpt.ablate.allOn')
+      : t(baseline ? `gpt.ablate.note.${mode}` : `gpt.ablate.noteAlone.${mode}`, { count: ablation.heads.length,
+        token: top.token, percent: pct(top.probability), before: baseline?.token ?? '', beforePercent: baseline ? pct(baseline.probability) : '' });
     this.methodSelect.value = attribution?.method ?? this.methodSelect.value;
     if (!attribution) {
       this.attrList.replaceChildren();
-      this.attrNote.textContent = result.attributionError;
+      this.attrNote.textContent = result.attributionError ? t(result.attributionError) : '';
       return;
     }
     const scale = Math.max(1e-12, ...attribution.values.map(Math.abs));
     this.attrList.replaceChildren(...attribution.values.map((v, i) => {
       const a = Math.abs(v) / scale;
       const colour = v >= 0 ? 'var(--bs-c1)' : 'var(--bs-c2)';
-      return h('li', { 'data-position': String(i), 'data-attribution': String(v), title: `position ${i}: ${fmt(v, 4)}`,
+      return h('li', { 'data-position': String(i), 'data-attribution': String(v), title: t('gpt.attr.title', { position: i, value: num(v, 4) }),
         style: `background: color-mix(in srgb, ${colour} ${Math.round(70 * a)}%, transparent)` },
         ...renderPieces(promptPieces[i] ?? [], { visible: true }));
     }));
-    this.attrNote.textContent = `Shaded by ${attribution.method === 'grad-x-input' ? 'gradient \u00d7 input' : 'integrated gradients'} ` +
-      `of the logit of \u201c${top.token}\u201d (id ${target}) at the last position: blue pushes it up, orange down; ` +
-      `strongest: position ${attribution.values.indexOf(attribution.values.reduce((m, v) => (Math.abs(v) > Math.abs(m) ? v : m), 0))}.`;
+    const strongest = attribution.values.indexOf(attribution.values.reduce((m, v) => (Math.abs(v) > Math.abs(m) ? v : m), 0));
+    this.attrNote.textContent = t('gpt.attr.note', { method: t(METHOD_NAMES[attribution.method] ?? METHOD_NAMES['grad-x-input']),
+      token: top.token, id: String(target), position: strongest });
   }
 }

@@ -26,61 +26,67 @@ export class ModelPanel {
   /** host: the widget's panel port (base.js panelPort) plus loadFiles, loadUrl, useShipped, retry. */
   constructor(host) {
     this.host = host;
+    const { t } = host;
     const radio = (value) => h('input', { type: 'radio', name: 'weights', value, id: `weights-${value}`,
       onchange: (e) => e.target.checked && host.set('weights', value) });
     this.radios = { trained: radio('trained'), untrained: radio('untrained') };
     // What each choice is: the shipped model's labels (describe() rewrites them for the model loaded).
     this.choiceText = { trained: h('span', { class: 'choice-text' }), untrained: h('span', { class: 'choice-text' }) };
-    this.showLabels(labelsOf());
-    this.switch = h('fieldset', { class: 'weights' }, h('legend', {}, 'Weights'),
-      h('label', { class: 'choice', for: 'weights-trained' }, this.radios.trained, h('span', {}, h('strong', {}, 'Trained'),
-        this.choiceText.trained)),
-      h('label', { class: 'choice', for: 'weights-untrained' }, this.radios.untrained, h('span', {}, h('strong', {}, 'Untrained'),
-        this.choiceText.untrained)));
+    this.showLabels(labelsOf(undefined, t));
+    this.switch = h('fieldset', { class: 'weights' }, h('legend', {}, t('gpt.weights.legend')),
+      h('label', { class: 'choice', for: 'weights-trained' }, this.radios.trained, h('span', {}, h('strong', {}, t('gpt.weights.trained')),
+        ' ', this.choiceText.trained)),
+      h('label', { class: 'choice', for: 'weights-untrained' }, this.radios.untrained, h('span', {}, h('strong', {}, t('gpt.weights.untrained')),
+        ' ', this.choiceText.untrained)));
     this.text = h('p', { class: 'model-text' });
-    this.progress = h('progress', { class: 'load-progress', max: 1, 'aria-label': 'model download' });
+    this.progress = h('progress', { class: 'load-progress', max: 1, 'aria-label': t('gpt.progress.label') });
     this.progressText = h('span', { class: 'progress-text num' });
     this.loading = h('div', { class: 'row loading', hidden: true }, this.progress, this.progressText);
     this.message = h('p', { class: 'model-message', role: 'status' });
-    this.retryButton = h('button', { type: 'button', class: 'retry', hidden: true, onclick: () => host.retry() }, 'Try again');
+    this.retryButton = h('button', { type: 'button', class: 'retry', hidden: true, onclick: () => host.retry() }, t('gpt.model.retry'));
     this.shippedButton = h('button', { type: 'button', class: 'use-shipped', hidden: true, onclick: () => host.useShipped() },
-      'Back to the trained model');
-    this.section = h('section', { class: 'model' }, h('h4', {}, 'Model'), this.switch,
-      h('div', { class: 'row seed' }, seedField(host, 'seed', 'Blockscope seed of the random weights')), this.text, this.loading,
-      this.message, h('div', { class: 'row' }, this.retryButton, this.shippedButton),
-      h('div', { class: 'row' }, attrSelect(host, 'norm', 'LayerNorm placement', { pre: 'pre-norm (GPT-2)', post: 'post-norm (same weights)' })),
+      t('gpt.model.backToTrained'));
+    host.controls.addGroup('weights', this.switch, this.retryButton, this.shippedButton);
+    this.section = h('section', { class: 'model', part: 'model' }, h('h4', {}, t('gpt.model.heading')), this.switch,
+      h('div', { class: 'row seed', part: 'controls' }, seedField(host, 'seed', t('gpt.model.seed'))), this.text, this.loading,
+      this.message, h('div', { class: 'row', part: 'controls' }, this.retryButton, this.shippedButton),
+      h('div', { class: 'row', part: 'controls' },
+        attrSelect(host, 'norm', t('gpt.norm.label'), { pre: t('gpt.norm.pre'), post: t('gpt.norm.post') })),
       this.buildSettings(), this.buildLoader());
   }
 
   buildSettings() {
+    const { t, num } = this.host;
     const fields = [
-      attrField(this.host, 'layers', 'layers'),
+      attrField(this.host, 'layers', t('gpt.size.layers')),
       attrField(this.host, 'emb-dim', 'emb_dim', { step: 4 }),
-      attrField(this.host, 'heads', 'heads'),
-      attrField(this.host, 'context', 'context'),
-      attrSelect(this.host, 'tokenizer', 'tokenizer', { byte: 'UTF-8 bytes (256)', gpt2: 'GPT-2 BPE (50,257)' }),
+      attrField(this.host, 'heads', t('gpt.size.heads')),
+      attrField(this.host, 'context', t('gpt.size.context')),
+      attrSelect(this.host, 'tokenizer', t('gpt.size.tokenizer'),
+        { byte: t('gpt.size.bytes', { vocab: num(256) }), gpt2: t('gpt.size.gpt2', { vocab: num(50257) }) }),
     ];
     // Changing a setting asks for a random model of that size (it replaces the trained model and its twin).
     for (const name of RANDOM_SETTINGS) {
       this.host.controls.get(name).addEventListener('change', () => this.host.set('weights', 'random'));
     }
     this.randomButton = h('button', { type: 'button', class: 'use-random', onclick: () => this.host.set('weights', 'random') },
-      'Build this random model');
-    return h('details', { class: 'settings' }, h('summary', {}, 'Random model settings'),
+      t('gpt.size.build'));
+    const settings = h('details', { class: 'settings' }, h('summary', {}, t('gpt.size.heading')),
       h('div', { class: 'row' }, ...fields), h('div', { class: 'row' }, this.randomButton),
-      h('p', { class: 'muted' }, 'A seeded random (untrained) model of any size replaces the trained model; the seed ' +
-        'above sets its weights. A loaded checkpoint brings its own size.'));
+      h('p', { class: 'muted' }, t('gpt.size.note')));
+    return this.host.controls.addGroup('size', settings);
   }
 
   buildLoader() {
     const host = this.host;
+    const { t } = host;
     this.urlInput = h('input', { type: 'text', id: 'model-url', class: 'url', inputmode: 'url', autocomplete: 'off',
       placeholder: 'models/gpt2-small/', spellcheck: 'false' });
     this.fileInput = h('input', { type: 'file', id: 'model-files', multiple: true, accept: '.json,.safetensors,.txt,.bpe',
       onchange: () => this.fileInput.files.length && host.loadFiles(this.fileInput.files) });
     const drop = h('div', { class: 'dropzone' },
-      h('label', { for: 'model-files' }, 'Choose config.json and model.safetensors '), this.fileInput,
-      h('p', { class: 'muted' }, 'or drop both files here (with the model\'s vocab.json + merges.txt, if it has its own tokenizer).'));
+      h('label', { for: 'model-files' }, t('gpt.loader.choose'), ' '), this.fileInput,
+      h('p', { class: 'muted' }, t('gpt.loader.drop')));
     drop.addEventListener('dragover', (e) => {
       e.preventDefault();
       drop.classList.add('over');
@@ -89,28 +95,29 @@ export class ModelPanel {
     drop.addEventListener('drop', (e) => {
       e.preventDefault();
       drop.classList.remove('over');
-      if (e.dataTransfer?.files?.length) host.loadFiles(e.dataTransfer.files);
+      if (e.dataTransfer?.files?.length && !host.locked('model')) host.loadFiles(e.dataTransfer.files);
     });
     this.loaderMessage = h('p', { class: 'loader-message', role: 'status' });
-    return h('details', { class: 'loader' }, h('summary', {}, 'Load another checkpoint'),
-      h('p', { class: 'muted note loader-note' }, 'A directory with config.json and model.safetensors (the book\'s or ' +
-        'Hugging Face GPT-2\'s layout) replaces the trained model; its own tokenizer files (vocab.json + merges.txt) ' +
-        'are used when it has them. Models too large for this tab are refused before downloading.'),
-      h('div', { class: 'row' }, h('label', { for: 'model-url' }, 'Checkpoint directory URL'), this.urlInput,
-        h('button', { type: 'button', class: 'load-url', onclick: () => host.loadUrl(this.urlInput.value.trim()) }, 'Load')),
+    const loader = h('details', { class: 'loader' }, h('summary', {}, t('gpt.loader.heading')),
+      h('p', { class: 'muted note loader-note' }, t('gpt.loader.note')),
+      h('div', { class: 'row' }, h('label', { for: 'model-url' }, t('gpt.loader.url')), this.urlInput,
+        h('button', { type: 'button', class: 'load-url', onclick: () => host.loadUrl(this.urlInput.value.trim()) }, t('gpt.loader.load'))),
       drop, this.loaderMessage);
+    return host.controls.addGroup('checkpoint', loader);
   }
 
   /** Shows download progress ({loaded, total} bytes) of `label`; progress(null) hides the bar. */
   showProgress(p, label) {
     this.loading.hidden = !p;
     if (!p) return;
-    const mb = (n) => (n / 1e6).toFixed(1);
+    const { t, num } = this.host;
+    const mb = (n) => num(n / 1e6, 1);
     if (p.total) {
       this.progress.max = p.total;
       this.progress.value = p.loaded;
     } else this.progress.removeAttribute('value'); // indeterminate until the size is known
-    this.progressText.textContent = p.total ? `Loading ${label}: ${mb(p.loaded)} of ${mb(p.total)} MB` : `Loading ${label}…`;
+    this.progressText.textContent = p.total ? t('gpt.progress.bytes', { label, loaded: mb(p.loaded), total: mb(p.total) })
+      : t('gpt.loader.loading', { label });
     this.progress.setAttribute('aria-valuetext', this.progressText.textContent);
   }
 
@@ -122,8 +129,9 @@ export class ModelPanel {
 
   /** The trained/untrained choices' descriptions, from a shipped model's labels (gpt-models.js labelsOf). */
   showLabels(labels) {
-    this.choiceText.trained.textContent = ` — ${labels.trained.replace(/^trained /, '')}`;
-    this.choiceText.untrained.textContent = ` — ${labels.untrained.replace(/^untrained: /, '')}`;
+    const { t } = this.host;
+    this.choiceText.trained.textContent = t('gpt.weights.about', { about: labels.trainedAbout });
+    this.choiceText.untrained.textContent = t('gpt.weights.about', { about: labels.untrainedAbout });
   }
 
   /** Shows the chosen weights before any model is there (while the trained one loads). */
@@ -133,8 +141,9 @@ export class ModelPanel {
 
   /** Reflects the models now in use: the switch, the description, fallback message and buttons. */
   describe(models, { weights, modelAttr }) {
+    const { t } = this.host;
     const shipped = Boolean(models.pair);
-    if (shipped) this.showLabels(models.pair.labels);
+    if (shipped) this.showLabels(models.pairLabels(t));
     const fallback = models.single?.kind === 'fallback';
     const single = models.single && !fallback;
     this.switch.disabled = Boolean(single) || (!shipped && !fallback);
@@ -143,15 +152,13 @@ export class ModelPanel {
     this.radios.trained.checked = shipped && weights === 'trained';
     this.radios.untrained.checked = (shipped && weights === 'untrained') || fallback;
     const c = models.model?.config;
-    this.text.textContent = c ? `GPT: ${c.n_layers} blocks, emb_dim ${c.emb_dim}, ${c.n_heads} heads, context ` +
-      `${c.context_length}, vocabulary ${c.vocab_size.toLocaleString('en-US')} — ` +
-      `${models.model.numParameters.toLocaleString('en-US')} parameters, ${models.label}.` : '';
+    this.text.textContent = c ? t('gpt.model.summary', { layers: c.n_layers, embDim: c.emb_dim, heads: c.n_heads,
+      context: c.context_length, vocab: c.vocab_size, parameters: models.model.numParameters, label: models.labelIn(t) }) : '';
     const twinError = shipped ? models.pair.twinError : null;
     this.message.classList.toggle('error', fallback || Boolean(twinError));
     if (fallback) {
-      this.message.textContent = `The trained model could not be loaded (${models.failed?.message ?? 'unknown error'}). ` +
-        'Showing an untrained model (seeded random weights) instead.';
-    } else this.message.textContent = twinError ? `The untrained twin could not be built (${twinError}).` : '';
+      this.message.textContent = t('gpt.model.fallbackMessage', { error: models.failed?.message ?? t('gpt.model.unknownError') });
+    } else this.message.textContent = twinError ? t('gpt.model.twinError', { error: twinError }) : '';
     this.retryButton.hidden = !fallback;
     this.shippedButton.hidden = !single;
     if (!this.host.isFocused(this.urlInput) && !this.urlInput.value) this.urlInput.value = modelAttr;

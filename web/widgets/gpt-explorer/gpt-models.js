@@ -2,13 +2,20 @@
 // (the GPT trained on the Brown corpus reading bytes or its own BPE tokens, or the one that sorts numbers) with its
 // untrained twin (the same config, seeded random weights), or one model that replaces them (a checkpoint from a URL or
 // files, or a seeded random model of custom size). Builds only what changed, frees what it replaces, and falls back to
-// an untrained model when the trained one cannot be loaded. No DOM.
+// an untrained model when the trained one cannot be loaded. No DOM. Its labels come from the message table
+// (i18n/<locale>/gpt-explorer.js): `label` in English, for events and Copy as PyTorch, which are the same in every
+// language, and labelIn(t) in the widget's language, for the page.
+import { messages } from '../kit/i18n.js';
 import { openModelTokenizer, openTokenizer } from '../kit/tokens.js';
+
+const EN = messages('en');
+/** Message `key` in English (labels in events and code). */
+const en = (key, params) => EN.t(key, params);
 
 /**
  * The models shipped with Blockscope, next to the widget bundle (web/dist/ or web/widgets/ -> web/models/), by the
- * name <gpt-explorer model="…"> takes; brown is the default. Each entry: its directory `url`; what it was trained on
- * (`trained`, `short`: labels); `tokenizerFiles` as loadTokenizer takes it — false for brown, whose directory has no
+ * name <gpt-explorer model="…"> takes; brown is the default. Each entry: its directory `url` (what it was trained on is
+ * in the message table: gpt.model.<name>.trained, .about and .short); `tokenizerFiles` as loadTokenizer takes it — false for brown, whose directory has no
  * tokenizer files (it reads UTF-8 bytes; a look would cost a request and a 404 on every page), left to the core's rule
  * for brown-bpe (vocab.json + merges.txt, there) and sort (below 256 ids only tokens.json is looked for, and it is there); and `defaults`, the explorer's attributes
  * for that model when the page does not set them: sort's prompt is its card's example input (models/sort/README.md)
@@ -18,15 +25,12 @@ import { openModelTokenizer, openTokenizer } from '../kit/tokens.js';
 export const SHIPPED_MODELS = Object.freeze({
   brown: {
     url: new URL('../models/brown/', import.meta.url).href, tokenizerFiles: false, defaults: {},
-    trained: 'trained on the Brown corpus (the book\'s chapter 5)', short: 'Brown corpus',
   },
   'brown-bpe': {
     url: new URL('../models/brown-bpe/', import.meta.url).href, defaults: {},
-    trained: 'trained on the Brown corpus, reading its own BPE tokens (models/brown-bpe/)', short: 'Brown corpus, BPE',
   },
   sort: {
     url: new URL('../models/sort/', import.meta.url).href, defaults: { prompt: '9 9 9 9 3 1 1 3 SEP', temperature: 0, 'max-new-tokens': 8 },
-    trained: 'trained to sort 8 numbers from 0 to 15 (models/sort/)', short: 'sorting numbers',
   },
 });
 export const DEFAULT_MODEL = 'brown';
@@ -37,9 +41,32 @@ export function shippedModel(value) {
   return Object.hasOwn(SHIPPED_MODELS, name) ? { name, ...SHIPPED_MODELS[name] } : null;
 }
 
-/** The trained/untrained labels of a shipped model (the weights switch, the tables, the model line). */
-export function labelsOf(shipped = shippedModel('')) {
-  return { trained: shipped.trained, untrained: 'untrained: seeded random weights, same architecture (chapter 4)' };
+/**
+ * The labels of a shipped model and its twin in the language of `t` (default English): `trained` and `untrained` (the
+ * model line, events, code), `trainedAbout` and `untrainedAbout` (the same without "trained"/"untrained:": the weights
+ * switch and the tables) and `short` (what it was trained on, in a few words).
+ */
+export function labelsOf(shipped = shippedModel(''), t = en) {
+  const key = (part) => `gpt.model.${shipped.name}.${part}`;
+  return { trained: t(key('trained')), trainedAbout: t(key('about')), short: t(key('short')),
+    untrained: t('gpt.model.untrained'), untrainedAbout: t('gpt.model.untrainedAbout') };
+}
+
+/**
+ * What the prompt's tokens are, for the page, in the language of `t`: the model's own symbols or byte-level BPE, GPT-2's
+ * BPE or UTF-8 bytes (the rule kit/tokens.js applies). `asked`: the tokenizer a random model asked for; when it could
+ * not be opened, the kit's note says why (in English, with the runtime's reason).
+ */
+export function tokenNote(tokenizer, asked, t) {
+  const { kind, source, symbols, vocabSize } = tokenizer;
+  if (kind === 'symbols' && symbols) {
+    const shown = symbols.length > 6 ? [...symbols.slice(0, 3), '…', ...symbols.slice(-2)] : symbols;
+    return t('gpt.tokens.symbols', { count: symbols.length, symbols: shown.join(' '), source: String(source) });
+  }
+  if (source) return t('gpt.tokens.own', { source: String(source), vocab: vocabSize });
+  if (kind === 'gpt2') return t('gpt.tokens.gpt2', { vocab: vocabSize });
+  if (asked && asked !== 'byte') return tokenizer.note;
+  return t('gpt.tokens.byte');
 }
 
 /**
@@ -93,9 +120,12 @@ export function modelSpec(host, files, { shipped = false, retry = false } = {}) 
 export class Released extends Error {}
 
 export class GPTModels {
-  constructor() {
-    this.pair = null; // {url, trained, untrained, seed, tokenizer, labels, short}: a shipped model and its twin
-    this.single = null; // {kind: 'loaded'|'random'|'fallback', key, model, tokenizer, label, seed}
+  /** t: the widget's messages (key, params) -> text, asked each time (the widget's language may change). */
+  constructor(t = en) {
+    this.t = t;
+    this.pair = null; // {url, trained, untrained, seed, tokenizer, shipped}: a shipped model and its twin
+    // {kind: 'loaded'|'random'|'fallback', key, model, tokenizer, label (English), labelIn(t) (else label), seed}
+    this.single = null;
     this.failed = null; // {url, message}: the shipped model could not be loaded
     this.generation = 0;
     this.select('trained');
@@ -136,27 +166,28 @@ export class GPTModels {
    *                                                              twin (or the fallback)
    *   {kind: 'random', key, seed, tokenizer, config(vocab)}      a seeded random model
    *   {kind: 'loaded', key, source, label}                        a checkpoint; throws (keeping the old models) on failure
-   * ui: {progress({loaded, total}, label), status(text)}.
+   * ui: {progress({loaded, total}, label), status(text)}; `t` (the constructor's) words the statuses and labels.
    */
   async build(rt, spec, ui) {
     const gen = this.generation;
     if (spec.kind === 'loaded') {
       if (this.single?.key === spec.key) return;
-      ui.status(`Loading ${spec.label}…`);
+      ui.status(this.t('gpt.loader.loading', { label: spec.labelIn?.(this.t) ?? spec.label }));
       ui.progress({ loaded: 0, total: 0 }, spec.label);
       const { model, tokenizer } = await loadCheckpoint(rt, spec.source, (p) => ui.progress(p, spec.label));
       this.check(gen, model, tokenizer);
-      this.replace({ single: { kind: 'loaded', key: spec.key, model, tokenizer, label: spec.label } });
+      this.replace({ single: { kind: 'loaded', key: spec.key, model, tokenizer, label: spec.label, labelIn: spec.labelIn } });
       return;
     }
     if (spec.kind === 'random') {
       if (this.single?.key === spec.key) return;
-      ui.status('Building the model…');
+      ui.status(this.t('gpt.status.building'));
       const tokenizer = await openTokenizer(rt, spec.tokenizer);
       const model = await randomGPT(rt, spec.config(tokenizer.vocabSize), spec.seed, tokenizer);
       this.check(gen, model, tokenizer);
-      this.replace({ single: { kind: 'random', key: spec.key, model, tokenizer,
-        label: `seeded random weights (seed ${spec.seed}), untrained as in the book's chapter 4` } });
+      const params = { seed: String(spec.seed) };
+      this.replace({ single: { kind: 'random', key: spec.key, model, tokenizer, asked: spec.tokenizer,
+        label: en('gpt.model.random', params), labelIn: (t) => t('gpt.model.random', params) } });
       return;
     }
     await this.buildShipped(rt, spec, ui, gen);
@@ -166,14 +197,13 @@ export class GPTModels {
     const { url, tokenizerFiles } = shipped;
     if (retry && this.failed?.url === url) this.failed = null;
     if (!(this.pair?.url === url) && !(this.failed?.url === url)) {
-      const label = `the trained model (${shipped.short})`;
-      ui.status(`Loading ${label}…`);
+      const label = this.t('gpt.model.trainedShort', { short: labelsOf(shipped, this.t).short });
+      ui.status(this.t('gpt.loader.loading', { label }));
       ui.progress({ loaded: 0, total: 0 }, label); // indeterminate until the download starts
       try {
         const { model, tokenizer } = await loadCheckpoint(rt, { url, tokenizerFiles }, (p) => ui.progress(p, label));
         this.check(gen, model, tokenizer);
-        this.replace({ pair: { url, trained: model, untrained: null, seed: null, tokenizer, labels: labelsOf(shipped),
-          short: shipped.short } });
+        this.replace({ pair: { url, trained: model, untrained: null, seed: null, tokenizer, shipped } });
       } catch (err) {
         if (err instanceof Released) throw err;
         this.failed = { url, message: err.message };
@@ -201,8 +231,9 @@ export class GPTModels {
     const tokenizer = await openTokenizer(rt, 'byte');
     const model = await randomGPT(rt, fallbackConfig(tokenizer.vocabSize), seed, tokenizer);
     this.check(gen, model, tokenizer);
+    const params = { seed: String(seed) };
     this.replace({ single: { kind: 'fallback', key, model, tokenizer, seed,
-      label: `untrained: seeded random weights (seed ${seed}), chapter 4 — the trained model could not be loaded` } });
+      label: en('gpt.model.fallback', params), labelIn: (t) => t('gpt.model.fallback', params) } });
   }
 
   /** Installs a new pair or a single model (which replaces the pair), freeing every model no longer held. */
@@ -227,15 +258,27 @@ export class GPTModels {
         tokenizer: this.single.tokenizer, label: this.single.label, modelKey: this.single.key });
     } else if (this.pair && !this.pair.untrained) {
       Object.assign(this, { model: this.pair.trained, other: null, key: 'trained', otherKey: null,
-        tokenizer: this.pair.tokenizer, label: this.pair.labels.trained, modelKey: `trained:${this.pair.url}` });
+        tokenizer: this.pair.tokenizer, label: labelsOf(this.pair.shipped).trained, modelKey: `trained:${this.pair.url}` });
     } else if (this.pair) {
       const w = this.weights;
       const o = w === 'trained' ? 'untrained' : 'trained';
       Object.assign(this, { model: this.pair[w], other: this.pair[o], key: w, otherKey: o,
-        tokenizer: this.pair.tokenizer, label: this.pair.labels[w],
+        tokenizer: this.pair.tokenizer, label: labelsOf(this.pair.shipped)[w],
         modelKey: w === 'trained' ? `trained:${this.pair.url}` : `untrained:${this.pair.url}:${this.pair.seed}` });
     } else {
       Object.assign(this, { model: null, other: null, key: null, otherKey: null, tokenizer: null, label: '', modelKey: null });
     }
+  }
+
+  /** The selected model's label in the language of `t` (a checkpoint's is its file names or URL: data, as given). */
+  labelIn(t) {
+    if (this.single) return this.single.labelIn?.(t) ?? this.single.label;
+    if (this.pair) return labelsOf(this.pair.shipped, t)[this.key];
+    return '';
+  }
+
+  /** The labels of the shipped pair in the language of `t`, or null without one (labelsOf). */
+  pairLabels(t) {
+    return this.pair ? labelsOf(this.pair.shipped, t) : null;
   }
 }
