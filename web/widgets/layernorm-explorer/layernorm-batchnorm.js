@@ -5,7 +5,8 @@
 // LayerNorm takes them over the token's own features and gives the same output in both. The core computes both:
 // BatchNorm's training-mode statistics are LayerNorm's over the other axis (the wrong-axis computation of
 // mistakes.hpp), over the batch's stacked tokens. A helper of the element, not a custom element.
-import { fmt, h } from '../kit/base.js';
+import { h } from '../kit/base.js';
+import { vectorText } from './layernorm-rows.js';
 
 export const SEQUENCES = {
   s1: [[1, 3, 5, 7], [2, 2, 2, 6], [0, 4, 4, 0], [3, 1, 1, 3]],
@@ -14,21 +15,22 @@ export const SEQUENCES = {
 };
 const BATCHES = [{ key: 'A', partner: 's2' }, { key: 'B', partner: 's3' }];
 const D = 4;
-const row = (v) => `[${Array.from(v, (e) => fmt(e)).join(', ')}]`;
 
 export class BatchNormPanel {
+  /** host: the element's panelPort (t, num, runtime, emit). */
   constructor(host) {
     this.host = host;
+    const t = (key, params) => host.t(key, params);
     this.padding = h('input', { type: 'checkbox', id: 'bn-padding', checked: true });
     this.padding.addEventListener('change', () => this.update());
     this.table = h('table', { class: 'bn-table' });
     this.verdict = h('p', { class: 'bn-verdict', 'aria-live': 'polite' });
+    /** What the learner operates (the element's control group "padding"). */
+    this.control = h('label', {}, this.padding, ` ${t('layernorm.bn.padding')}`);
     this.root = h('details', { class: 'batchnorm', part: 'batchnorm' },
-      h('summary', {}, 'LayerNorm vs BatchNorm, for real'),
-      h('p', { class: 'muted' }, 'Three sequences of d = 4 features: s1 has 4 tokens, s2 has 2, s3 has 1. Batch A ',
-        'holds s1 and s2, batch B s1 and s3; the shorter one is padded with zero vectors to the batch’s length. ',
-        'Follow s1’s first token, [1, 3, 5, 7], through both normalizations in both batches.'),
-      h('label', {}, this.padding, ' count the padding as nn.BatchNorm1d on a padded batch does'),
+      h('summary', {}, t('layernorm.bn.summary')),
+      h('p', { class: 'muted' }, t('layernorm.bn.intro')),
+      this.control,
       h('div', { class: 'scroll' }, this.table), this.verdict);
     this.root.addEventListener('toggle', () => this.root.open && this.update());
   }
@@ -61,18 +63,23 @@ export class BatchNormPanel {
     const [a, b] = results;
     const moved = Math.max(...a.bn.map((v, i) => Math.abs(v - b.bn[i])));
     const same = Math.max(...a.ln.map((v, i) => Math.abs(v - b.ln[i])));
+    const host = this.host;
+    const t = (key, params) => host.t(key, params);
+    const row = (v) => vectorText(host, v);
+    const cell = (values, props = {}) => h('td', { class: 'num', ...props }, row(values));
     this.table.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, 's1’s first token through BatchNorm and LayerNorm in two batches'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...results.map((r) =>
-        h('th', { scope: 'col' }, `batch ${r.key}: s1 + ${r.partner} (${r.tokens} tokens${padded ? ', padding counted' : ''})`)))),
+      h('caption', { class: 'visually-hidden' }, t('layernorm.bn.caption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), ...results.map((r) => h('th', { scope: 'col' },
+        t(padded ? 'layernorm.bn.batchPadded' : 'layernorm.bn.batch', { key: r.key, partner: r.partner, count: r.tokens }))))),
       h('tbody', {},
-        h('tr', {}, h('th', { scope: 'row' }, 'BatchNorm μ per feature'), ...results.map((r) => h('td', { class: 'num' }, row(r.mean)))),
-        h('tr', {}, h('th', { scope: 'row' }, 'BatchNorm σ² per feature'), ...results.map((r) => h('td', { class: 'num' }, row(r.variance)))),
-        h('tr', { 'data-bn': 'bn' }, h('th', { scope: 'row' }, 's1[0] after BatchNorm'), ...results.map((r) => h('td', { class: 'num', 'data-batch': r.key }, row(r.bn)))),
-        h('tr', { 'data-bn': 'ln' }, h('th', { scope: 'row' }, 's1[0] after LayerNorm'), ...results.map((r) => h('td', { class: 'num', 'data-batch': r.key }, row(r.ln))))));
-    this.verdict.textContent = `The same token, [1, 3, 5, 7]: BatchNorm’s output moves by up to ${fmt(moved)} when its ` +
-      `batch-mate changes${padded ? ' (and the padding zeros pull every feature’s mean toward 0)' : ''}; LayerNorm’s ` +
-      `moves by ${same === 0 ? '0' : fmt(same)} — it needs nothing but the token itself, whatever the batch or the lengths.`;
+        h('tr', {}, h('th', { scope: 'row' }, t('layernorm.bn.mean')), ...results.map((r) => cell(r.mean))),
+        h('tr', {}, h('th', { scope: 'row' }, t('layernorm.bn.variance')), ...results.map((r) => cell(r.variance))),
+        h('tr', { 'data-bn': 'bn' }, h('th', { scope: 'row' }, t('layernorm.bn.afterBatchNorm')),
+          ...results.map((r) => cell(r.bn, { 'data-batch': r.key }))),
+        h('tr', { 'data-bn': 'ln' }, h('th', { scope: 'row' }, t('layernorm.bn.afterLayerNorm')),
+          ...results.map((r) => cell(r.ln, { 'data-batch': r.key })))));
+    this.verdict.textContent = t(padded ? 'layernorm.bn.verdictPadded' : 'layernorm.bn.verdict',
+      { moved: host.num(moved, 4), same: same === 0 ? host.num(0) : host.num(same, 4) });
     this.host.emit('change', { section: 'batchnorm', padded, batches: results.map((r) => ({ key: r.key, partner: r.partner,
       bn: Array.from(r.bn), ln: Array.from(r.ln), mean: Array.from(r.mean), variance: Array.from(r.variance) })) });
   }

@@ -2,9 +2,11 @@
 // centre (x − μ), variance, divide, scale and shift — on the book's toy layer output (Linear(5, 6) + ReLU after
 // torch.manual_seed(123), web/presets/layernorm-book42.json from tests/reference/make_lesson_presets.py), with an
 // unbiased-variance toggle that reproduces the book's first printout and per-feature γ and β vectors (the
-// homework's trainable scale and shift). Every value is the core's; PyTorch's printout stands next to it.
+// homework's trainable scale and shift). Every value is the core's; PyTorch's printout stands next to it, quoted as
+// PyTorch prints it (locale-free), while the core's numbers are in the widget's language.
 // A helper of the element, not a custom element.
-import { fmt, h, parseNumbers } from '../kit/base.js';
+import { h, parseNumbers } from '../kit/base.js';
+import { listText, vectorText } from './layernorm-rows.js';
 
 const PRESET_URL = new URL('../presets/layernorm-book42.json', import.meta.url).href;
 export const BOOK_PRESET = 'book-4.2';
@@ -14,8 +16,6 @@ export const BOOK_TOY = [
   [0.2132834792137146, 0.23942121863365173, 0.0, 0.5198363661766052, 0.3297472298145294, 0.0],
 ];
 const STEPS = ['centre', 'variance', 'divide', 'scale'];
-const TITLES = { centre: '1. Centre: x − μ', variance: '2. Variance σ²', divide: '3. Divide: x̂ = (x − μ) / √(σ² + ε)',
-  scale: '4. Scale and shift: y = γ ⊙ x̂ + β' };
 // The book's first normalization divides by √var with no ε; the core's LayerNorm needs ε > 0, so the walk asks it
 // for one far below float32's resolution of these values.
 const NO_EPS = 1e-12;
@@ -30,37 +30,39 @@ export const BOOK_CSS = `
 let presetPromise = null;
 const loadPreset = () => {
   presetPromise ??= fetch(PRESET_URL).then((r) => {
-    if (!r.ok) throw new Error(`the book's numbers (${PRESET_URL}) could not be loaded: HTTP ${r.status}`);
+    if (!r.ok) throw new Error(`${PRESET_URL}: HTTP ${r.status}`); // the widget says what could not be loaded
     return r.json();
   }).catch((err) => { presetPromise = null; throw err; });
   return presetPromise;
 };
 
-const row = (v) => `[${v.map((e) => fmt(e)).join(', ')}]`;
+/** PyTorch's printout of a matrix's rows, as it prints them: [[0.1324], [0.2170]] (locale-free). */
+const printed = (rows) => `[${rows.map((r) => `[${r.map((v) => v.toFixed(4)).join(', ')}]`).join(', ')}]`;
 
 export class BookWalk {
+  /** host: the element's panelPort (t, num, numAttr, runtime, report, emit). */
   constructor(host) {
     this.host = host;
+    const t = (key, params) => host.t(key, params);
     this.step = 'centre';
-    this.nav = h('ol', { class: 'steps', 'aria-label': 'The steps of LayerNorm' }, ...STEPS.map((s) => h('li', {},
-      h('button', { type: 'button', 'data-step': s, onclick: () => this.go(s) }, TITLES[s]))));
+    this.nav = h('ol', { class: 'steps', 'aria-label': t('layernorm.book.steps') }, ...STEPS.map((s) => h('li', {},
+      h('button', { type: 'button', 'data-step': s, onclick: () => this.go(s) }, t(`layernorm.book.${s}`)))));
     this.unbiased = h('input', { type: 'checkbox', id: 'book-unbiased' });
     this.unbiased.addEventListener('change', () => this.draw());
     this.gammaVec = h('input', { type: 'text', id: 'book-gamma', class: 'vec', value: '1, 1, 1, 1, 1, 1', spellcheck: 'false' });
     this.betaVec = h('input', { type: 'text', id: 'book-beta', class: 'vec', value: '0, 0, 0, 0, 0, 0', spellcheck: 'false' });
     for (const el of [this.gammaVec, this.betaVec]) el.addEventListener('input', () => this.update());
     this.body = h('div', { class: 'walk-body', 'aria-live': 'polite' });
-    this.root = h('section', { class: 'book-walk', 'aria-labelledby': 'book-walk-title', hidden: true },
-      h('h4', { id: 'book-walk-title' }, 'Book §4.2, step by step'),
-      h('p', { class: 'muted' }, 'The book’s toy layer output — PyTorch’s nn.Linear(5, 6) + ReLU after ',
-        'torch.manual_seed(123), its exact numbers (torch.manual_seed, not a Blockscope seed) — normalized the ',
-        'way the book’s figure draws it. Every value below is the core’s; PyTorch’s printout is quoted next to it.'),
-      this.nav,
-      h('label', { class: 'switch' }, this.unbiased, ' unbiased variance, ÷ (n − 1), as the book’s first printout (torch.var’s default)'),
-      this.body,
-      h('div', { class: 'gb', hidden: true },
-        h('label', { for: 'book-gamma' }, 'γ (one per feature)'), this.gammaVec,
-        h('label', { for: 'book-beta' }, 'β (one per feature)'), this.betaVec));
+    const unbiasedLabel = h('label', { class: 'switch' }, this.unbiased, ` ${t('layernorm.book.unbiased')}`);
+    const vectors = h('div', { class: 'gb', hidden: true },
+      h('label', { for: 'book-gamma' }, t('layernorm.book.gamma')), this.gammaVec,
+      h('label', { for: 'book-beta' }, t('layernorm.book.beta')), this.betaVec);
+    /** What the learner operates (the element's control group "book"). */
+    this.controls = [this.nav, unbiasedLabel, vectors];
+    this.root = h('section', { class: 'book-walk', part: 'book', 'aria-labelledby': 'book-walk-title', hidden: true },
+      h('h4', { id: 'book-walk-title' }, t('layernorm.book.title')),
+      h('p', { class: 'muted' }, t('layernorm.book.intro')),
+      this.nav, unbiasedLabel, this.body, vectors);
   }
 
   set hidden(v) {
@@ -74,7 +76,7 @@ export class BookWalk {
 
   readVec(input, d, name) {
     const v = parseNumbers(input.value);
-    if (v.length !== d) throw new Error(`${name} needs ${d} values (one per feature), got ${v.length}`);
+    if (v.length !== d) throw new Error(this.host.t('layernorm.book.vectorLength', { name, d, count: v.length }));
     return v;
   }
 
@@ -91,7 +93,7 @@ export class BookWalk {
       this.betaVec.removeAttribute('aria-invalid');
     } catch (err) {
       (err.message.startsWith('γ') ? this.gammaVec : this.betaVec).setAttribute('aria-invalid', 'true');
-      this.host.report(`${err.message} — showing the last valid γ and β.`, { error: true });
+      this.host.report(this.host.t('layernorm.book.invalid', { error: err.message }), { error: true });
       return;
     }
     const rt = await this.host.runtime();
@@ -125,37 +127,44 @@ export class BookWalk {
     this.nav.querySelectorAll('button').forEach((b) => (b.dataset.step === this.step ? b.setAttribute('aria-current', 'step') : b.removeAttribute('aria-current')));
     this.root.querySelector('.gb').hidden = this.step !== 'scale';
     if (!this.state) return;
+    const host = this.host;
+    const t = (key, params) => host.t(key, params);
+    const row = (v) => vectorText(host, v);
     const s = this.state;
     const unb = this.unbiased.checked;
     const p = s.preset.printed;
     const lines = [];
     if (this.step === 'centre') {
-      lines.push(`μ per token (core): ${row(s.mean)}   — the book prints Mean: [[${p.mean.map((v) => v.toFixed(4)).join('], [')}]]`);
-      s.rows.forEach((r, t) => lines.push(`token ${t + 1}: x − μ = ${row(r.map((v) => v - s.mean[t]))}`));
+      lines.push(t('layernorm.book.meanLine', { mean: row(s.mean), printed: printed(p.mean.map((v) => [v])) }));
+      s.rows.forEach((r, i) => lines.push(t('layernorm.book.centred', { n: i + 1, row: row(r.map((v) => v - s.mean[i])) })));
     } else if (this.step === 'variance') {
       const v = unb ? this.unbiasedVariance() : s.variance;
-      lines.push(`σ² per token (core, ${unb ? '÷ (n − 1)' : '÷ n, as LayerNorm'}): ${row(v)}`);
-      lines.push(unb ? `= the book’s first printout, Variance: [[${p.var.map((v) => v.toFixed(4)).join('], [')}]] (torch.var’s default, unbiased)`
-        : `LayerNorm divides by n = ${s.d}; the book’s first printout (${p.var.map((v) => v.toFixed(4)).join(', ')}) divided by n − 1 = ${s.d - 1}.`);
+      lines.push(t(unb ? 'layernorm.book.varianceUnbiased' : 'layernorm.book.varianceBiased', { row: row(v) }));
+      lines.push(unb ? t('layernorm.book.varianceIsPrinted', { printed: printed(p.var.map((x) => [x])) })
+        : t('layernorm.book.varianceDiffers', { d: s.d, printed: listText(host, p.var), n1: s.d - 1 }));
     } else if (this.step === 'divide') {
       const norm = unb ? s.bookNorm : s.normalized;
-      lines.push(unb ? 'x̂ = (x − μ) / √σ², σ² unbiased and no ε, as the book’s first normalization (core):'
-        : `x̂ = (x − μ) / √(σ² + ε), σ² biased, ε = ${s.eps} (core):`);
-      norm.forEach((r, t) => lines.push(`token ${t + 1}: ${row(r)}`));
-      if (unb) lines.push(`The book prints: ${p.out_norm.map((r) => `[${r.map((v) => v.toFixed(4)).join(', ')}]`).join(', ')}`);
+      lines.push(unb ? t('layernorm.book.divideUnbiased') : t('layernorm.book.divideBiased', { eps: epsPlain(host, s.eps) }));
+      norm.forEach((r, i) => lines.push(t('layernorm.book.tokenRow', { n: i + 1, row: row(r) })));
+      if (unb) lines.push(t('layernorm.book.printed', { printed: printed(p.out_norm).slice(1, -1) }));
     } else {
-      lines.push(`γ = ${row(s.gamma)}, β = ${row(s.beta)}: LayerNorm(6) learns one of each per feature.`);
-      s.output.forEach((r, t) => lines.push(`token ${t + 1}: y = ${row(r)}`));
+      lines.push(t('layernorm.book.affine', { gamma: row(s.gamma), beta: row(s.beta) }));
+      s.output.forEach((r, i) => lines.push(t('layernorm.book.outputRow', { n: i + 1, row: row(r) })));
     }
-    this.body.replaceChildren(h('h5', {}, TITLES[this.step]), h('pre', { class: 'num', 'data-book-step': this.step }, lines.join('\n')));
+    this.body.replaceChildren(h('h5', {}, t(`layernorm.book.${this.step}`)),
+      h('pre', { class: 'num', 'data-book-step': this.step }, lines.join('\n')));
   }
 }
 
+/** ε as JavaScript writes it (1e-5 -> 0.00001), in the widget's language. */
+function epsPlain(host, eps) {
+  const text = String(eps);
+  if (/e/i.test(text)) return text.replace('-', '−');
+  return host.num(eps, (text.split('.')[1] ?? '').length);
+}
+
 /** The note under the book example of the main view (the book printed the unbiased variance first). */
-export function bookNote(variance) {
-  return 'Book §4.2: these tokens are PyTorch’s own output after torch.manual_seed(123), ' +
-    'copied exactly (the core’s random generator is not PyTorch’s, so a Blockscope seed 123 gives other numbers). ' +
-    'The book first prints the variance with PyTorch’s default, the ' +
-    'unbiased estimate (÷ (n − 1)): 0.0231 and 0.0398. LayerNorm uses the biased variance (÷ n), which is what ' +
-    `the core computes here: ${fmt(variance[0])} and ${fmt(variance[1])}.`;
+export function bookNote(el, variance) {
+  return el.t('layernorm.bookNote', { book1: el.num(0.0231, 4), book2: el.num(0.0398, 4),
+    core1: el.num(variance[0], 4), core2: el.num(variance[1], 4) });
 }

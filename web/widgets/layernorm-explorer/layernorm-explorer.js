@@ -12,33 +12,33 @@
 //   axis    "features" (LayerNorm) or "sequence" (the wrong axis)
 //   predict readouts the learner predicts before they are shown: mean, variance, output (of the token in detail)
 //           and axis-quiz (the seed's "check yourself — LayerNorm axis")
-// Parts: predict, check, check-input, check-result, copy-pytorch (kit panels), batchnorm (LayerNorm vs BatchNorm on
-//   variable-length batches, layernorm-batchnorm.js), status.
+// Parts: title, formula, book (the book §4.2 walk), predict, detail (the token in detail), sequence (the whole
+//   sequence), batchnorm (LayerNorm vs BatchNorm on variable-length batches, layernorm-batchnorm.js), check,
+//   check-input, check-result, copy-pytorch (kit panels), chart, controls, status.
+// Layout (kit/layout.js): control groups tokens, gamma, beta, axis, token, book, padding; sections as listed in
+//   `static sections`. Text comes from i18n/<locale>/layernorm-explorer.js (prefix layernorm.).
 // Events: blockscope-change {axis, eps, gamma, beta, T, d, input, mean, variance, rstd, normalized, output,
 //   changedInputs, changedOutputs} (matrices as arrays of rows; stats per token, or per feature on the wrong
 //   axis; changed* are 1-based token numbers after an edit of the inputs), blockscope-ready.
-import { BlockscopeElement, define, fmt, h, parseNumbers } from '../kit/base.js';
-import { chartWidth, groupedBars, KIT_CSS, legend, watchWidth } from '../kit/chart-kit.js';
+import { BlockscopeElement, define, h, parseNumbers, UPDATE } from '../kit/base.js';
+import { chartWidth, KIT_CSS, watchWidth } from '../kit/chart-kit.js';
 import { CHECK_CSS, CheckPanel } from '../kit/check-panel.js';
 import { limitsOf } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
 import { checkRows, MAX_TOKENS, parseTokens, rowsToText, sameRow, toRows, transpose } from './layernorm-rows.js';
 import { BatchNormPanel } from './layernorm-batchnorm.js';
-import { BOOK_CSS, BOOK_PRESET, BOOK_TOY, BookWalk, bookNote } from './layernorm-book.js';
+import { BOOK_CSS, BOOK_PRESET, BOOK_TOY, BookWalk } from './layernorm-book.js';
 import { layerNormQuestions, layerNormSnippet, layerNormTarget } from './layernorm-learner.js';
+import { drawDetail, drawNotes, drawSequence } from './layernorm-views.js';
 
 const DEFAULT_VALUES = '1, 3, 5, 7; 10, 20, 30, 40; 0, 4, 4, 0';
 const PRESETS = [
-  { id: 'lesson', label: 'Lesson 82: [1, 3, 5, 7] and two more tokens', values: DEFAULT_VALUES },
-  { id: 'book', label: 'Book §4.2: PyTorch’s toy Linear(5, 6) + ReLU output', values: BOOK_TOY.map((r) => r.join(', ')).join('; ') },
-  { id: 'single', label: 'One token: [1, 3, 5, 7]', values: '1, 3, 5, 7' },
+  { id: 'lesson', label: 'layernorm.preset.lesson', values: DEFAULT_VALUES },
+  { id: 'book', label: 'layernorm.preset.book', values: BOOK_TOY.map((r) => r.join(', ')).join('; ') },
+  { id: 'single', label: 'layernorm.preset.single', values: '1, 3, 5, 7' },
 ];
-const TOKEN_COLORS = ['var(--bs-c1)', 'var(--bs-c2)', 'var(--bs-c3)', 'var(--bs-c4)', 'var(--bs-c5)', 'var(--bs-muted)',
-  'var(--bs-fg)', 'var(--bs-accent)'];
 const CHANGE_TOL = 1e-6;
-// The prediction each detail-table column would give away (x̂ is y when γ = 1 and β = 0).
-const PREDICTED_BY = { x: null, mean: 'mean', variance: 'variance', normalized: 'output', output: 'output' };
 
 const CSS = `
 .tokens { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.35rem; margin: 0.3rem 0; }
@@ -47,18 +47,38 @@ const CSS = `
 .token-row input { flex: 1 1 0; min-width: 0; width: 100%; max-width: 36rem; }
 .token-row button { padding: 0.2rem 0.5rem; }
 input[aria-invalid="true"] { border-color: var(--bs-c2); outline: 2px solid var(--bs-c2); }
-.slider { display: grid; grid-template-columns: 5.5rem 1fr 3.2rem; gap: 0.5rem; align-items: center; width: 100%; max-width: 30rem; }
+/* One grid for both sliders, its first column as wide as the longer label (in every language). */
+.sliders { display: grid; grid-template-columns: max-content minmax(0, 20rem) 3.2rem; gap: 0.3rem 0.5rem;
+  align-items: center; justify-content: start; }
+.sliders > .slider { display: contents; }
 .slider output { text-align: right; }
+table.sequence th[scope="row"] { white-space: nowrap; }
 .switch { font-weight: 600; }
 .report { min-height: 1.45em; }
 .report.trap { color: var(--bs-c2); font-weight: 600; }
 dl.stats dd.text { font-family: inherit; }
 tfoot th, tfoot td { border-top: 2px solid var(--bs-border); }
+fieldset.affine:not(:has(> .sliders > .slider:not([data-bs-off]))) { display: none; }
+h4 .token-name { display: none; }
+h4:has(select[data-bs-off]) label { display: none; }
+h4:has(select[data-bs-off]) .token-name { display: inline; }
 `;
+
+/** Enables or disables a control, leaving a control the author locked (lock="…") disabled until it is unlocked. */
+function setEnabled(el, on) {
+  if (el.hasAttribute('data-bs-locked')) el.setAttribute('data-bs-locked', on ? '' : 'was-disabled');
+  else el.disabled = !on;
+}
+
+/** ε for reading: 1e−5 (English), 2,5e−3 (German); the mantissa's digits as JavaScript writes them. */
+function epsText(el, eps) {
+  const [m, e] = eps.toExponential().split('e');
+  return `${el.num(Number(m), (m.split('.')[1] ?? '').length)}e${e.replace('+', '').replace('-', '−')}`;
+}
 
 export class LayerNormExplorer extends BlockscopeElement {
   static attrs = {
-    values: { default: DEFAULT_VALUES, doc: 'tokens split by ";", features by ","' },
+    values: { default: DEFAULT_VALUES, group: 'tokens', doc: 'tokens split by ";", features by ","' },
     token: { default: 1, min: 1, max: 64, int: true, doc: 'the token shown step by step' },
     gamma: { default: 1, min: -2, max: 3 }, beta: { default: 0, min: -2, max: 2 }, eps: { default: 1e-5, min: 0, max: 1 },
     axis: { default: 'features', options: ['features', 'sequence'] },
@@ -66,27 +86,52 @@ export class LayerNormExplorer extends BlockscopeElement {
     preset: { default: '', options: ['', BOOK_PRESET], doc: 'book-4.2: the book’s toy output, walked step by step' },
   };
 
+  static controlGroups = {
+    tokens: 'the input tokens: the example menu, each token’s field with its +1 and ✕ buttons, “Add a token”',
+    gamma: 'the γ (scale) slider',
+    beta: 'the β (shift) slider',
+    axis: 'the “wrong axis” switch (normalize over the sequence instead of the features)',
+    token: 'the menu of the token shown in detail',
+    book: 'the book §4.2 walk’s step buttons, unbiased-variance switch and per-feature γ and β (preset="book-4.2")',
+    padding: 'LayerNorm vs BatchNorm’s “count the padding” switch',
+  };
+
+  static sections = {
+    title: 'the heading',
+    formula: 'the LayerNorm formula under the heading',
+    book: 'the book §4.2 walk (preset="book-4.2")',
+    predict: 'the predictions (predict="…")',
+    detail: 'the token in detail: its mean, variance, chart and table',
+    sequence: 'the whole sequence: chart, table, what an edit changed',
+    batchnorm: 'LayerNorm vs BatchNorm, for real',
+    check: 'check your implementation',
+    'copy-pytorch': 'Copy as PyTorch',
+    status: 'the status line',
+  };
+
   setup() {
     const s = this.shadowRoot;
+    const t = (key, params) => this.t(key, params);
     s.append(h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + BOOK_CSS + CSS));
     this.book = new BookWalk(this.panelPort());
     this.batchNorm = new BatchNormPanel(this.panelPort());
     this.predict = new PredictPanel(this.panelPort(), { questions: layerNormQuestions(this), onReveal: () => this.draw() });
-    this.check = new CheckPanel(this.panelPort(), { what: () => 'your LayerNorm’s output for all the tokens ' +
-      `(shape (${this.result?.T ?? '…'}, ${this.result?.d ?? '…'})), with γ and β filled with the widget’s values`,
-    target: () => layerNormTarget(this) });
+    this.check = new CheckPanel(this.panelPort(), {
+      what: () => t('layernorm.check.what', { T: this.result?.T ?? '…', d: this.result?.d ?? '…' }),
+      target: () => layerNormTarget(this) });
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     this.presetSelect = h('select', { id: 'preset' },
-      h('option', { value: 'custom' }, 'Your own tokens'),
-      ...PRESETS.map((p) => h('option', { value: p.id }, p.label)));
+      h('option', { value: 'custom' }, t('layernorm.preset.custom')),
+      ...PRESETS.map((p) => h('option', { value: p.id }, t(p.label))));
     this.tokenList = h('div', { class: 'tokens' });
-    this.addButton = h('button', { type: 'button', class: 'add' }, 'Add a token');
+    this.addButton = h('button', { type: 'button', class: 'add' }, t('layernorm.addToken'));
     this.gammaInput = h('input', { type: 'range', id: 'gamma', ...limitsOf(this, 'gamma'), step: 0.1, 'aria-describedby': 'affine-help' });
     this.betaInput = h('input', { type: 'range', id: 'beta', ...limitsOf(this, 'beta'), step: 0.1, 'aria-describedby': 'affine-help' });
     this.gammaOut = h('output', { for: 'gamma', class: 'num' });
     this.betaOut = h('output', { for: 'beta', class: 'num' });
     this.axisSwitch = h('input', { type: 'checkbox', id: 'wrong-axis', role: 'switch', 'aria-describedby': 'axis-help' });
     this.tokenSelect = h('select', { id: 'token' });
+    this.tokenName = h('span', { class: 'token-name' });
     this.stats = h('dl', { class: 'stats' });
     this.detailChart = h('div', { class: 'chart detail-chart' });
     this.detailLegend = h('div');
@@ -95,92 +140,110 @@ export class LayerNormExplorer extends BlockscopeElement {
     this.seqLegend = h('div');
     this.seqTable = h('table', { class: 'sequence' });
     this.editReport = h('p', { class: 'report', 'aria-live': 'polite' });
-    this.axisHelp = h('p', { class: 'muted', id: 'axis-help' });
+    this.axisText = document.createTextNode('');
+    this.flipHint = h('span', { class: 'flip-hint' });
+    this.axisHelp = h('p', { class: 'muted', id: 'axis-help' }, this.axisText, this.flipHint);
     this.bookNote = h('p', { class: 'note book-note', hidden: true });
-    const later = 'The chart appears once you have made your prediction.';
+    const later = t('layernorm.chartAfterPrediction');
     Object.assign(this.detailChart.dataset, { predict: 'mean output', predictNote: later });
     Object.assign(this.seqChart.dataset, { predict: 'output', predictNote: later });
     this.detailLegend.dataset.predict = 'mean';
     this.bookNote.dataset.predict = 'variance';
+    const tokens = h('fieldset', { class: 'tokens-fs' },
+      h('legend', { class: 'fs' }, t('layernorm.tokensLegend')),
+      h('div', { class: 'row' }, h('label', { for: 'preset' }, t('layernorm.example')), this.presetSelect),
+      this.tokenList,
+      h('div', { class: 'row' }, this.addButton));
+    const gammaRow = h('div', { class: 'slider' }, h('label', { for: 'gamma' }, t('layernorm.gammaLabel')), this.gammaInput, this.gammaOut);
+    const betaRow = h('div', { class: 'slider' }, h('label', { for: 'beta' }, t('layernorm.betaLabel')), this.betaInput, this.betaOut);
+    const axisLabel = h('label', { class: 'switch' }, this.axisSwitch, ` ${t('layernorm.wrongAxisSwitch')}`);
     s.append(
-      h('h3', {}, 'LayerNorm: normalize each token over its features'),
-      h('p', { class: 'muted' }, 'LayerNorm(x) = γ ⊙ (x − μ) / √(σ² + ε) + β, where μ and σ² are the mean and the ',
-        'biased variance (÷ d, like torch’s unbiased=False) of one token’s d features. Every number below is ',
-        'computed by the Blockscope core.'),
-      h('fieldset', {},
-        h('legend', { class: 'fs' }, 'Input tokens (features separated by commas)'),
-        h('div', { class: 'row' }, h('label', { for: 'preset' }, 'Example'), this.presetSelect),
-        this.tokenList,
-        h('div', { class: 'row' }, this.addButton)),
-      h('fieldset', {},
-        h('legend', { class: 'fs' }, 'Scale γ and shift β'),
-        h('div', { class: 'slider' }, h('label', { for: 'gamma' }, 'γ (scale)'), this.gammaInput, this.gammaOut),
-        h('div', { class: 'slider' }, h('label', { for: 'beta' }, 'β (shift)'), this.betaInput, this.betaOut),
-        h('p', { class: 'muted', id: 'affine-help' }, 'One γ and one β for all features (nn.LayerNorm learns one ',
-          'per feature, starting at 1 and 0). ', h('span', { class: 'eps' }))),
-      h('div', { class: 'row' }, h('label', { class: 'switch' }, this.axisSwitch,
-        ' Wrong axis: normalize over the sequence (tokens) instead of the features')),
+      h('h3', { part: 'title' }, t('layernorm.title')),
+      h('p', { class: 'muted', part: 'formula' }, t('layernorm.formula')),
+      tokens,
+      h('fieldset', { class: 'affine' },
+        h('legend', { class: 'fs' }, t('layernorm.affineLegend')),
+        h('div', { class: 'sliders' }, gammaRow, betaRow),
+        h('p', { class: 'muted', id: 'affine-help' }, t('layernorm.affineHelp'), ' ', h('span', { class: 'eps' }))),
+      h('div', { class: 'row', part: 'controls' }, axisLabel),
       this.axisHelp,
       this.book.root,
       this.predict.element,
-      h('h4', {}, h('label', { for: 'token' }, 'Token in detail '), this.tokenSelect),
-      h('div', { class: 'pair' },
-        h('div', {}, this.detailLegend, this.detailChart),
-        h('div', {}, this.stats, h('div', { class: 'scroll' }, this.detailTable))),
-      h('h4', {}, 'The whole sequence'),
-      this.editReport,
-      h('div', { class: 'pair' },
-        h('div', {}, this.seqLegend, this.seqChart),
-        h('div', { class: 'scroll' }, this.seqTable)),
-      this.bookNote,
+      h('div', { part: 'detail' },
+        h('h4', {}, h('label', { for: 'token' }, `${t('layernorm.tokenInDetail')} `), this.tokenSelect, this.tokenName),
+        h('div', { class: 'pair' },
+          h('div', {}, this.detailLegend, this.detailChart),
+          h('div', {}, this.stats, h('div', { class: 'scroll' }, this.detailTable)))),
+      h('div', { part: 'sequence' },
+        h('h4', {}, t('layernorm.wholeSequence')),
+        this.editReport,
+        h('div', { class: 'pair' },
+          h('div', {}, this.seqLegend, this.seqChart),
+          h('div', { class: 'scroll' }, this.seqTable)),
+        this.bookNote),
       this.batchNorm.root,
       this.check.element,
       this.copy.element,
-      h('p', { class: 'status', role: 'status', id: 'status' }, 'Loading the core…'),
+      h('p', { class: 'status', role: 'status', id: 'status' }, t('layernorm.loading')),
     );
+    // The control groups (controls="…", lock="…"): gamma, beta, axis and token are bound to their attributes.
+    this.controls.add('gamma', this.gammaInput);
+    this.controls.wrap('gamma', gammaRow);
+    this.controls.add('beta', this.betaInput);
+    this.controls.wrap('beta', betaRow);
+    this.controls.add('axis', this.axisSwitch);
+    this.controls.wrap('axis', axisLabel);
+    this.controls.add('token', this.tokenSelect);
+    this.controls.addGroup('axis', this.flipHint);
+    this.controls.addGroup('tokens', tokens);
+    this.controls.addGroup('book', ...this.book.controls);
+    this.controls.addGroup('padding', this.batchNorm.control);
     this.presetSelect.addEventListener('change', () => {
       const p = PRESETS.find((q) => q.id === this.presetSelect.value);
-      if (p) this.setValues(parseTokens(p.values), { token: 1 });
+      if (p) this.setValues(parseTokens(p.values, t), { token: 1 });
     });
     this.addButton.addEventListener('click', () => this.addToken());
-    this.gammaInput.addEventListener('input', () => this.setAttribute('gamma', this.gammaInput.value));
-    this.betaInput.addEventListener('input', () => this.setAttribute('beta', this.betaInput.value));
-    this.axisSwitch.addEventListener('change', () => this.setAttribute('axis', this.axisSwitch.checked ? 'sequence' : 'features'));
-    this.tokenSelect.addEventListener('change', () => this.setAttribute('token', this.tokenSelect.value));
+    this.gammaInput.addEventListener('input', () => this.set('gamma', this.gammaInput.value));
+    this.betaInput.addEventListener('input', () => this.set('beta', this.betaInput.value));
+    this.axisSwitch.addEventListener('change', () => this.set('axis', this.axisSwitch.checked ? 'sequence' : 'features'));
+    this.tokenSelect.addEventListener('change', () => this.set('token', this.tokenSelect.value));
     this.whileConnected(() => watchWidth(this, () => this.result && this.draw()));
   }
 
   /** The last valid tokens: from the values attribute, or the default when it is invalid (with a message). */
   readValues() {
+    const t = (key, params) => this.t(key, params);
     try {
       // The book preset brings its tokens unless the page (or the learner) gives others.
       if (this.attr('preset') === BOOK_PRESET && !this.hasAttribute('values')) return { rows: BOOK_TOY };
-      return { rows: parseTokens(this.attr('values')) };
+      return { rows: parseTokens(this.attr('values'), t) };
     } catch (err) {
-      return { rows: this.rows ?? parseTokens(DEFAULT_VALUES), error: `values: ${err.message}` };
+      return { rows: this.rows ?? parseTokens(DEFAULT_VALUES, t), error: err.message };
     }
   }
 
-  /** Sets new tokens through the attribute (and optionally the token shown in detail). */
+  /** Sets new tokens through the attribute (and optionally the token shown in detail): the learner's edit. */
   setValues(rows, { token } = {}) {
-    this.setAttribute('values', rowsToText(rows));
-    if (token) this.setAttribute('token', String(token));
+    if (!this.set('values', rowsToText(rows))) return;
+    if (token) this.set('token', String(token));
   }
 
   async start() {
-    await this.update();
+    await this.invalidate(UPDATE.RECOMPUTE);
   }
 
   /** The book walk follows the preset (and ε). */
   async updateBook() {
     const on = this.attr('preset') === BOOK_PRESET;
     this.book.hidden = !on;
-    if (on) await this.book.update().catch((err) => this.status(`Could not load the book’s numbers: ${err.message}`, { error: true }));
+    if (on) {
+      await this.book.update().catch((err) => this.status(this.t('layernorm.bookFailed', { error: err.message }), { error: true }));
+    }
   }
 
   attributeChanged() {
     // The base class applies URL-hash attributes before setup(); start() reads them anyway.
-    if (this.tokenList) this.update();
+    if (this.tokenList) this.invalidate(UPDATE.RECOMPUTE);
   }
 
   async update() {
@@ -197,7 +260,7 @@ export class LayerNormExplorer extends BlockscopeElement {
     const seq = (this.seq = (this.seq ?? 0) + 1);
     let r;
     try {
-      if (!(eps >= 0)) throw new Error(`eps must be a number ≥ 0, got "${this.attr('eps')}"`);
+      if (!(eps >= 0)) throw new Error(this.t('layernorm.epsInvalid', { value: this.attr('eps') }));
       const rt = await this.runtime();
       this.flavour = rt.flavour;
       const x = Float32Array.from(rows.flat());
@@ -211,7 +274,7 @@ export class LayerNormExplorer extends BlockscopeElement {
         r = { ...c, normalized: transpose(c.normalized, d, T), output: transpose(c.output, d, T) };
       }
     } catch (err) {
-      if (seq === this.seq) this.status(`Could not compute LayerNorm: ${err.message}`, { error: true });
+      if (seq === this.seq) this.status(this.t('layernorm.computeFailed', { error: err.message }), { error: true });
       return;
     }
     if (seq !== this.seq) return; // a newer state is being computed
@@ -224,8 +287,8 @@ export class LayerNormExplorer extends BlockscopeElement {
     };
     this.changes = this.compareWith(prev);
     this.draw();
-    if (error) this.status(`${error} — showing the last valid tokens.`, { error: true });
-    else this.status(`Computed by the core (wasm ${this.flavour}): T = ${T} token${T > 1 ? 's' : ''} × d = ${d} features.`);
+    if (error) this.status(this.t('layernorm.invalidValues', { error }), { error: true });
+    else this.status(this.t('layernorm.computed', { flavour: this.flavour, count: T, d }));
     const res = this.result;
     this.emit('change', {
       axis, eps, gamma, beta, T, d, input: rows, mean: res.mean, variance: res.variance, rstd: res.rstd,
@@ -259,75 +322,80 @@ export class LayerNormExplorer extends BlockscopeElement {
     const T = rows.length;
     const fields = [...this.tokenList.querySelectorAll('input')];
     if (fields.length !== T) {
-      this.tokenList.replaceChildren(...rows.map((_, t) => this.tokenRow(t)));
+      this.tokenList.replaceChildren(...rows.map((_, i) => this.tokenRow(i)));
     }
-    this.tokenList.querySelectorAll('input').forEach((input, t) => {
+    this.tokenList.querySelectorAll('input').forEach((input, i) => {
       let same = false;
       try {
-        same = sameRow(parseNumbers(input.value), rows[t]);
+        same = sameRow(parseNumbers(input.value), rows[i]);
       } catch { /* an invalid field is rewritten with the last valid values */ }
       if (!same || input.getAttribute('aria-invalid') === 'true') {
-        if (!same) input.value = rows[t].join(', ');
+        if (!same) input.value = rows[i].join(', ');
         input.removeAttribute('aria-invalid');
       }
     });
-    this.tokenList.querySelectorAll('button.remove').forEach((b) => { b.disabled = T === 1; });
-    this.addButton.disabled = T >= MAX_TOKENS;
+    this.tokenList.querySelectorAll('button.remove').forEach((b) => setEnabled(b, T > 1));
+    setEnabled(this.addButton, T < MAX_TOKENS);
     const text = rowsToText(rows);
     this.presetSelect.value = PRESETS.find((p) => rowsToText(parseTokens(p.values)) === text)?.id ?? 'custom';
     this.gammaInput.value = String(gamma);
     this.betaInput.value = String(beta);
-    this.gammaOut.value = fmt(gamma, 1);
-    this.betaOut.value = fmt(beta, 1);
-    this.gammaInput.setAttribute('aria-valuetext', `γ = ${fmt(gamma, 1)}`);
-    this.betaInput.setAttribute('aria-valuetext', `β = ${fmt(beta, 1)}`);
-    this.shadowRoot.querySelector('.eps').textContent = `ε = ${eps.toExponential().replace('-', '−')}.`;
+    this.gammaOut.value = this.num(gamma, 1);
+    this.betaOut.value = this.num(beta, 1);
+    this.gammaInput.setAttribute('aria-valuetext', `γ = ${this.num(gamma, 1)}`);
+    this.betaInput.setAttribute('aria-valuetext', `β = ${this.num(beta, 1)}`);
+    this.shadowRoot.querySelector('.eps').textContent = `ε = ${epsText(this, eps)}.`;
     this.axisSwitch.checked = axis === 'sequence';
-    this.tokenSelect.replaceChildren(...rows.map((_, t) => h('option', { value: String(t + 1) }, `token ${t + 1}`)));
+    this.tokenSelect.replaceChildren(...rows.map((_, i) => h('option', { value: String(i + 1) },
+      this.t('layernorm.tokenOption', { n: i + 1 }))));
     this.tokenSelect.value = String(token);
+    this.tokenName.textContent = this.t('layernorm.tokenInDetailFixed', { n: token });
   }
 
-  tokenRow(t) {
-    const id = `tok-${t}`;
+  tokenRow(i) {
+    const id = `tok-${i}`;
+    const n = i + 1;
     const input = h('input', { type: 'text', id, inputmode: 'text', spellcheck: 'false', autocomplete: 'off',
-      'aria-describedby': 'status', 'aria-label': `Token ${t + 1}: features, separated by commas` });
-    input.addEventListener('input', () => this.onTokenInput(t, input));
-    const nudge = h('button', { type: 'button', class: 'nudge', 'aria-label': `Add 1 to the first feature of token ${t + 1}`,
-      title: `Add 1 to the first feature of token ${t + 1}` }, '+1');
+      'aria-describedby': 'status', 'aria-label': this.t('layernorm.tokenField', { n }) });
+    input.addEventListener('input', () => this.onTokenInput(i, input));
+    const nudgeText = this.t('layernorm.nudge', { n });
+    const nudge = h('button', { type: 'button', class: 'nudge', 'aria-label': nudgeText, title: nudgeText }, '+1');
     nudge.addEventListener('click', () => {
       const rows = this.rows.map((r) => r.slice());
-      rows[t][0] = Number((rows[t][0] + 1).toPrecision(12));
+      rows[i][0] = Number((rows[i][0] + 1).toPrecision(12));
       this.setValues(rows);
     });
-    const remove = h('button', { type: 'button', class: 'remove', 'aria-label': `Remove token ${t + 1}`,
-      title: `Remove token ${t + 1}` }, '✕');
+    const removeText = this.t('layernorm.remove', { n });
+    const remove = h('button', { type: 'button', class: 'remove', 'aria-label': removeText, title: removeText }, '✕');
     remove.addEventListener('click', () => {
-      const rows = this.rows.filter((_, i) => i !== t);
+      const rows = this.rows.filter((_, k) => k !== i);
       if (rows.length) this.setValues(rows, { token: Math.min(this.numAttr('token'), rows.length) });
     });
-    return h('div', { class: 'token-row' }, h('label', { for: id }, `Token ${t + 1}`), input, nudge, remove);
+    return h('div', { class: 'token-row' }, h('label', { for: id }, this.t('layernorm.tokenLabel', { n })), input, nudge, remove);
   }
 
-  onTokenInput(t, input) {
+  onTokenInput(i, input) {
+    const t = (key, params) => this.t(key, params);
     const fields = [...this.tokenList.querySelectorAll('input')];
     let rows;
     try {
-      rows = checkRows(fields.map((f, i) => {
+      rows = checkRows(fields.map((f, k) => {
         try {
           return parseNumbers(f.value);
         } catch (err) {
-          throw Object.assign(new Error(`token ${i + 1}: ${err.message}`), { field: f });
+          throw Object.assign(new Error(t('layernorm.rows.entry', { token: k + 1, error: err.message })), { field: f });
         }
-      }));
+      }), t);
     } catch (err) {
       fields.forEach((f) => f.removeAttribute('aria-invalid'));
       (err.field ?? input).setAttribute('aria-invalid', 'true');
-      this.status(`${err.message.replace(/^./, (c) => c.toUpperCase())} — showing the last valid tokens.`, { error: true });
+      const error = err.message.replace(/^./, (c) => c.toLocaleUpperCase(this.messages.locale));
+      this.status(t('layernorm.invalidTokens', { error }), { error: true });
       return;
     }
     fields.forEach((f) => f.removeAttribute('aria-invalid'));
-    if (rows.every((r, i) => sameRow(r, this.rows[i]))) {
-      this.status(`Computed by the core (wasm ${this.flavour}).`);
+    if (rows.every((r, k) => sameRow(r, this.rows[k]))) {
+      this.status(t('layernorm.computedShort', { flavour: this.flavour }));
       return;
     }
     this.setValues(rows);
@@ -342,10 +410,10 @@ export class LayerNormExplorer extends BlockscopeElement {
 
   draw() {
     // Tables first, then both charts' widths in one read (one layout pass, not one per chart), then the charts.
-    const charts = [[this.drawDetail(), this.detailChart], [this.drawSequence(), this.seqChart]];
+    const charts = [[drawDetail(this), this.detailChart], [drawSequence(this), this.seqChart]];
     const widths = charts.map(([, box]) => chartWidth(box));
     charts.forEach(([drawChart], i) => drawChart(widths[i]));
-    this.drawNotes();
+    drawNotes(this);
     this.predict.render();
     this.predict.mask(this.shadowRoot);
     this.check.refresh();
@@ -355,142 +423,6 @@ export class LayerNormExplorer extends BlockscopeElement {
   /** The current state as a runnable PyTorch snippet that prints the numbers the widget shows. */
   toPyTorch() {
     return this.result ? layerNormSnippet(this) : '';
-  }
-
-  /** Fills the detail table and legend; returns the drawing of the detail chart at a given width. */
-  drawDetail() {
-    const { rows, d, T, token, axis, mean, variance, rstd, normalized, output, gamma, beta } = this.result;
-    const t = token - 1;
-    const x = rows[t];
-    const wrong = axis === 'sequence';
-    const affine = [h('dt', {}, 'y = γ·x̂ + β'), h('dd', { class: 'text' }, `with γ = ${fmt(gamma, 1)}, β = ${fmt(beta, 1)}`)];
-    if (wrong) {
-      this.stats.replaceChildren(
-        h('dt', {}, 'μᵢ, σ²ᵢ'), h('dd', { class: 'text' }, `per feature i, over the ${T} token${T > 1 ? 's' : ''}`), ...affine);
-    } else {
-      this.stats.replaceChildren(
-        h('dt', {}, 'mean μ'), h('dd', { 'data-stat': 'mean', 'data-predict': 'mean' }, fmt(mean[t])),
-        h('dt', {}, 'variance σ²'), h('dd', { 'data-stat': 'variance', 'data-predict': 'variance' }, fmt(variance[t])),
-        h('dt', {}, '1 / √(σ² + ε)'), h('dd', { 'data-stat': 'rstd', 'data-predict': 'variance' }, fmt(rstd[t])), ...affine);
-    }
-    // On the wrong axis the table shows each feature's statistics instead of x̂ (x̂ = y when γ = 1, β = 0).
-    const cols = [
-      { key: 'x', label: 'xᵢ', v: x },
-      ...(wrong ? [{ key: 'mean', label: 'μᵢ', v: mean }, { key: 'variance', label: 'σ²ᵢ', v: variance }]
-        : [{ key: 'normalized', label: 'x̂ᵢ', v: normalized[t] }]),
-      { key: 'output', label: 'yᵢ', v: output[t] },
-    ];
-    this.detailTable.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, `Token ${token}: input, normalized and output values per feature`),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'i'), ...cols.map((c) => h('th', { scope: 'col' }, c.label)))),
-      h('tbody', {}, ...x.map((_, i) => h('tr', {}, h('th', { scope: 'row' }, String(i + 1)),
-        ...cols.map((c) => h('td', { class: `num ${this.changes?.cells[t]?.[i] && c.key === 'output' ? 'changed' : ''}`,
-          'data-col': c.key, 'data-predict': PREDICTED_BY[c.key] }, fmt(c.v[i])))))));
-
-    const groups = x.map((_, i) => String(i + 1));
-    const series = [
-      { key: 'x', label: 'before: input x', color: 'var(--bs-c1)', values: x },
-      { key: 'y', label: 'after: output y = γ·x̂ + β', color: 'var(--bs-c3)', values: output[t] },
-    ];
-    this.detailLegend.replaceChildren(legend([...series,
-      ...(wrong ? [] : [{ label: `mean μ of x (${fmt(mean[t])})`, color: 'var(--bs-c4)', outline: true }])]));
-    this.detailChart.replaceChildren();
-    return (width) => this.drawDetailChart({ groups, series, width, token, x, t, wrong });
-  }
-
-  /** The detail chart: token t's features before and after, with its mean. */
-  drawDetailChart({ groups, series, width, token, x, t, wrong }) {
-    const { mean, variance, output } = this.result;
-    const chart = groupedBars(this.detailChart, {
-      groups, series, width, height: 240,
-      xLabel: 'feature index i', yLabel: 'value (dimensionless)',
-      title: `Token ${token} before and after LayerNorm`,
-      description: `Token ${token}, feature by feature. Before: ${x.map((v) => fmt(v)).join(', ')}. ` +
-        `After: ${output[t].map((v) => fmt(v)).join(', ')}.` +
-        (wrong ? '' : ` Mean ${fmt(mean[t])}, variance ${fmt(variance[t])}.`),
-      extraY: wrong ? [] : [mean[t]],
-    });
-    if (!wrong) {
-      chart.plot.append('line').attr('class', 'mean-line').attr('x1', 0).attr('x2', chart.innerW)
-        .attr('y1', chart.y(mean[t])).attr('y2', chart.y(mean[t])).attr('stroke', 'var(--bs-c4)')
-        .attr('stroke-width', 2).attr('stroke-dasharray', '6 4');
-    }
-  }
-
-  /** Fills the sequence table and legend; returns the drawing of the sequence chart at a given width. */
-  drawSequence() {
-    const { rows, T, d, axis, mean, variance, output } = this.result;
-    const wrong = axis === 'sequence';
-    const cells = this.changes?.cells;
-    const vec = (v, t) => h('div', { class: 'vec num' }, ...v.map((e, i) =>
-      h('span', { class: cells?.[t]?.[i] ? 'changed' : '' }, fmt(e))));
-    const body = rows.map((_, t) => {
-      const changed = this.changes?.outputs.includes(t + 1);
-      return h('tr', { 'data-token': String(t + 1), 'data-changed': changed ? 'true' : null },
-        h('th', { scope: 'row' }, `token ${t + 1}`, changed ? h('span', { class: 'visually-hidden' }, ' (output changed)') : null),
-        ...(wrong ? [] : [h('td', { class: 'num', 'data-stat': 'mean', 'data-predict': 'mean' }, fmt(mean[t])),
-          h('td', { class: 'num', 'data-stat': 'variance', 'data-predict': 'variance' }, fmt(variance[t]))]),
-        h('td', { 'data-col': 'output', 'data-predict': 'output' }, vec(output[t], t)));
-    });
-    this.seqTable.replaceChildren(
-      h('caption', { class: 'visually-hidden' }, wrong
-        ? 'Every token’s output, with per-feature statistics over the tokens (wrong axis)'
-        : 'Every token’s mean, variance and output'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'token'),
-        ...(wrong ? [] : [h('th', { scope: 'col' }, 'μ'), h('th', { scope: 'col' }, 'σ²')]),
-        h('th', { scope: 'col' }, 'output y'))),
-      h('tbody', {}, ...body),
-      ...(!wrong ? [] : [h('tfoot', {},
-        h('tr', {}, h('th', { scope: 'row' }, 'μ per feature'),
-          h('td', { 'data-stat': 'feature-mean', 'data-predict': 'mean' }, vec(mean, -1))),
-        h('tr', {}, h('th', { scope: 'row' }, 'σ² per feature'),
-          h('td', { 'data-stat': 'feature-variance', 'data-predict': 'variance' }, vec(variance, -1))))]));
-
-    const series = output.map((v, t) => ({ key: `t${t + 1}`, label: `token ${t + 1}`, color: TOKEN_COLORS[t % TOKEN_COLORS.length], values: v }));
-    this.seqLegend.replaceChildren(legend(series));
-    this.seqChart.replaceChildren();
-    return (width) => {
-      groupedBars(this.seqChart, {
-        groups: rows[0].map((_, i) => String(i + 1)), series, width, height: 240,
-        xLabel: 'feature index i', yLabel: 'output y (dimensionless)',
-        title: `LayerNorm outputs of all ${T} tokens${wrong ? ' (normalized over the wrong axis)' : ''}`,
-        description: output.map((v, t) => `Token ${t + 1}: ${v.map((e) => fmt(e)).join(', ')}.`).join(' '),
-      });
-      this.seqChart.querySelector('svg')?.setAttribute('data-d', String(d));
-    };
-  }
-
-  drawNotes() {
-    const { axis, T, variance } = this.result;
-    const wrong = axis === 'sequence';
-    this.axisHelp.textContent = wrong
-      ? `Wrong axis: each feature is normalized over the ${T} token${T > 1 ? 's' : ''} of the sequence (like ` +
-        'BatchNorm over a batch). A token’s output now depends on the other tokens — edit one token (or press +1) ' +
-        'and watch the others change.' + (T === 1 ? ' With a single token every feature has variance 0, so every output is β.' : '')
-      : 'LayerNorm: each token is normalized with its own mean and variance, so editing one token changes only ' +
-        'that token’s output. Flip the switch to see what goes wrong on the other axis.';
-    const c = this.changes;
-    this.editReport.classList.remove('trap');
-    if (!c) {
-      this.editReport.textContent = '';
-    } else {
-      const list = (ts) => (ts.length === 1 ? `token ${ts[0]}` : `tokens ${ts.join(', ')}`);
-      const others = c.outputs.filter((t) => !c.inputs.includes(t));
-      if (others.length) {
-        this.editReport.classList.add('trap');
-        this.editReport.textContent = `You changed ${list(c.inputs)}; outputs changed for ${list(c.outputs)}. ` +
-          `${others.length === 1 ? 'Token' : 'Tokens'} ${others.join(', ')} changed without being edited: the ` +
-          'statistics were taken across tokens.';
-      } else {
-        this.editReport.textContent = `You changed ${list(c.inputs)}; only ${c.outputs.length ? list(c.outputs) : 'no token'}’s ` +
-          'output changed — each token is normalized on its own.';
-      }
-    }
-    const book = this.presetSelect.value === 'book' && !wrong;
-    this.bookNote.hidden = !book;
-    if (book) {
-      this.bookNote.textContent = bookNote(variance);
-    }
   }
 }
 

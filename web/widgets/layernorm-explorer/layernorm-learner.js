@@ -1,11 +1,12 @@
 // layernorm-learner.js — what <layernorm-explorer> asks of the learner: predictions of the detail token's mean,
 // variance and output (with hints that name the likely mistake), the seed's "check yourself — LayerNorm axis"
 // quiz, the check of a learner's own LayerNorm against the core's mistakes, and the current state as PyTorch.
-// Helpers of the element (they read its `result`), not a custom element.
-import { fmt } from '../kit/base.js';
+// Helpers of the element (they read its `result`; their text is in its language), not a custom element. The PyTorch
+// snippet is code: locale-free, in English, whatever the widget's language.
 import { judge } from '../kit/compare.js';
 import { pyList } from '../kit/copy-pytorch.js';
 import { mistakeText } from '../kit/mistake-text.js';
+import { vectorText } from './layernorm-rows.js';
 
 const near = (a, b, tol) => Math.abs(a - b) <= tol;
 
@@ -23,32 +24,33 @@ export async function layerNormTarget(el) {
 /** The questions `predict` may name. */
 export function layerNormQuestions(el) {
   const r = () => el.result;
-  const tok = () => `token ${r().token} ([${r().rows[r().token - 1].map((v) => fmt(v, 2)).join(', ')}])`;
+  const t = (key, params) => el.t(key, params);
+  const tok = () => ({ token: r().token, values: vectorText(el, r().rows[r().token - 1], 2) });
   return {
     mean: {
       kind: 'number', tolerance: 0.01,
-      prompt: () => `Predict the mean μ of ${tok()}.`,
+      prompt: () => t('layernorm.ask.mean', tok()),
       expected: () => r().mean[r().token - 1],
       hint: (a) => {
         const x = r().rows[r().token - 1];
         const sum = x.reduce((s, v) => s + v, 0);
-        return near(a, sum, 0.01) ? `That is the sum of the ${x.length} features: the mean divides it by d = ${x.length}.` : null;
+        return near(a, sum, 0.01) ? t('layernorm.hint.sum', { count: x.length }) : null;
       },
     },
     variance: {
       kind: 'number', tolerance: 0.01,
-      prompt: () => `Predict the variance σ² LayerNorm uses for ${tok()}.`,
+      prompt: () => t('layernorm.ask.variance', tok()),
       expected: () => r().variance[r().token - 1],
       hint: (a, want) => {
         const d = r().d;
-        if (d > 1 && near(a, (want * d) / (d - 1), 0.01)) return `That is the unbiased variance, ÷ (n − 1): LayerNorm divides by n = ${d}.`;
-        if (near(a, Math.sqrt(want), 0.01)) return 'That is the standard deviation σ; the variance is σ².';
+        if (d > 1 && near(a, (want * d) / (d - 1), 0.01)) return t('layernorm.hint.unbiased', { d });
+        if (near(a, Math.sqrt(want), 0.01)) return t('layernorm.hint.std');
         return null;
       },
     },
     output: {
       kind: 'vector', tolerance: 0.01,
-      prompt: () => `Predict LayerNorm’s output y for ${tok()}: ${r().d} values, separated by commas.`,
+      prompt: () => t('layernorm.ask.output', { ...tok(), d: r().d }),
       expected: () => r().output[r().token - 1],
       hint: async (a) => {
         const { candidates } = await layerNormTarget(el);
@@ -56,19 +58,18 @@ export function layerNormQuestions(el) {
         const d = r().d;
         const row = candidates.map((c) => ({ id: c.id, values: c.values.subarray(t * d, (t + 1) * d) }));
         const v = judge({ shape: [d], values: a, halfUnits: null }, [d], row, 0.01);
-        return v.match !== 'unknown' && v.match !== 'correct' ? `Those numbers are ${mistakeText(v.match).what}.` : null;
+        return v.match !== 'unknown' && v.match !== 'correct' ? t('layernorm.hint.mistake', { what: mistakeText(v.match).what }) : null;
       },
     },
     'axis-quiz': {
       kind: 'choice',
-      prompt: () => 'Check yourself — LayerNorm axis: for x of shape (batch, seq_len, d_model), over which ' +
-        'dimension does LayerNorm compute its mean and variance?',
+      prompt: () => t('layernorm.quiz.prompt'),
       expected: () => 'features',
       choices: [
-        { value: 'batch', label: 'dim 0, the batch', hint: 'That is BatchNorm: statistics per feature over the batch.' },
-        { value: 'sequence', label: 'dim 1, the sequence', hint: 'Then a token’s output depends on the other tokens: flip “Wrong axis” to watch it.' },
-        { value: 'features', label: 'dim −1, each token’s d_model features' },
-        { value: 'all', label: 'all dimensions at once', hint: 'One mean for the whole tensor would mix every token and every sequence.' },
+        { value: 'batch', label: t('layernorm.quiz.batch'), hint: t('layernorm.quiz.batchHint') },
+        { value: 'sequence', label: t('layernorm.quiz.sequence'), hint: t('layernorm.quiz.sequenceHint') },
+        { value: 'features', label: t('layernorm.quiz.features') },
+        { value: 'all', label: t('layernorm.quiz.all'), hint: t('layernorm.quiz.allHint') },
       ],
     },
   };

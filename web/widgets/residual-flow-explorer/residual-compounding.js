@@ -2,18 +2,27 @@
 // multiplied over the depth — 2¹⁰ ≈ 1024 explodes, 0.5¹⁰ ≈ 0.001 vanishes — drawn next to what the two real networks
 // above did: their layer-1 over layer-L gradient ratio (from the core's backward pass) and the per-layer factor that
 // ratio amounts to. The toy's numbers are plain arithmetic on the factor (no network); the real ones are the core's.
-// A helper of the element, not a custom element.
+// Its text is in the widget's language (host: the element's panelPort); the PyTorch snippet below is code and stays
+// English and locale-free. A helper of the element, not a custom element.
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleBand, scaleLog } from 'd3-scale';
 
-import { fmt, h } from '../kit/base.js';
+import { h } from '../kit/base.js';
 import { chartWidth, createChart, naturalSize } from '../kit/chart-kit.js';
 
-const sci = (v) => (v >= 1e4 || v < 1e-2 ? v.toExponential(2).replace('e+', ' × 10^').replace('e-', ' × 10^−') : fmt(v, v < 1 ? 4 : 2));
+/** A product for reading: 2 decimals (4 below 1), or 9.77 × 10^−4 when tiny or huge; in host's language. */
+function sci(host, v) {
+  if (v >= 1e4 || v < 1e-2) {
+    const [m, e] = v.toExponential(2).split('e');
+    return `${host.num(Number(m), 2)} × 10^${e.replace('+', '').replace('-', '−')}`;
+  }
+  return host.num(v, v < 1 ? 4 : 2);
+}
 
 export class Compounding {
   constructor(host) {
     this.host = host;
+    const t = (key, params) => host.t(key, params);
     this.factor = h('input', { type: 'number', id: 'toy-factor', min: '0.1', max: '3', step: '0.1', value: '0.5',
       inputmode: 'decimal', 'aria-describedby': 'toy-result' });
     this.steps = h('input', { type: 'number', id: 'toy-steps', min: '1', max: '30', step: '1', value: '10',
@@ -23,18 +32,18 @@ export class Compounding {
       this.factor.value = String(f);
       this.steps.value = '10';
       this.draw();
-    } }, `${f} per layer, 10 layers`));
+    } }, t('residual.toy.preset', { factor: host.num(f), layers: 10 })));
     this.result = h('p', { class: 'toy-result', id: 'toy-result', role: 'status', 'aria-live': 'polite' });
     this.real = h('p', { class: 'toy-real' });
     this.chart = h('div', { class: 'chart toy-chart' });
-    this.root = h('section', { class: 'compounding', 'aria-labelledby': 'toy-title' },
-      h('h4', { id: 'toy-title' }, 'Compounding: one factor per layer'),
-      h('p', { class: 'muted' }, 'An illustration, not a network: each backward step multiplies the gradient by the ',
-        'same factor, so after L steps it is factor^L. Real layers multiply by different numbers, but depth compounds ',
-        'them the same way.'),
-      h('div', { class: 'row' }, h('label', { for: 'toy-factor' }, 'factor per layer '), this.factor,
-        h('label', { for: 'toy-steps' }, ' layers '), this.steps, ...this.presets),
-      this.result, this.chart, this.real);
+    const row = h('div', { class: 'row' }, h('label', { for: 'toy-factor' }, `${t('residual.toy.factor')} `), this.factor,
+      h('label', { for: 'toy-steps' }, ` ${t('residual.toy.layers')} `), this.steps, ...this.presets);
+    /** What the learner operates (the element's control group "compounding"). */
+    this.controls = [row];
+    this.root = h('section', { class: 'compounding', part: 'compounding', 'aria-labelledby': 'toy-title' },
+      h('h4', { id: 'toy-title' }, t('residual.toy.title')),
+      h('p', { class: 'muted' }, t('residual.toy.intro')),
+      row, this.result, this.chart, this.real);
   }
 
   read() {
@@ -47,17 +56,18 @@ export class Compounding {
   draw(real = this.realNorms) {
     this.realNorms = real;
     const { f, L } = this.read();
+    const host = this.host;
     const product = f ** L;
-    this.result.textContent = `${fmt(f, 1)}^${L} = ${sci(product)}: ` + (product > 1
-      ? `the gradient reaching the first layer is ${sci(product)} times what left the last — it explodes.`
-      : product < 1 ? `the first layer gets ${sci(product)} of it — it vanishes.` : 'it stays the same.');
+    const key = product > 1 ? 'residual.toy.explodes' : product < 1 ? 'residual.toy.vanishes' : 'residual.toy.same';
+    this.result.textContent = host.t(key, { f: host.num(f, 1), L, product: sci(host, product) });
     if (real) {
-      const parts = Object.entries({ 'without residual': real.withoutResidual, 'with residual': real.withResidual }).map(([label, n]) => {
+      const nets = { 'residual.net.withoutShort': real.withoutResidual, 'residual.net.withShort': real.withResidual };
+      const parts = Object.entries(nets).map(([label, n]) => {
         const ratio = n[0] / n[n.length - 1];
         const per = n.length > 1 ? ratio ** (1 / (n.length - 1)) : 1;
-        return `${label}: layer 1 / layer ${n.length} = ${sci(ratio)}, as if each layer multiplied by ${fmt(per, 3)}`;
+        return host.t('residual.toy.realNet', { net: host.t(label), L: n.length, ratio: sci(host, ratio), per: host.num(per, 3) });
       });
-      this.real.textContent = `The real networks above (the core’s backward pass): ${parts.join('; ')}.`;
+      this.real.textContent = host.t('residual.toy.real', { nets: parts.join('; ') });
     }
     this.drawChart(f, L);
   }
@@ -66,8 +76,11 @@ export class Compounding {
     this.chart.replaceChildren();
     const width = chartWidth(this.chart, { min: 260, max: 560 });
     const values = Array.from({ length: L + 1 }, (_, k) => f ** k);
-    const chart = createChart(this.chart, { width, height: 170, xLabel: 'layers multiplied', yLabel: 'factor^L (log)',
-      title: `${fmt(f, 1)} multiplied over ${L} layers`, description: values.map((v, k) => `${k}: ${sci(v)}`).join(', ') });
+    const host = this.host;
+    const chart = createChart(this.chart, { width, height: 170,
+      xLabel: host.t('residual.toy.xLabel'), yLabel: host.t('residual.toy.yLabel'),
+      title: host.t('residual.toy.chartTitle', { f: host.num(f, 1), L }),
+      description: values.map((v, k) => `${host.num(k)}: ${sci(host, v)}`).join(host.t('residual.sep')) });
     naturalSize(chart, width, 170);
     const lo = Math.min(...values, 1);
     const hi = Math.max(...values, 1);
