@@ -1,12 +1,12 @@
 // training-lab-charts.js — <training-lab>'s two d3 charts: the loss curves of both runs against the step (training
 // loss per step, its moving average, validation loss, where a run failed) and the gradient norm of every layer
 // (embeddings, blocks, head) on a log scale, now and at step 1. Built once per size, then only their paths move.
-// No model work here: they draw what training-lab-runs.js recorded.
+// No model work here: they draw what training-lab-runs.js recorded. Their words come from the widget's messages (port:
+// the element's panelPort, t and num).
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLog, scalePoint } from 'd3-scale';
 import { line } from 'd3-shape';
 
-import { fmt } from '../kit/base.js';
 import { chartWidth, createChart, naturalSize } from '../kit/chart-kit.js';
 import { UNIFORM_LOSS } from './training-lab-runs.js';
 
@@ -45,27 +45,27 @@ function size(box) {
 
 /** The loss chart: x = step (0 … the schedule's steps), y = loss in nats per byte. */
 export class LossChart {
-  constructor(box) {
+  constructor(box, port) {
     this.box = box;
+    this.port = port;
     this.chart = null;
   }
 
   /** (Re)builds the axes and empty paths at the box's width, for a schedule of `steps`. */
   build(steps, labels) {
+    const { t } = this.port;
     const { width, height } = size(this.box);
     this.box.replaceChildren();
     const chart = createChart(this.box, {
-      width, height, xLabel: 'training step', yLabel: 'loss (nats per byte)',
-      title: 'Training and validation loss of both runs',
-      description: `Loss against training step for run A (${labels.a}) and run B (${labels.b}). The latest numbers ` +
-        'are in the results table below.',
+      width, height, xLabel: t('lab.loss.xLabel'), yLabel: t('lab.loss.yLabel'), title: t('lab.loss.title'),
+      description: t('lab.loss.description', labels),
     });
     naturalSize(chart, width, height);
     chart.x.domain([0, steps]);
     this.ref = chart.plot.append('g').attr('class', 'ref');
     this.ref.append('line').attr('x1', 0).attr('x2', chart.innerW);
     this.ref.append('text').attr('x', chart.innerW - 4).attr('text-anchor', 'end').attr('dy', '1.1em')
-      .text(`uniform guess, ln 256 = ${fmt(UNIFORM_LOSS, 2)}`);
+      .text(t('lab.loss.uniform', { loss: this.port.num(UNIFORM_LOSS, 2) }));
     this.paths = {};
     for (const key of ['a', 'b']) {
       const g = chart.plot.append('g').attr('data-run', key).attr('fill', 'none').attr('stroke', RUN_COLORS[key]);
@@ -121,41 +121,42 @@ export class LossChart {
     const right = x < this.chart.innerW * 0.6;
     mark.append('text').attr('class', 'marker-label').attr('x', right ? 10 : -10).attr('y', run.key === 'a' ? 16 : 32)
       .attr('text-anchor', right ? 'start' : 'end').attr('fill', RUN_COLORS[run.key]).attr('stroke', 'var(--bs-bg)')
-      .text(`${run.key.toUpperCase()} diverged at step ${step}`);
+      .text(this.port.t('lab.loss.diverged', { run: run.key.toUpperCase(), step }));
   }
 
   /** Loss spikes: small triangles on the top edge, each with a tooltip (the notes under the table list them too). */
   drawSpikes(g, run) {
     const { x } = this.chart;
+    const { t, num } = this.port;
     g.selectAll('path').data(run.spikes).join('path').attr('d', 'M-5,8L5,8L0,0Z').attr('fill', RUN_COLORS[run.key])
       .attr('transform', (s) => `translate(${x(s.step)},0)`)
-      .append('title').text((s) => `${run.key.toUpperCase()}: loss spike at step ${s.step} (${fmt(s.loss, 2)} nats)`);
+      .append('title').text((s) => t('lab.loss.spike', { run: run.key.toUpperCase(), step: s.step, loss: num(s.loss, 2) }));
   }
 }
 
 /** The gradient-norm chart: x = layer (embeddings, block 1 … L, head), y = ‖gradient‖ on a log scale. */
 export class GradChart {
-  constructor(box) {
+  constructor(box, port) {
     this.box = box;
+    this.port = port;
     this.chart = null;
   }
 
   build(layers, labels) {
+    const { t } = this.port;
     const { width, height } = size(this.box);
     this.box.replaceChildren();
     const chart = createChart(this.box, {
-      width, height, xLabel: 'layer (input side → output side)', yLabel: 'gradient norm (log scale)',
+      width, height, xLabel: t('lab.grad.xLabel'), yLabel: t('lab.grad.yLabel'),
       margin: { top: 12, right: 16, bottom: 44, left: 62 },
-      title: 'Gradient norm of every layer for both runs',
-      description: `The norm of each layer's gradient before clipping, for run A (${labels.a}) and run B ` +
-        `(${labels.b}): thick lines now (averaged over recent steps), thin dotted lines at step 1. A line that ` +
-        'falls steeply towards the embeddings means the lower layers hardly receive any training signal.',
+      title: t('lab.grad.title'), description: t('lab.grad.description', labels),
     });
     naturalSize(chart, width, height);
     this.names = ['embeddings', ...Array.from({ length: layers }, (_, i) => `trf_blocks.${i}`), 'head'];
     this.x = scalePoint().domain(this.names).range([0, chart.innerW]).padding(0.3);
     this.y = scaleLog().range([chart.innerH, 0]);
-    const tick = (name) => (name === 'embeddings' ? 'emb' : name === 'head' ? 'head' : String(Number(name.split('.')[1]) + 1));
+    const ends = { embeddings: t('lab.grad.tickEmbeddings'), head: t('lab.grad.tickHead') };
+    const tick = (name) => ends[name] ?? String(Number(name.split('.')[1]) + 1);
     chart.root.select('.x-axis').call(axisBottom(this.x).tickFormat(tick).tickSizeOuter(0));
     this.groups = {};
     for (const key of ['a', 'b']) {

@@ -2,7 +2,8 @@
 // weights every CHECKPOINT_EVERY steps, as the core saves them: safetensors in the book's layout, with config.json),
 // thinned to at most MAX_CHECKPOINTS so a long run stays within a few dozen MB. The panel hands a run's checkpoints
 // to a <gpt-explorer> on the page (which can then scrub through them, watching attention and LayerNorm statistics
-// form) and downloads any of them as the two files the CLI and PyTorch load.
+// form) and downloads any of them as the two files the CLI and PyTorch load. Its select and buttons are the widget's
+// control group `checkpoints` (this.rows; lock="checkpoints" disables them).
 import { h } from '../kit/base.js';
 import { CHECKPOINT_EVERY } from './training-lab-runs.js';
 
@@ -11,32 +12,34 @@ export const CHECKPOINTS_CSS = `
 .checkpoints .ck-note { margin: 0.2rem 0; }
 `;
 
-/** The lab's "Inspect or download a run's checkpoints" section. port: {attr, report, runs(), explorer()}. */
+/** The lab's "Inspect or download a run's checkpoints" section. port: the element's panelPort plus explorer(), runLabel(run). */
 export class CheckpointPanel {
   #port;
   constructor(port) {
     this.#port = port;
-    this.rows = h('div');
+    const { t } = port;
+    this.rows = h('div', { class: 'ck-rows' });
     this.note = h('p', { class: 'ck-note', 'aria-live': 'polite' });
-    this.section = h('section', { class: 'checkpoints' }, h('h4', {}, 'The models you trained'),
-      h('p', { class: 'muted' }, `Each run keeps its weights every ${CHECKPOINT_EVERY} steps (from step 0). Hand a run ` +
-        'to the GPT explorer on this page to look inside it — scrub through its checkpoints to watch attention and ' +
-        'the LayerNorm statistics form — or download one as config.json + model.safetensors for the CLI or PyTorch.'),
+    this.section = h('section', { class: 'checkpoints', part: 'checkpoints' }, h('h4', {}, t('lab.checkpoints.heading')),
+      h('p', { class: 'muted' }, t('lab.checkpoints.explain', { count: CHECKPOINT_EVERY })),
       this.rows, this.note);
     this.selects = new Map();
   }
 
   draw(runs) {
+    const { t, num, runLabel, locked } = this.#port;
     for (const run of runs) {
       let row = this.selects.get(run.key);
       if (!row || row.run !== run) {
-        const select = h('select', { id: `ck-${run.key}`, 'aria-label': `checkpoint of run ${run.key.toUpperCase()}` });
+        const name = run.key.toUpperCase();
+        const select = h('select', { id: `ck-${run.key}`, 'aria-label': t('lab.checkpoints.select', { run: name }) });
         const inspect = h('button', { type: 'button', part: 'inspect-checkpoint', class: 'inspect', 'data-run': run.key,
-          onclick: () => this.inspect(run, Number(select.value)) }, `Inspect run ${run.key.toUpperCase()} in the GPT explorer`);
+          onclick: () => !locked('checkpoints') && this.inspect(run, Number(select.value)) }, t('lab.checkpoints.inspect', { run: name }));
         const download = h('button', { type: 'button', part: 'download-checkpoint', class: 'download', 'data-run': run.key,
-          onclick: () => this.download(run, Number(select.value)) }, 'Download');
+          onclick: () => !locked('checkpoints') && this.download(run, Number(select.value)) }, t('lab.checkpoints.download'));
         row = { run, select, inspect, download, el: h('div', { class: 'ck-row', 'data-run': run.key },
-          h('label', { for: `ck-${run.key}` }, `${run.key.toUpperCase()}: ${run.label}, step `), select, inspect, download) };
+          h('label', { for: `ck-${run.key}` }, `${t('lab.checkpoints.label', { run: name, label: runLabel(run) })} `), select, inspect,
+          download) };
         this.selects.set(run.key, row);
       }
       const steps = run.checkpoints.map((c) => String(c.step));
@@ -44,23 +47,25 @@ export class CheckpointPanel {
       if (steps.join() !== current.join()) {
         const keep = row.select.value;
         const follow = !keep || keep === current.at(-1); // on the latest: stay on the latest
-        row.select.replaceChildren(...steps.map((s) => h('option', { value: s }, s)));
+        row.select.replaceChildren(...steps.map((s) => h('option', { value: s }, num(Number(s)))));
         row.select.value = follow || !steps.includes(keep) ? steps.at(-1) ?? '' : keep;
       }
-      row.inspect.disabled = row.download.disabled = steps.length === 0;
+      row.inspect.disabled = row.download.disabled = steps.length === 0 || locked('checkpoints');
     }
     this.rows.replaceChildren(...runs.map((r) => this.selects.get(r.key).el));
   }
 
   inspect(run, step) {
+    const { t, runLabel } = this.#port;
     const explorer = this.#port.explorer();
     if (!explorer || typeof explorer.inspectCheckpoints !== 'function') {
-      this.note.textContent = 'There is no <gpt-explorer> on this page: download the checkpoint instead.';
+      this.note.textContent = t('lab.checkpoints.noExplorer');
       return;
     }
-    explorer.inspectCheckpoints({ label: `training lab run ${run.key.toUpperCase()} (${run.label})`, step,
+    const name = run.key.toUpperCase();
+    explorer.inspectCheckpoints({ label: t('lab.checkpoints.explorerLabel', { run: name, label: runLabel(run) }), step,
       checkpoints: run.checkpoints.map(({ step: s, config, weights }) => ({ step: s, config, weights })) });
-    this.note.textContent = `Run ${run.key.toUpperCase()} at step ${step} is in the GPT explorer.`;
+    this.note.textContent = t('lab.checkpoints.inExplorer', { run: name, step });
     explorer.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
   }
 
@@ -78,7 +83,7 @@ export class CheckpointPanel {
     const base = `run-${run.key}-step-${step}`;
     save(ck.weights, `${base}-model.safetensors`, 'application/octet-stream');
     save(ck.config, `${base}-config.json`, 'application/json');
-    this.note.textContent = `Downloaded ${base}-model.safetensors and ${base}-config.json: rename them to model.safetensors ` +
-      'and config.json in one directory for blockscope --model DIR.';
+    this.note.textContent = this.#port.t('lab.checkpoints.downloaded', { weights: `${base}-model.safetensors`,
+      config: `${base}-config.json` });
   }
 }

@@ -49,7 +49,9 @@ export const SAMPLE_OPTIONS = { maxNewTokens: 60, temperature: 0.6, seed: 42, ov
 
 /**
  * The comparisons: each names run A's and run B's settings; everything else is shared. `gpt(shared)` returns the
- * GPT config keys a run sets, `warmup(shared)` the warmup steps it uses.
+ * GPT config keys a run sets, `warmup(shared)` the warmup steps it uses. The labels are the English names the
+ * blockscope-ready event and Copy as PyTorch carry (locale-free); the widget shows the messages lab.comparison.<name>
+ * and lab.run.<name>.a|b instead.
  */
 export const COMPARISONS = {
   norm: {
@@ -103,7 +105,7 @@ let corpus = null;
 export function loadCorpus() {
   corpus ??= Promise.all(['train.txt', 'val.txt'].map(async (name) => {
     const res = await fetch(new URL(name, DATA_URL));
-    if (!res.ok) throw new Error(`could not load the corpus ${name} (HTTP ${res.status})`);
+    if (!res.ok) throw Object.assign(new Error(`could not load the corpus ${name} (HTTP ${res.status})`), { corpusFile: name, httpStatus: res.status });
     return Int32Array.from(new Uint8Array(await res.arrayBuffer()));
   })).then(([tokens, validationTokens]) => ({ tokens, validationTokens }));
   corpus.catch(() => { corpus = null; });
@@ -112,9 +114,11 @@ export function loadCorpus() {
 
 /** One run: its model and trainer in the worker and everything it reported. */
 class Run {
-  constructor(key, side, shared) {
+  constructor(key, comparison, shared) {
+    const side = COMPARISONS[comparison][key];
     this.key = key; // 'a' | 'b'
-    this.label = side.label;
+    this.comparison = comparison; // the widget shows the message lab.run.<comparison>.<key>
+    this.label = side.label; // English, for events and Copy as PyTorch
     this.config = gptConfig(side, shared);
     this.train = trainConfig(side, shared);
     this.gpt = null;
@@ -183,14 +187,14 @@ class Run {
  */
 export class RunPair {
   constructor(client, data, { comparison, shared, evalEvery, sampleEvery }, callbacks) {
-    const cmp = COMPARISONS[comparison];
+    this.comparison = comparison;
     this.client = client;
     this.data = data;
     this.shared = shared;
     this.evalEvery = evalEvery;
     this.sampleEvery = sampleEvery;
     this.cb = callbacks;
-    this.runs = [new Run('a', cmp.a, shared), new Run('b', cmp.b, shared)];
+    this.runs = [new Run('a', comparison, shared), new Run('b', comparison, shared)];
     this.playing = false;
     this.loop = null;
     this.disposed = false;

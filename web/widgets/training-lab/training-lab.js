@@ -9,20 +9,27 @@
 //   loading (lazy|eager). Deep links: #training-lab.lr=0.005&training-lab.comparison=warmup (or by element id).
 // Events: blockscope-train-step {run: 'a'|'b', step, loss, valLoss?, gradNorm, lr, finite} after every step,
 //   blockscope-ready {runs: [{run, label, numParameters, config, train}]} when both models are built (GPT and
-//   trainer configs).
-import { BlockscopeElement, define, fmt, h, UPDATE } from '../kit/base.js';
+//   trainer configs; labels in English, numbers raw, whatever the widget's language).
+// Layout (kit/layout.js): control groups comparison, lr, warmup, steps, layers, emb-dim, train, checkpoints; sections
+//   title, description, settings, legend, look-for, loss, gradients, samples, results, copy-pytorch, checkpoints, status.
+// Words: the messages lab.* (i18n/<locale>/training-lab.js); a new lang rebuilds the DOM and the runs go on.
+import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { KIT_CSS, legend, watchWidth } from '../kit/chart-kit.js';
 import { attrField, attrSelect } from '../kit/controls.js';
-import { CHARTS_CSS, GradChart, LossChart, RUN_COLORS, smooth } from './training-lab-charts.js';
-import { BATCH, COMPARISONS, CONTEXT, DATA_URL, DIVERGED_STEPS, gptConfig, loadCorpus, RunPair, SAMPLE_OPTIONS, SAMPLE_PROMPT,
-  trainConfig } from './training-lab-runs.js';
+import { CHARTS_CSS, GradChart, LossChart, RUN_COLORS } from './training-lab-charts.js';
+import { BATCH, COMPARISONS, CONTEXT, DATA_URL, gptConfig, loadCorpus, RunPair, SAMPLE_OPTIONS, SAMPLE_PROMPT, trainConfig }
+  from './training-lab-runs.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { CHECKPOINTS_CSS, CheckpointPanel } from './training-lab-checkpoints.js';
 import { labSnippet } from './training-lab-pytorch.js';
-import { BYTE_CSS, renderPieces, utf8Pieces } from '../kit/tokens.js';
+import { BYTE_CSS } from '../kit/tokens.js';
+import { OFF } from '../kit/layout.js';
+import { RESULTS_CSS, ResultsPanel } from './training-lab-results.js';
 import { LIMITS, settings, whatToLookFor } from './training-lab-text.js';
 
 const CSS = `
+fieldset.settings:not(:has(.row:not([${OFF}]))) { display: none; }
+.pytorch:has([part~="copy-pytorch"][${OFF}]), .checkpoints:has(.ck-rows[${OFF}]) { display: none; }
 .controls label { white-space: nowrap; }
 .controls label.wide { white-space: normal; display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0.2rem 0.4rem; max-width: 100%; }
 .controls label.wide select { flex: 1 1 10rem; }
@@ -31,16 +38,6 @@ input[type="number"] { width: 5.5rem; }
 input#lr { width: 11rem; max-width: 100%; }
 .buttons button.play { min-width: 6.5rem; font-weight: 600; }
 .rate { color: var(--bs-muted); font-variant-numeric: tabular-nums; }
-.samples { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.5rem 1rem; }
-@container (min-width: 700px) { .samples { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
-.sample { margin: 0; border: 1px solid var(--bs-border); border-left-width: 4px; border-radius: 6px; padding: 0.35rem 0.5rem;
-  background: var(--bs-panel); min-width: 0; }
-.sample figcaption { font-size: 0.9rem; color: var(--bs-muted); }
-.sample .text { white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 ui-monospace, Menlo, Consolas, monospace; margin: 0.2rem 0 0; }
-.sample .prompt { color: var(--bs-muted); }
-.results td.state { text-align: left; }
-.run-notes { margin: 0.4rem 0; padding-left: 1.2rem; }
-.results .failed { color: var(--bs-c2); font-weight: 600; }
 .run-name { font-weight: 600; }
 section { margin: 0.8rem 0 0; }
 `;
@@ -60,80 +57,117 @@ export class TrainingLab extends BlockscopeElement {
     explorer: { default: '', doc: 'id of the <gpt-explorer> that inspects the runs\' checkpoints (default: the first on the page)' },
   };
 
+  static controlGroups = {
+    comparison: 'the menu of comparisons (which setting runs A and B differ in)',
+    lr: 'the learning-rate slider',
+    warmup: 'the warmup steps field',
+    steps: 'the training steps field',
+    layers: 'the menu of layers (blocks)',
+    'emb-dim': 'the d_model menu',
+    train: 'the Train / Pause and Reset buttons (and the steps per second beside them)',
+    checkpoints: 'each run\'s checkpoint menu with its Inspect and Download buttons',
+  };
+
+  static sections = {
+    title: 'the heading',
+    description: 'the paragraph on what the lab trains and how',
+    settings: 'the Settings box (comparison, learning rate, warmup, steps, layers, d_model)',
+    legend: 'the legend naming run A and run B',
+    'look-for': 'the note on what the chosen comparison shows',
+    loss: 'the loss chart with its explanation',
+    gradients: 'the chart of each layer\'s gradient norm with its explanation',
+    samples: 'what each model writes after the prompt',
+    results: 'the results table and the notes on each run',
+    'copy-pytorch': 'Copy as PyTorch (the button, the code and the note above it)',
+    checkpoints: 'the checkpoints each run keeps, to inspect or download',
+    status: 'the status line',
+  };
+
   setup() {
-    this.pair = null;
-    this.visible = false;
-    this.state = 'idle'; // idle | building | ready | playing | paused | done
+    // A new language builds the DOM again (base.js relocalize): the runs and their state carry over.
+    this.pair ??= null;
+    this.state ??= 'idle'; // idle | building | ready | playing | paused | done
     this.onVisibility = () => this.visibilityChanged();
     this.whileConnected(() => {
       document.addEventListener('visibilitychange', this.onVisibility);
       return () => document.removeEventListener('visibilitychange', this.onVisibility);
     });
     const s = this.shadowRoot;
-    s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + COPY_CSS + CHECKPOINTS_CSS + CSS));
+    s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + RESULTS_CSS + COPY_CSS + CHECKPOINTS_CSS + CSS));
     this.lrInput = h('input', { type: 'range', id: 'lr', min: Math.log10(LIMITS.lr[0]), max: Math.log10(LIMITS.lr[1]), step: 0.05,
       oninput: () => this.showLr(10 ** Number(this.lrInput.value)),
-      onchange: () => this.setAttribute('lr', String(roundLr(10 ** Number(this.lrInput.value)))) });
+      onchange: () => this.set('lr', String(roundLr(10 ** Number(this.lrInput.value)))) });
     this.lrOut = h('output', { for: 'lr', class: 'num' });
-    this.playButton = h('button', { type: 'button', class: 'play', onclick: () => this.togglePlay() }, 'Train');
-    this.resetButton = h('button', { type: 'button', class: 'reset', onclick: () => this.reset() }, 'Reset');
+    this.playButton = h('button', { type: 'button', class: 'play', onclick: () => !this.locked('train') && this.togglePlay() },
+      this.t('lab.button.train'));
+    this.resetButton = h('button', { type: 'button', class: 'reset', onclick: () => !this.locked('train') && this.reset() },
+      this.t('lab.button.reset'));
     this.rate = h('span', { class: 'rate', 'aria-live': 'off' });
     this.lossBox = h('div', { class: 'chart-box loss-chart' });
     this.gradBox = h('div', { class: 'chart-box grad-chart' });
-    this.lossChart = new LossChart(this.lossBox);
-    this.gradChart = new GradChart(this.gradBox);
-    this.runLegend = h('div', { class: 'run-legend' });
-    this.samples = h('div', { class: 'samples' });
-    this.table = h('table', { class: 'results' },
-      h('caption', { class: 'visually-hidden' }, 'Latest numbers of both runs'),
-      h('thead', {}, h('tr', {}, ...['run', 'step', 'train loss (avg.)', 'val. loss', 'grad. norm', 'state']
-        .map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody'));
-    this.lookFor = h('p', { class: 'note look-for' });
-    this.notes = h('ul', { class: 'run-notes', 'aria-live': 'polite' });
+    this.lossChart = new LossChart(this.lossBox, this.panelPort());
+    this.gradChart = new GradChart(this.gradBox, this.panelPort());
+    this.runLegend = h('div', { class: 'run-legend', part: 'legend' });
+    this.results = new ResultsPanel(this.panelPort({ runLabel: (run) => this.runLabel(run), runName: (run) => this.runName(run),
+      playing: () => Boolean(this.pair?.playing) }));
+    this.lookFor = h('p', { class: 'note look-for', part: 'look-for' });
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
-    this.checkpointPanel = new CheckpointPanel(this.panelPort({ explorer: () => this.explorer() }));
+    this.checkpointPanel = new CheckpointPanel(this.panelPort({ explorer: () => this.explorer(), runLabel: (run) => this.runLabel(run) }));
+    const comparisons = Object.fromEntries(Object.keys(COMPARISONS).map((k) => [k, this.t(`lab.comparison.${k}`)]));
+    const lrLabel = h('label', { for: 'lr', class: 'wide' }, this.t('lab.label.lr'), this.lrInput, this.lrOut);
+    this.controls.addGroup('lr', lrLabel);
+    this.controls.addGroup('train', this.playButton, this.resetButton, this.rate);
+    this.controls.addGroup('checkpoints', this.checkpointPanel.rows);
     s.append(
-      h('h3', {}, 'Training lab: two GPTs side by side'),
-      h('p', {}, `Two small GPTs learn to predict the next byte of the Brown corpus (1961 American English) in this tab, ` +
-        `in a worker, one step each in turn: batches of ${BATCH} windows of ${CONTEXT} bytes, AdamW with a cosine schedule ` +
-        'and gradient clipping at 1. They start from the same Blockscope seed (the core’s own generator, not ' +
-          'torch.manual_seed) and see the same batches; only the setting you compare differs.'),
-      h('fieldset', {}, h('legend', { class: 'fs' }, 'Settings'),
-        h('div', { class: 'row controls' },
-          wide(attrSelect(this, 'comparison', 'compare', Object.fromEntries(Object.entries(COMPARISONS).map(([k, c]) => [k, c.label]))))),
-        h('div', { class: 'row controls' },
-          h('label', { for: 'lr', class: 'wide' }, 'learning rate', this.lrInput, this.lrOut),
-          attrField(this, 'warmup', 'warmup steps', { step: 10 })),
-        h('div', { class: 'row controls' },
-          attrField(this, 'steps', 'steps', { step: 50 }),
-          attrSelect(this, 'layers', 'layers'),
-          attrSelect(this, 'emb-dim', 'd_model'))),
-      h('div', { class: 'row buttons' }, this.playButton, this.resetButton, this.rate),
+      h('h3', {}, this.t('lab.title')),
+      h('p', { part: 'description' }, this.t('lab.description', { batch: BATCH, context: CONTEXT })),
+      h('fieldset', { class: 'settings', part: 'settings' }, h('legend', { class: 'fs' }, this.t('lab.settings')),
+        h('div', { class: 'row controls', part: 'controls' },
+          wide(attrSelect(this, 'comparison', this.t('lab.label.comparison'), comparisons))),
+        h('div', { class: 'row controls', part: 'controls' }, lrLabel,
+          attrField(this, 'warmup', this.t('lab.label.warmup'), { step: 10 })),
+        h('div', { class: 'row controls', part: 'controls' },
+          attrField(this, 'steps', this.t('lab.label.steps'), { step: 50 }),
+          attrSelect(this, 'layers', this.t('lab.label.layers')),
+          attrSelect(this, 'emb-dim', this.t('lab.label.embDim')))),
+      h('div', { class: 'row buttons', part: 'controls' }, this.playButton, this.resetButton, this.rate),
       this.runLegend,
       this.lookFor,
-      h('div', { class: 'pair even' }, h('section', {}, h('h4', {}, 'Loss'),
-        h('p', { class: 'muted' }, 'Thin line: the training loss of each step; thick: its average over the last steps ' +
-          '(up to 25); dotted with points: the validation loss, on documents neither model trains on. Run B\'s lines are ' +
-          'dashed. A triangle on the top edge marks a loss spike; a cross, a run that diverged.'),
-        this.lossBox),
-      h('section', {}, h('h4', {}, 'Gradient norm of each layer'),
-        h('p', { class: 'muted' }, 'How much training signal reaches each layer, from the embeddings (left) to the output ' +
-          'head (right): thick lines now (averaged over recent steps), thin dotted ones at step 1. A line that drops by orders of magnitude towards the embeddings means ' +
-          'the lower layers have stopped learning.'),
-        this.gradBox)),
-      h('section', {}, h('h4', {}, `What each model writes after “${SAMPLE_PROMPT.trim()}”`),
-        h('p', { class: 'muted' }, `${SAMPLE_OPTIONS.maxNewTokens} bytes sampled at temperature ${SAMPLE_OPTIONS.temperature}, ` +
-          'with the same random draws for both models, renewed every few dozen steps. Bytes that are not a whole UTF-8 ' +
-          'character are shown as <0xNN>.'),
-        this.samples),
-      h('section', {}, h('h4', {}, 'Results'), h('div', { class: 'scroll' }, this.table), this.notes,
-        h('p', { class: 'muted' }, 'The same two runs in PyTorch (the core’s seeded weights and batches, ported): its ' +
-          'printed losses are the ones above.'), this.copy.element),
+      h('div', { class: 'pair even', part: 'chart' },
+        h('section', { part: 'loss' }, h('h4', {}, this.t('lab.loss.heading')),
+          h('p', { class: 'muted' }, this.t('lab.loss.explain')), this.lossBox),
+        h('section', { part: 'gradients' }, h('h4', {}, this.t('lab.grad.heading')),
+          h('p', { class: 'muted' }, this.t('lab.grad.explain')), this.gradBox)),
+      h('section', { part: 'samples' }, h('h4', {}, this.t('lab.samples.heading', { prompt: SAMPLE_PROMPT.trim() })),
+        h('p', { class: 'muted' }, this.t('lab.samples.explain', { bytes: SAMPLE_OPTIONS.maxNewTokens,
+          temperature: SAMPLE_OPTIONS.temperature })),
+        this.results.samples),
+      h('section', { part: 'results' }, h('h4', {}, this.t('lab.results.heading')), h('div', { class: 'scroll' }, this.results.table),
+        this.results.notes),
+      h('div', { class: 'pytorch' }, h('p', { class: 'muted' }, this.t('lab.results.pytorch')), this.copy.element),
       this.checkpointPanel.section,
-      h('p', { class: 'status', role: 'status' }, 'The lab loads its corpus when it scrolls into view.'),
+      h('p', { class: 'status', role: 'status' }, this.t('lab.status.waiting')),
     );
     this.whileConnected(() => watchWidth(this, () => this.buildCharts()));
+  }
+
+  /**
+   * The learner's edit of attribute `name` (base.js), refused when the author locked its group: then the control shows
+   * the attribute's value again, and the runs go on untouched.
+   */
+  set(name, value) {
+    const done = super.set(name, value);
+    if (!done && this._built) this.syncControls(this.settings());
+    return done;
+  }
+
+  /** After the author changes lock="…": the buttons' own disabled states (while building, once done) again. */
+  attributeChangedCallback(name, oldValue, newValue) {
+    super.attributeChangedCallback(name, oldValue, newValue);
+    if (name === 'lock' && this._built) {
+      this.setState(this.state);
+      this.draw();
+    }
   }
 
   connectedCallback() {
@@ -165,7 +199,7 @@ export class TrainingLab extends BlockscopeElement {
     if (document.hidden && this.pair?.playing) {
       this.pausedBy = 'hidden';
       this.pair.pause();
-      this.status('Paused while the tab is hidden; it continues when you come back.');
+      this.say(() => this.t('lab.status.hidden'));
     } else if (!document.hidden && this.pausedBy === 'hidden') {
       this.pausedBy = null;
       this.pair?.play();
@@ -178,13 +212,20 @@ export class TrainingLab extends BlockscopeElement {
   }
 
   async start() {
+    if (this.pair) {
+      // The DOM was built again in a new language (relocalize): the runs go on and are drawn in it.
+      this.setState(this.state);
+      if (this.said) this.say(this.said.text, this.said.options);
+      return this.invalidate(UPDATE.REDRAW);
+    }
     if (!this.showWhenNearViewport()) this.invalidate(UPDATE.REDRAW);
   }
 
   attributeChanged(name) {
-    if (name === 'theme') return;
-    if (name === 'loading' && this.attr('loading') === 'eager' && !this.visible) this.start();
-    else if (name === 'eval-every' || name === 'sample-every') this.applyLive();
+    if (name === 'theme' || name === 'explorer') return;
+    if (name === 'loading') {
+      if (this.attr('loading') === 'eager' && !this.visible) this.start();
+    } else if (name === 'eval-every' || name === 'sample-every') this.applyLive();
     else this.invalidate(UPDATE.REBUILD);
   }
 
@@ -206,15 +247,21 @@ export class TrainingLab extends BlockscopeElement {
   async update(level) {
     const st = this.settings();
     this.syncControls(st);
-    this.lookFor.textContent = whatToLookFor(st);
-    if (level < UPDATE.REBUILD || !this.visible) return;
+    this.lookFor.textContent = whatToLookFor(st, (key, params) => this.t(key, params));
+    if (level < UPDATE.REBUILD || !this.visible) {
+      if (this.pair && !this.lossChart.chart) this.buildCharts(); // the DOM is new (a new language)
+      return;
+    }
     const resume = Boolean(this.pair?.playing || this.wantPlay);
     this.wantPlay = false;
     await this.pair?.dispose();
     this.pair = null;
     this.setState('building');
-    this.status('Loading the corpus and building both models…');
-    const [data, client] = await Promise.all([loadCorpus(), this.runtime()]);
+    this.say(() => this.t('lab.status.building'));
+    const corpus = loadCorpus().catch((err) => {
+      throw err.corpusFile ? new Error(this.t('lab.error.corpus', { file: err.corpusFile, status: err.httpStatus })) : err;
+    });
+    const [data, client] = await Promise.all([corpus, this.runtime()]);
     const pair = new RunPair(client, data, st, {
       onStep: (run, detail) => {
         this.emit('train-step', detail);
@@ -233,23 +280,43 @@ export class TrainingLab extends BlockscopeElement {
     }
     if (this.pair !== pair) return; // replaced or released meanwhile
     this.setState('ready');
-    const [a, b] = pair.runs;
-    this.status(`Ready: run A ${a.gpt.numParameters.toLocaleString('en')} and run B ${b.gpt.numParameters.toLocaleString('en')} ` +
-      `parameters (wasm ${client.flavour}). Press Train.`);
+    const [a, b] = pair.runs.map((r) => r.gpt.numParameters);
+    this.say(() => this.t('lab.status.ready', { a, b, flavour: client.flavour }));
     this.emit('ready', { runs: pair.runs.map((r) => ({ run: r.key, label: r.label, numParameters: r.gpt.numParameters,
       config: r.config, train: r.train })) });
     this.draw();
     if (resume || this.wantPlay) this.play();
   }
 
+  /** Run `run`'s name in the widget's language ("post-norm"; its `label` is the English one events carry). */
+  runLabel(run) {
+    return this.t(`lab.run.${run.comparison}.${run.key}`);
+  }
+
   buildCharts() {
     if (!this.pair) return;
     const { shared, runs } = this.pair;
-    const labels = { a: runs[0].label, b: runs[1].label };
+    const labels = { a: this.runLabel(runs[0]), b: this.runLabel(runs[1]) };
     this.lossChart.build(shared.steps, labels);
     this.gradChart.build(shared.layers, labels);
-    this.runLegend.replaceChildren(legend(this.pair.runs.map((r) => ({ label: `${r.key.toUpperCase()}: ${r.label}`, color: RUN_COLORS[r.key] }))));
+    this.runLegend.replaceChildren(legend(runs.map((r) => ({ label: this.runName(r), color: RUN_COLORS[r.key] }))));
     this.draw();
+  }
+
+  /** "A: pre-norm" */
+  runName(run) {
+    return this.t('lab.runName', { run: run.key.toUpperCase(), label: this.runLabel(run) });
+  }
+
+  /** Shows text() in the status line, and again (in the new language) when the widget is relocalized. */
+  say(text, options = {}) {
+    this.status(text(), options);
+    this.said = { text, options };
+  }
+
+  status(message, options) {
+    this.said = null; // a message from elsewhere (an error) replaces the last said one
+    super.status(message, options);
   }
 
   // ------------------------------------------------------------------ training
@@ -266,7 +333,7 @@ export class TrainingLab extends BlockscopeElement {
       if (!this.visible) this.showWhenNearViewport({ now: true });
       return;
     }
-    this.pair.play().catch((err) => this.status(`Training stopped: ${err.message}`, { error: true }));
+    this.pair.play().catch((err) => this.say(() => this.t('lab.status.stopped', { message: err.message }), { error: true }));
   }
 
   async pause() {
@@ -286,30 +353,32 @@ export class TrainingLab extends BlockscopeElement {
   pairState(pair, state) {
     if (pair !== this.pair) return;
     this.setState(state);
-    if (state === 'playing') this.status('Training…');
-    else if (state === 'done') this.status(this.summary());
+    if (state === 'playing') this.say(() => this.t('lab.status.training'));
+    else if (state === 'done') this.say(() => this.summary());
     else if (state === 'paused' && this.pausedBy !== 'hidden') {
       const [a, b] = pair.runs.map((r) => r.stepsDone);
-      this.status(a === b ? `Paused at step ${a}.` : `Paused after step ${a} (A) and ${b} (B).`);
+      this.say(() => (a === b ? this.t('lab.status.pausedAt', { step: a }) : this.t('lab.status.pausedAfter', { a, b })));
     }
     this.scheduleDraw();
   }
 
+  /** The state's button label; Train is disabled while building, once done, and while the author locks it. */
   setState(state) {
     this.state = state;
     this.dataset.state = state;
-    const label = { playing: 'Pause', paused: 'Resume', done: 'Done' }[state] ?? 'Train';
-    this.playButton.textContent = label;
-    this.playButton.disabled = state === 'done' || state === 'building';
+    const label = { playing: 'pause', paused: 'resume', done: 'done' }[state] ?? 'train';
+    this.playButton.textContent = this.t(`lab.button.${label}`);
+    this.playButton.disabled = state === 'done' || state === 'building' || this.locked('train');
   }
 
   summary() {
-    const parts = this.pair.runs.map((r) => {
+    const [a, b] = this.pair.runs.map((r) => {
       const v = r.lastVal;
-      if (r.failed) return `${r.key.toUpperCase()} (${r.label}) diverged at step ${r.failed.step}`;
-      return `${r.key.toUpperCase()} (${r.label}) validation loss ${v ? fmt(v.valLoss, 3) : '–'}`;
+      const params = { run: r.key.toUpperCase(), label: this.runLabel(r) };
+      if (r.failed) return this.t('lab.summary.diverged', { ...params, step: r.failed.step });
+      return this.t('lab.summary.validation', { ...params, loss: v ? this.num(v.valLoss, 3) : '–' });
     });
-    return `Finished: ${parts.join('; ')}. Reset to train again.`;
+    return this.t('lab.status.finished', { a, b });
   }
 
   // ------------------------------------------------------------------ drawing
@@ -326,72 +395,16 @@ export class TrainingLab extends BlockscopeElement {
     if (!pair || !this.lossChart.chart) return;
     this.lossChart.draw(pair.runs);
     this.gradChart.draw(pair.runs);
-    this.drawSamples(pair.runs);
-    this.drawTable(pair.runs);
+    this.results.draw(pair.runs);
     this.checkpointPanel.draw(pair.runs);
     const r = pair.rate.perSecond;
-    this.rate.textContent = r == null ? '' : `${fmt(r / 2, 1)} steps/s per run`;
+    this.rate.textContent = r == null ? '' : this.t('lab.rate', { rate: this.num(r / 2, 1) });
   }
 
   /** The <gpt-explorer> the checkpoints go to: the one the explorer attribute names, else the first on the page. */
   explorer() {
     const id = this.attr('explorer').trim();
     return id ? document.getElementById(id) : document.querySelector('gpt-explorer');
-  }
-
-  drawSamples(runs) {
-    this.samples.replaceChildren(...runs.map((run) => h('figure', { class: 'sample', 'data-run': run.key, style: `border-left-color: ${RUN_COLORS[run.key]}` },
-      h('figcaption', {}, h('span', { class: 'run-name' }, `${run.key.toUpperCase()}: ${run.label}`),
-        run.sample ? ` — after step ${run.sample.step}` : ''),
-      h('p', { class: 'text' }, h('span', { class: 'prompt' }, SAMPLE_PROMPT),
-        h('span', { class: 'generated' }, ...(run.sample ? samplePieces(run.sample.bytes) : ['…']))))));
-  }
-
-  drawTable(runs) {
-    this.table.tBodies[0].replaceChildren(...runs.map((run) => {
-      const ok = run.steps.filter((s) => s.finite);
-      const avg = ok.length ? smooth(ok.map((s) => s.loss)).at(-1) : null;
-      const v = run.lastVal;
-      return h('tr', { 'data-run': run.key },
-        h('th', { scope: 'row' }, h('span', { class: 'run-name', style: `color: ${RUN_COLORS[run.key]}` }, run.key.toUpperCase()), ` ${run.label}`),
-        h('td', { class: 'num step' }, String(run.stepsDone)),
-        h('td', { class: 'num loss' }, avg == null ? '–' : fmt(avg, 3)),
-        h('td', { class: 'num val' }, v ? fmt(v.valLoss, 3) : '–'),
-        h('td', { class: 'num grad' }, ok.length ? fmt(ok.at(-1).gradNorm, 3) : '–'),
-        h('td', { class: `state${run.failed ? ' failed' : ''}` }, this.runState(run)));
-    }));
-    const notes = runs.flatMap((run) => this.runNotes(run).map((text) => h('li', { 'data-run': run.key },
-      h('span', { class: 'run-name', style: `color: ${RUN_COLORS[run.key]}` }, `${run.key.toUpperCase()}: `), text)));
-    // Replaced only when the text changes, so screen readers hear each note once.
-    const key = notes.map((li) => li.textContent).join('|');
-    if (key !== this.notesKey) {
-      this.notesKey = key;
-      this.notes.replaceChildren(...notes);
-    }
-  }
-
-  runState(run) {
-    if (run.failed) return `diverged at step ${run.failed.step}`;
-    if (run.finished) return 'done';
-    if (this.pair?.playing) return 'training';
-    return run.stepsDone ? 'paused' : 'ready';
-  }
-
-  /** What happened to a run beyond its numbers: divergence, loss spikes, lower layers that stopped learning. */
-  runNotes(run) {
-    const notes = [];
-    if (run.failed?.reason === 'non-finite') notes.push(`diverged at step ${run.failed.step}: the loss or a gradient was not finite, so training stopped.`);
-    if (run.failed?.reason === 'exploded') notes.push(`diverged at step ${run.failed.step}: from there on the loss stayed above a uniform guess (ln 256) for ${DIVERGED_STEPS} steps, so training stopped.`);
-    if (run.spikes.length) {
-      const [first] = run.spikes;
-      notes.push(`loss spike at step ${first.step} (${fmt(first.loss, 2)} nats, worse than a uniform guess)` +
-        (run.spikes.length > 1 ? ` and ${run.spikes.length - 1} more.` : '.'));
-    }
-    if (run.vanishedAt != null) {
-      notes.push(`since step ${run.vanishedAt} the gradient reaching the embeddings is below 1/100,000 of the head's: ` +
-        'the lower layers have stopped learning.');
-    }
-    return notes;
   }
 
   /** Writes the (clamped) settings into the controls, except the one being edited. */
@@ -404,16 +417,16 @@ export class TrainingLab extends BlockscopeElement {
   }
 
   showLr(lr) {
-    this.lrOut.textContent = formatLr(lr);
-    this.lrInput.setAttribute('aria-valuetext', `learning rate ${formatLr(lr)}`);
+    this.lrOut.textContent = this.formatLr(lr);
+    this.lrInput.setAttribute('aria-valuetext', this.t('lab.lrValue', { lr: this.formatLr(lr) }));
   }
-}
 
-/** A sample's text and byte chips; whitespace is made visible (␣ ↵) when there is nothing else to see. */
-function samplePieces(bytes) {
-  const pieces = utf8Pieces(bytes);
-  const blank = pieces.every((p) => p.text != null && !p.text.trim());
-  return renderPieces(pieces, { visible: blank });
+  /** Two significant digits in the widget's language: 0.02, 0.0035, 1.1e-4 (0,02 … 1,1e-4 in German). */
+  formatLr(lr) {
+    if (lr >= 1e-3) return this.num(roundLr(lr));
+    const [mantissa, exponent] = lr.toExponential(1).split('e');
+    return `${this.num(Number(mantissa), 1)}e${exponent}`;
+  }
 }
 
 /** Lets a control's label wrap (long option texts at 360 px). */
@@ -425,9 +438,6 @@ function wide(label) {
 /** Two significant digits, as the slider's steps give: 0.02, 0.0035, 1.1e-4. */
 function roundLr(lr) {
   return Number(lr.toPrecision(2));
-}
-function formatLr(lr) {
-  return lr < 1e-3 ? lr.toExponential(1) : String(roundLr(lr));
 }
 
 define('training-lab', TrainingLab);
