@@ -69,11 +69,11 @@ export interface LayerNormExplorerAttributes extends CommonAttributes {
   predict?: string;
   /** book-4.2: the book’s toy output, walked step by step (default "") */
   preset?: '' | 'book-4.2';
-  /** control groups shown (all | none | any of: ) (default "all") */
+  /** control groups shown (all | none | any of: tokens, gamma, beta, axis, token, book, padding) (default "all") */
   controls?: string;
-  /** control groups shown but not editable (any of: ) (default "") */
+  /** control groups shown but not editable (any of: tokens, gamma, beta, axis, token, book, padding) (default "") */
   lock?: string;
-  /** panels shown (all | any of: ) (default "all") */
+  /** panels shown (all | any of: title, formula, book, predict, detail, sequence, batchnorm, check, copy-pytorch, status) (default "all") */
   sections?: string;
 }
 export class LayerNormExplorer extends BlockscopeElement {}
@@ -108,11 +108,11 @@ export interface FeedForwardExplorerAttributes extends CommonAttributes {
   preset?: '' | 'ffn-lesson82';
   /** readouts to predict first: params (default "") */
   predict?: string;
-  /** control groups shown (all | none | any of: ) (default "all") */
+  /** control groups shown (all | none | any of: lesson-x, example, activation, sizes, bias, prompt, layer, demo, trap) (default "all") */
   controls?: string;
-  /** control groups shown but not editable (any of: ) (default "") */
+  /** control groups shown but not editable (any of: lesson-x, example, activation, sizes, bias, prompt, layer, demo, trap) (default "") */
   lock?: string;
-  /** panels shown (all | any of: ) (default "all") */
+  /** panels shown (all | any of: title, lesson, example, predict, costs, hidden, positionwise, copy-pytorch, status) (default "all") */
   sections?: string;
 }
 export class FeedForwardExplorer extends BlockscopeElement {}
@@ -147,11 +147,11 @@ export interface BlockExplorerAttributes extends CommonAttributes {
   predict?: string;
   /** widgets in the same link group highlight the token or head pointed at in any of them, when they show the same tokens (heads: the same model too); "none" opts out (default "page") */
   'link-group'?: string;
-  /** control groups shown (all | none | any of: ) (default "all") */
+  /** control groups shown (all | none | any of: preset, norm, block, step, prompt, size, seed, metric, per-token, check, break) (default "all") */
   controls?: string;
-  /** control groups shown but not editable (any of: ) (default "") */
+  /** control groups shown but not editable (any of: preset, norm, block, step, prompt, size, seed, metric, per-token, check, break) (default "") */
   lock?: string;
-  /** panels shown (all | any of: ) (default "all") */
+  /** panels shown (all | any of: title, predict, stepper, lesson, config, step-check, depth, copy-pytorch, status) (default "all") */
   sections?: string;
 }
 export class BlockExplorer extends BlockscopeElement {}
@@ -212,11 +212,11 @@ export interface GPTExplorerAttributes extends CommonAttributes {
   attribution?: 'grad-x-input' | 'integrated-gradients';
   /** widgets in the same link group highlight the token or head pointed at in any of them, when they show the same tokens (heads: the same model too); "none" opts out (default "page") */
   'link-group'?: string;
-  /** control groups shown (all | none | any of: ) (default "all") */
+  /** control groups shown (all | none | any of: weights, seed, norm, size, checkpoint, scrub, prompt, layernorm, block, ablation, attribution, sampling, generate) (default "all") */
   controls?: string;
-  /** control groups shown but not editable (any of: ) (default "") */
+  /** control groups shown but not editable (any of: weights, seed, norm, size, checkpoint, scrub, prompt, layernorm, block, ablation, attribution, sampling, generate) (default "") */
   lock?: string;
-  /** panels shown (all | any of: ) (default "all") */
+  /** panels shown (all | any of: title, description, model, lab-run, prompt, candidates, copy-pytorch, download-weights, interpret, block, layernorm, generate, status) (default "all") */
   sections?: string;
 }
 export class GPTExplorer extends BlockscopeElement {}
@@ -245,11 +245,11 @@ export interface TrainingLabAttributes extends CommonAttributes {
   loading?: 'lazy' | 'eager';
   /** id of the <gpt-explorer> that inspects the runs' checkpoints (default: the first on the page) (default "") */
   explorer?: string;
-  /** control groups shown (all | none | any of: ) (default "all") */
+  /** control groups shown (all | none | any of: comparison, lr, warmup, steps, layers, emb-dim, train, checkpoints) (default "all") */
   controls?: string;
-  /** control groups shown but not editable (any of: ) (default "") */
+  /** control groups shown but not editable (any of: comparison, lr, warmup, steps, layers, emb-dim, train, checkpoints) (default "") */
   lock?: string;
-  /** panels shown (all | any of: ) (default "all") */
+  /** panels shown (all | any of: title, description, settings, legend, look-for, loss, gradients, samples, results, copy-pytorch, checkpoints, status) (default "all") */
   sections?: string;
 }
 export class TrainingLab extends BlockscopeElement {}
@@ -268,11 +268,11 @@ export interface ResidualFlowExplorerAttributes extends CommonAttributes {
   'same-std'?: Bool;
   /** "lesson", or a Blockscope seed: a whole number from 0 to 2⁵³ − 1 (default "lesson") */
   seed?: string;
-  /** control groups shown (all | none | any of: ) (default "all") */
+  /** control groups shown (all | none | any of: depth, std, activation, layernorm, same-std, seed, lesson, compounding) (default "all") */
   controls?: string;
-  /** control groups shown but not editable (any of: ) (default "") */
+  /** control groups shown but not editable (any of: depth, std, activation, layernorm, same-std, seed, lesson, compounding) (default "") */
   lock?: string;
-  /** panels shown (all | any of: ) (default "all") */
+  /** panels shown (all | any of: title, description, results, why, compounding, copy-pytorch, status) (default "all") */
   sections?: string;
 }
 export class ResidualFlowExplorer extends BlockscopeElement {}

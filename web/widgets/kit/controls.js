@@ -107,7 +107,7 @@ export class Controls {
 export function attrField(host, name, label, props = {}, { kind = 'number', onInput = false } = {}) {
   const input = h('input', { type: kind, id: name, ...(kind === 'number' && limitsOf(host, name)), ...props });
   const commit = () => {
-    if (input.reportValidity()) host.set(name, input.value);
+    if (input.reportValidity() && host.set(name, input.value) === false) input.value = host.attr(name); // locked
   };
   input.addEventListener(onInput ? 'input' : 'change', commit);
   host.controls.add(name, input);
@@ -131,8 +131,8 @@ export function attrSlider(host, name, label, props, describe) {
     input.setAttribute('aria-valuetext', out.textContent);
   };
   input.addEventListener('input', () => {
+    if (host.set(name, input.value) === false) input.value = host.attr(name); // locked
     show();
-    host.set(name, input.value);
   });
   host.controls.add(name, input, show);
   return host.controls.wrap(name, h('label', { for: name }, `${label} `, input, ' ', out));
@@ -144,7 +144,9 @@ export function attrSlider(host, name, label, props, describe) {
  */
 export function attrSelect(host, name, label, options = {}) {
   if (!Array.isArray(options)) options = optionsOf(host, name, options);
-  const sel = h('select', { id: name, onchange: () => host.set(name, sel.value) },
+  const sel = h('select', { id: name, onchange: () => {
+    if (host.set(name, sel.value) === false) sel.value = host.attr(name); // locked
+  } },
     ...options.map(([value, text]) => h('option', { value }, text)));
   host.controls.add(name, sel);
   return host.controls.wrap(name, h('label', { for: name }, `${label} `, sel));
