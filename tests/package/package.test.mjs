@@ -34,6 +34,8 @@ const REQUIRED = [
   'web/presets/residual-flow-lesson82.json',
   'web/sw.js', 'web/docs/embedding.html',
   'types/runtime.d.ts', 'types/client.d.ts', 'types/widgets.d.ts', 'types/shapes.d.ts',
+  // The Python package, which pip builds from here with the web files above (tests/python installs it so).
+  'python/pyproject.toml', 'python/setup.py', 'python/blockscope/__init__.py', 'python/blockscope/attributes.json',
 ];
 /** Never shipped: build trees, tests, sources of the core, large source maps, dependencies. */
 const FORBIDDEN = /^(build|tests|core|wasm|cli|bench|scripts|node_modules|artifacts|models|web\/widgets)\/|\.map$/;
