@@ -4,6 +4,9 @@
 import { h, parseNumbers, parseRows } from '../kit/base.js';
 import { chartWidth, groupedBars } from '../kit/chart-kit.js';
 import { fill, sci } from './ffn-text.js';
+import { messages } from '../kit/i18n.js';
+
+const ENGLISH = { t: (key, params) => messages('en').t(key, params) }; // parseDemo without a widget (tools, tests)
 
 export const DEFAULT_DEMO = '1, 0, -1, 0.5; 0.5, -0.5, 1, 2; -1, 2, 0, 1';
 const DEMO_EXPANSION = 4;
@@ -15,7 +18,7 @@ const delta = (port, v) => (v === 0 ? '0' : v >= 1e-4 ? port.num(v, 4) : sci(por
 const sameRow = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** Parses "1, 0; 2, 3" into equal-length rows; throws an Error naming the offending token (in `port`'s language). */
-export function parseDemo(text, port) {
+export function parseDemo(text, port = ENGLISH) {
   return checkDemo(parseRows(text, port.t('ffn.demo.rowName')), port);
 }
 function checkDemo(rows, port) {

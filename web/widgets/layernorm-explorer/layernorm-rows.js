@@ -1,7 +1,7 @@
 // layernorm-rows.js — <layernorm-explorer>'s token rows: parsing "1, 3; 4, 5" with the widget's limits, and the
 // marshalling between a (T, d) matrix and its flat, transposed and row forms (no arithmetic). No DOM. Error messages
 // come from the widget's message table through `t` (the element's t; English when none is given).
-import { parseRows } from '../kit/base.js';
+import { parseRows } from '../kit/values.js';
 import { messages } from '../kit/i18n.js';
 
 const english = (key, params) => messages('en').t(key, params);
