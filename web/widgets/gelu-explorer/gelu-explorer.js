@@ -7,31 +7,37 @@
 // check-result, copy-pytorch, status.
 // Attributes (with their limits in static attrs): min (−3), max (3), x (1, the readout position; with sync-url the
 // learner's moves are written back to it), step (0.05, keyboard step), derivative, difference, predict (value,
-// gelu-quiz), check-form (tanh | erf: the GELU the learner's code should compute).
+// gelu-quiz), check-form (tanh | erf: the GELU the learner's code should compute). Control groups (controls="…",
+// lock="…"): range (min, max), x (the plot's pointer and keys), derivative, difference, check-form. Messages: gelu.*
+// (i18n/<locale>/gelu-explorer.js); numbers for reading through this.num, code and events locale-free.
 // Events: blockscope-readout {x, values: {gelu_tanh, gelu_erf, relu}}, blockscope-answer, blockscope-check,
 // blockscope-ready.
 import { line } from 'd3-shape';
 
-import { BlockscopeElement, define, fmt, h } from '../kit/base.js';
+import { BlockscopeElement, define, h } from '../kit/base.js';
 import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from '../kit/chart-kit.js';
 import { CHECK_CSS, CheckPanel } from '../kit/check-panel.js';
+import { attrField, attrSelect } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
-import { eightTable, geluQuestions, geluSnippet, geluTarget } from './gelu-learner.js';
+import { decimalMark, localeDigits } from '../kit/values.js';
+import { EIGHT_CODE, eightTable, geluQuestions, geluSnippet, geluTarget } from './gelu-learner.js';
 
+/** The curves; each one's label is message gelu.curve.<kind>. */
 const CURVES = [
-  { kind: 'gelu_tanh', label: 'GELU (tanh approx.)', color: 'var(--bs-c1)', dash: null },
-  { kind: 'gelu_erf', label: 'GELU (exact, erf)', color: 'var(--bs-c3)', dash: '6 4' },
-  { kind: 'relu', label: 'ReLU', color: 'var(--bs-c2)', dash: '2 3' },
+  { kind: 'gelu_tanh', color: 'var(--bs-c1)', dash: null },
+  { kind: 'gelu_erf', color: 'var(--bs-c3)', dash: '6 4' },
+  { kind: 'relu', color: 'var(--bs-c2)', dash: '2 3' },
 ];
 const POINTS = 601;
 const CSS = `.chart { touch-action: pan-y; -webkit-user-select: none; user-select: none; }
-.formula { font-size: 0.95rem; } table.eight caption { text-align: left; font-weight: 600; }`;
+.formula { font-size: 0.95rem; } table.eight caption { text-align: left; font-weight: 600; }
+.range input { width: 4.5rem; }`;
 
 export class GeluExplorer extends BlockscopeElement {
   static attrs = {
-    min: { default: -3, min: -20, max: 20, doc: 'left end of the x range' },
-    max: { default: 3, min: -20, max: 20, doc: 'right end of the x range (must exceed min)' },
+    min: { default: -3, min: -20, max: 20, group: 'range', doc: 'left end of the x range' },
+    max: { default: 3, min: -20, max: 20, group: 'range', doc: 'right end of the x range (must exceed min)' },
     x: { default: 1, min: -20, max: 20, doc: 'readout position (clamped to the range)' },
     step: { default: 0.05, min: 0.001, max: 5, doc: 'arrow-key step (Shift: ×10)' },
     derivative: { default: false, doc: 'also plot f′(x)' },
@@ -40,17 +46,56 @@ export class GeluExplorer extends BlockscopeElement {
     'check-form': { default: 'tanh', options: ['tanh', 'erf'], doc: 'the GELU a learner’s code is checked against' },
   };
 
+  static controlGroups = {
+    range: 'the x range of the plot (min and max)',
+    x: 'the readout position: hovering, tapping, dragging or arrow keys on the plot',
+    derivative: 'the "show derivatives" checkbox',
+    difference: 'the "show tanh − erf difference" checkbox',
+    'check-form': 'which GELU the learner’s code is checked against (in the check panel)',
+  };
+
+  static sections = {
+    title: 'the heading',
+    legend: 'the curves’ legend',
+    chart: 'the plot of GELU (both forms) and ReLU',
+    controls: 'the row of controls under the plot',
+    predict: 'the prediction questions (with predict="…")',
+    readout: 'the table of values at the readout position',
+    difference: 'the largest tanh − erf gap (with difference)',
+    formula: 'GELU’s formula',
+    'eight-values': 'the table of the lesson’s eight values',
+    check: 'the check-your-implementation panel',
+    'copy-pytorch': 'the Copy as PyTorch button and code',
+    status: 'the status line',
+  };
+
+  /** The label of curve `kind` (message gelu.curve.<kind>). */
+  curveLabel(kind) {
+    return this.t(`gelu.curve.${kind}`);
+  }
+
+  /** Items of a list of numbers for reading: "; " between them where the decimal mark is a comma. */
+  joinValues(items) {
+    return items.join(decimalMark(this.messages) === ',' ? '; ' : ', ');
+  }
+
   setup() {
     const s = this.shadowRoot;
-    this.chartBox = h('div', { class: 'chart', part: 'chart', tabindex: '0', role: 'slider', 'aria-label': 'x position of the readout' });
+    this.chartBox = h('div', { class: 'chart', part: 'chart', tabindex: '0', role: 'slider', 'aria-label': this.t('gelu.chart.label') });
     this.legendBox = h('div', { class: 'legend-box', part: 'legend' });
     this.readout = h('table', { class: 'readout', part: 'readout' },
-      h('caption', { class: 'visually-hidden' }, 'Activation values at the readout position, computed by the core'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'function'), h('th', { scope: 'col' }, 'f(x)'),
+      h('caption', { class: 'visually-hidden' }, this.t('gelu.readout.caption')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, this.t('gelu.readout.function')), h('th', { scope: 'col' }, 'f(x)'),
         h('th', { scope: 'col', class: 'deriv-col' }, 'f′(x)'))),
       h('tbody'));
     this.derivBox = h('input', { type: 'checkbox', id: 'deriv' });
     this.diffBox = h('input', { type: 'checkbox', id: 'diff' });
+    const range = { step: 'any' };
+    const rangeFields = [attrField(this, 'min', this.t('gelu.control.min'), range),
+      attrField(this, 'max', this.t('gelu.control.max'), range)];
+    for (const field of rangeFields) field.classList.add('range');
+    const checkForm = attrSelect(this, 'check-form', this.t('gelu.control.checkForm'),
+      { tanh: this.t('gelu.control.checkForm.tanh'), erf: this.t('gelu.control.checkForm.erf') });
     this.diffText = h('p', { class: 'diff-text muted', part: 'difference', 'aria-live': 'polite' });
     // A revealed value is drawn again where the mask took it out: the readout and the table of eight values.
     this.predict = new PredictPanel(this.panelPort(), { questions: geluQuestions(this), onReveal: async () => {
@@ -58,33 +103,35 @@ export class GeluExplorer extends BlockscopeElement {
       this.eightBox.replaceChildren(await eightTable(this));
       if (this.current != null) this.setX(this.current);
     } });
-    this.check = new CheckPanel(this.panelPort(), { target: () => geluTarget(this),
-      what: () => `your GELU (${this.attr('check-form') === 'erf' ? 'exact erf form' : 'tanh form'}) of the lesson’s ` +
-        'eight inputs, x = torch.tensor([-3., -1., -0.5, 0., 0.5, 1., 2., 3.])' });
+    this.check = new CheckPanel(this.panelPort(), { target: () => geluTarget(this), code: h('div', { class: 'row' }, checkForm),
+      what: () => this.t('gelu.check.what', { form: this.t(`gelu.check.form.${this.attr('check-form') === 'erf' ? 'erf' : 'tanh'}`),
+        code: EIGHT_CODE }) });
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
-    this.eightBox = h('div', { class: 'scroll', 'data-predict': 'value',
-      'data-predict-note': 'The table of the eight values appears once you have made your prediction.' });
+    // The part is the box's (not the table's): the box stays when the table is redrawn or masked by a prediction.
+    this.eightBox = h('div', { class: 'scroll', part: 'eight-values', 'data-predict': 'value',
+      'data-predict-note': this.t('gelu.eight.note') });
+    const n = (v, digits) => this.num(v, digits);
     s.append(
       h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + CSS),
-      h('h3', { part: 'title' }, 'GELU vs ReLU'),
-      h('p', { class: 'muted' }, 'Hover or tap the plot (drag sideways to scan), or focus it and use ←/→ (Shift for bigger steps, Home/End). ' +
-        'Every number comes from the Blockscope core.'),
+      h('h3', { part: 'title' }, this.t('gelu.title')),
+      h('p', { class: 'muted' }, this.t('gelu.instructions')),
       this.legendBox,
       this.chartBox,
       h('div', { class: 'row', part: 'controls' },
-        h('label', {}, this.derivBox, ' show derivatives'),
-        h('label', {}, this.diffBox, ' show tanh − erf difference')),
+        ...rangeFields,
+        this.controls.addGroup('derivative', h('label', {}, this.derivBox, ' ', this.t('gelu.control.derivative'))),
+        this.controls.addGroup('difference', h('label', {}, this.diffBox, ' ', this.t('gelu.control.difference')))),
       this.predict.element,
       h('div', { class: 'scroll' }, this.readout),
       this.diffText,
-      h('p', { class: 'formula', part: 'formula' }, 'GELU(x) = x · Φ(x), where Φ is the standard normal CDF (the ',
-        'probability that a N(0, 1) variable is below x); the tanh form approximates it as ',
-        '0.5 · x · (1 + tanh(√(2/π) · (x + 0.044715 x³))), with √(2/π) ≈ 0.7979.'),
+      h('p', { class: 'formula', part: 'formula' }, this.t('gelu.formula', { definition: 'GELU(x) = x · Φ(x)',
+        tanh: `${n(0.5, 1)} · x · (1 + tanh(√(2/π) · (x + ${n(0.044715, 6)} x³)))`, constant: `√(2/π) ≈ ${n(0.7979, 4)}` })),
       this.eightBox,
       this.check.element,
       this.copy.element,
-      h('p', { class: 'status', part: 'status', role: 'status' }, 'Loading the core…'),
+      h('p', { class: 'status', part: 'status', role: 'status' }, this.t('gelu.loading')),
     );
+    this.showXLock();
     this.derivBox.addEventListener('change', () => this.toggle('derivative', this.derivBox.checked));
     this.diffBox.addEventListener('change', () => this.toggle('difference', this.diffBox.checked));
     this.chartBox.addEventListener('keydown', (e) => this.onKey(e));
@@ -104,9 +151,25 @@ export class GeluExplorer extends BlockscopeElement {
     }));
   }
 
+  /** The learner's checkbox for boolean attribute `name`; refused (the box flips back) when its group is locked. */
   toggle(name, on) {
+    if (this.locked(name)) {
+      (name === 'derivative' ? this.derivBox : this.diffBox).checked = this.boolAttr(name);
+      return;
+    }
     if (on) this.setAttribute(name, '');
     else this.removeAttribute(name);
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    super.attributeChangedCallback(name, oldValue, newValue);
+    if (name === 'lock' && this.chartBox) this.showXLock();
+  }
+
+  /** With lock="x" the plot still reads values to assistive technology but says it is read-only. */
+  showXLock() {
+    if (this.locked('x')) this.chartBox.setAttribute('aria-readonly', 'true');
+    else this.chartBox.removeAttribute('aria-readonly');
   }
 
   range() {
@@ -120,6 +183,7 @@ export class GeluExplorer extends BlockscopeElement {
     const [lo, hi] = this.range();
     this.derivBox.checked = this.boolAttr('derivative');
     this.diffBox.checked = this.boolAttr('difference');
+    this.controls.sync();
     try {
       const rt = await this.runtime();
       const xs = Float32Array.from({ length: POINTS }, (_, i) => lo + ((hi - lo) * i) / (POINTS - 1));
@@ -138,10 +202,10 @@ export class GeluExplorer extends BlockscopeElement {
       this.eightBox.replaceChildren(await eightTable(this));
       this.draw();
       if (this.current === x) this.showReadout(x, readout); // else a newer position is on its way
-      this.status(`${POINTS} points from the core (wasm ${rt.flavour}).`);
+      this.status(this.t('gelu.ready', { points: POINTS, flavour: rt.flavour }));
       this.emit('ready', { points: POINTS });
     } catch (err) {
-      this.status(`Could not compute the curves: ${err.message}`, { error: true });
+      this.status(this.t('gelu.failed', { message: err.message }), { error: true });
     }
   }
 
@@ -159,10 +223,9 @@ export class GeluExplorer extends BlockscopeElement {
     const height = Math.round(Math.min(340, Math.max(230, width * 0.55)));
     const chart = createChart(this.chartBox, {
       width, height,
-      xLabel: 'input x', yLabel: showD ? 'f(x) and f′(x)' : 'activation f(x)',
-      title: 'GELU and ReLU activation curves',
-      description: `GELU (tanh and erf forms) and ReLU from ${lo} to ${hi}. GELU is smooth, slightly negative for ` +
-        'negative inputs with a minimum near x = −0.75, and approaches ReLU for large |x|.',
+      xLabel: this.t('gelu.chart.xLabel'), yLabel: this.t(showD ? 'gelu.chart.yLabelDerivatives' : 'gelu.chart.yLabel'),
+      title: this.t('gelu.chart.title'),
+      description: this.t('gelu.chart.description', { lo: this.num(lo), hi: this.num(hi), dip: this.num(-0.75, 2) }),
     });
     naturalSize(chart, width, height);
     chart.x.domain([lo, hi]);
@@ -182,8 +245,8 @@ export class GeluExplorer extends BlockscopeElement {
     }
     this.drawDip(chart);
     this.legendBox.replaceChildren(legend([
-      ...CURVES.map((c) => ({ label: c.label, color: c.color })),
-      ...(showD ? [{ label: 'thin, dotted: derivatives f′(x)', color: 'var(--bs-muted)', outline: true }] : []),
+      ...CURVES.map((c) => ({ label: this.curveLabel(c.kind), color: c.color })),
+      ...(showD ? [{ label: this.t('gelu.legend.derivatives'), color: 'var(--bs-muted)', outline: true }] : []),
     ]));
     this.cursor = chart.plot.append('g').attr('class', 'cursor');
     this.cursor.append('line').attr('y1', 0).attr('y2', chart.innerH).attr('stroke', 'var(--bs-muted)')
@@ -209,7 +272,7 @@ export class GeluExplorer extends BlockscopeElement {
     // A halo in the background colour keeps the label readable where it crosses the curves.
     const label = mark.append('text').attr('x', -8).attr('y', -10).attr('text-anchor', 'end')
       .attr('paint-order', 'stroke').attr('stroke', 'var(--bs-bg)').attr('stroke-width', 4)
-      .text(`dip ${fmt(g[k], 2)} at x ≈ ${fmt(xs[k], 2)}`);
+      .text(this.t('gelu.chart.dip', { y: this.num(g[k], 2), x: this.num(xs[k], 2) }));
     // On a narrow chart the label would reach over the y axis: start it just right of the axis instead.
     const width = label.node().getComputedTextLength?.() || 8 * label.text().length;
     if (chart.x(xs[k]) - 8 - width < 4) label.attr('x', 4 - chart.x(xs[k])).attr('text-anchor', 'start');
@@ -227,12 +290,12 @@ export class GeluExplorer extends BlockscopeElement {
       const d = Math.abs(ys.gelu_tanh[i] - ys.gelu_erf[i]);
       if (d > worst) [worst, at] = [d, xs[i]];
     }
-    this.diffText.textContent = `Largest |GELU-tanh − GELU-erf| on this range: ${worst.toExponential(2)} at x = ${fmt(at, 2)}` +
-      ' — the approximation is within about 1e-3 everywhere.';
+    this.diffText.textContent = this.t('gelu.difference', { worst: localeDigits(worst.toExponential(2), this.messages),
+      x: this.num(at, 2) });
   }
 
   onPointer(e) {
-    if (!this.chart) return;
+    if (!this.chart || this.locked('x')) return;
     const svg = this.chart.svg.node();
     const pt = svg.createSVGPoint();
     pt.x = e.clientX;
@@ -248,10 +311,11 @@ export class GeluExplorer extends BlockscopeElement {
     this.setX(x);
     if (!this.hasAttribute('sync-url')) return;
     clearTimeout(this._xTimer);
-    this._xTimer = setTimeout(() => this.setAttribute('x', String(Math.round(x * 100) / 100)), 250);
+    this._xTimer = setTimeout(() => this.set('x', Math.round(x * 100) / 100), 250);
   }
 
   onKey(e) {
+    if (this.locked('x')) return;
     const [lo, hi] = this.range();
     const step = this.numAttr('step') * (e.shiftKey ? 10 : 1);
     const moves = { ArrowRight: step, ArrowUp: step, ArrowLeft: -step, ArrowDown: -step };
@@ -303,16 +367,17 @@ export class GeluExplorer extends BlockscopeElement {
     const showD = this.derivBox.checked;
     this.readout.querySelectorAll('.deriv-col').forEach((el) => { el.hidden = !showD; });
     this.readout.tBodies[0].replaceChildren(
-      h('tr', {}, h('td', {}, 'x'), h('td', { class: 'num', 'data-kind': 'x' }, fmt(x, 2)), h('td', { class: 'deriv-col', hidden: !showD })),
+      h('tr', {}, h('td', {}, 'x'), h('td', { class: 'num', 'data-kind': 'x' }, this.num(x, 2)), h('td', { class: 'deriv-col', hidden: !showD })),
       ...CURVES.map((c) => h('tr', {},
-        h('th', { scope: 'row' }, c.label),
-        h('td', { class: 'num', 'data-kind': c.kind, 'data-predict': c.kind === 'relu' ? null : 'value' }, fmt(values[c.kind])),
+        h('th', { scope: 'row' }, this.curveLabel(c.kind)),
+        h('td', { class: 'num', 'data-kind': c.kind, 'data-predict': c.kind === 'relu' ? null : 'value' }, this.num(values[c.kind], 4)),
         h('td', { class: 'num deriv-col', hidden: !showD, 'data-kind': `${c.kind}-derivative` },
-          showD ? fmt(derivs[c.kind]) : ''))),
+          showD ? this.num(derivs[c.kind], 4) : ''))),
     );
     const hidden = this.predict.hides('value');
-    const text = `x = ${fmt(x, 2)}: ` + CURVES.map((c) => `${c.label} ${hidden && c.kind !== 'relu' ? 'hidden until you predict it'
-      : fmt(values[c.kind])}`).join(', ');
+    const text = this.t('gelu.chart.valueText', { x: this.num(x, 2), values: this.joinValues(CURVES.map((c) =>
+      this.t('gelu.chart.curveValue', { curve: this.curveLabel(c.kind),
+        value: hidden && c.kind !== 'relu' ? this.t('gelu.chart.hidden') : this.num(values[c.kind], 4) }))) });
     this.chartBox.setAttribute('aria-valuenow', String(x));
     this.chartBox.setAttribute('aria-valuetext', text);
     if (this.chart && this.cursor) {

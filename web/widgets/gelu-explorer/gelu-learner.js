@@ -1,14 +1,16 @@
 // gelu-learner.js — what <gelu-explorer> asks of the learner: a prediction of GELU at the readout position (with a
 // hint when the answer is ReLU's value or the other GELU form's), the seed's "check yourself — GELU vs ReLU" quiz,
 // the check of a learner's own GELU on the lesson's eight inputs, the table of those eight values, and the state as
-// PyTorch. Helpers of the element, not a custom element.
-import { fmt, h } from '../kit/base.js';
+// PyTorch. Helpers of the element, not a custom element. Texts are the element's messages (gelu.*), numbers for
+// reading go through el.num; the PyTorch snippet is the same in every language.
+import { h } from '../kit/base.js';
 import { pyList } from '../kit/copy-pytorch.js';
 
 /** The lesson's eight inputs (LM4-T3): GELU(−3) = −0.0036 … GELU(3) = 2.9964 in its tanh form. */
 export const EIGHT = [-3, -1, -0.5, 0, 0.5, 1, 2, 3];
+/** The eight inputs as the PyTorch line the check panel names. */
+export const EIGHT_CODE = 'x = torch.tensor([-3., -1., -0.5, 0., 0.5, 1., 2., 3.])';
 const KIND = { tanh: 'gelu_tanh', erf: 'gelu_erf' };
-const FORM = { tanh: 'the tanh approximation', erf: 'the exact erf form' };
 
 export const kindOf = (el) => KIND[el.attr('check-form')] ?? 'gelu_tanh';
 
@@ -21,31 +23,34 @@ export async function geluTarget(el) {
   return { shape: [EIGHT.length], candidates };
 }
 
+/** The prediction questions: GELU at the readout position (in the check-form's form) and the seed's quiz. */
 export function geluQuestions(el) {
-  const form = () => FORM[el.attr('check-form')] ?? FORM.tanh;
+  const form = () => el.t(`gelu.predict.form.${el.attr('check-form') === 'erf' ? 'erf' : 'tanh'}`);
   return {
     value: {
       kind: 'number', tolerance: 0.01,
-      prompt: () => `Predict GELU(${fmt(el.current ?? el.numAttr('x'), 2)}) in ${form()}.`,
+      prompt: () => el.t('gelu.predict.value', { x: el.num(el.current ?? el.numAttr('x'), 2), form: form() }),
       expected: () => el.readoutValues?.[kindOf(el)],
       hint: (a) => {
         const v = el.readoutValues ?? {};
         const other = kindOf(el) === 'gelu_tanh' ? 'gelu_erf' : 'gelu_tanh';
-        if (Math.abs(a - v.relu) <= 0.005 && Math.abs(v.relu - v[kindOf(el)]) > 0.01) return 'That is ReLU’s value, max(0, x): GELU weights x by Φ(x) instead of cutting it.';
-        if (Math.abs(a - el.current) <= 0.005) return 'That is x itself: GELU(x) = x·Φ(x), and Φ(x) < 1.';
-        if (Math.abs(a - v[other]) <= 0.0005) return `That is the other GELU form (${other === 'gelu_erf' ? 'exact erf' : 'tanh'}).`;
+        if (Math.abs(a - v.relu) <= 0.005 && Math.abs(v.relu - v[kindOf(el)]) > 0.01) return el.t('gelu.predict.hint.relu');
+        if (Math.abs(a - el.current) <= 0.005) return el.t('gelu.predict.hint.identity');
+        if (Math.abs(a - v[other]) <= 0.0005) {
+          return el.t('gelu.predict.hint.otherForm', { form: el.t(`gelu.predict.otherForm.${other === 'gelu_erf' ? 'erf' : 'tanh'}`) });
+        }
         return null;
       },
     },
     'gelu-quiz': {
       kind: 'choice',
-      prompt: () => 'Check yourself — GELU vs ReLU: what distinguishes them?',
+      prompt: () => el.t('gelu.quiz.prompt'),
       expected: () => 'smooth',
       choices: [
-        { value: 'bounded', label: 'GELU is bounded: its outputs stay between 0 and 1', hint: 'That is the sigmoid. GELU grows like x for large x (GELU(3) ≈ 2.996).' },
-        { value: 'zero', label: 'GELU is exactly 0 for every negative input', hint: 'That is ReLU. GELU is slightly negative there, with a dip of about −0.17 near x = −0.75.' },
-        { value: 'smooth', label: 'GELU is smooth and lets small negative values through; ReLU cuts them to 0 with a kink at 0' },
-        { value: 'linear', label: 'GELU is linear, so the FFN needs no other nonlinearity', hint: 'GELU is nonlinear: that is why the FFN is more than one linear map.' },
+        { value: 'bounded', label: el.t('gelu.quiz.bounded'), hint: el.t('gelu.quiz.bounded.hint', { value: el.num(2.996, 3) }) },
+        { value: 'zero', label: el.t('gelu.quiz.zero'), hint: el.t('gelu.quiz.zero.hint', { dip: el.num(-0.17, 2), x: el.num(-0.75, 2) }) },
+        { value: 'smooth', label: el.t('gelu.quiz.smooth') },
+        { value: 'linear', label: el.t('gelu.quiz.linear'), hint: el.t('gelu.quiz.linear.hint') },
       ],
     },
   };
@@ -55,13 +60,14 @@ export function geluQuestions(el) {
 export async function eightTable(el) {
   const rt = await el.runtime();
   const [t, e, r] = await Promise.all(['gelu_tanh', 'gelu_erf', 'relu'].map((k) => rt.activation(k, EIGHT)));
-  return h('table', { class: 'eight', part: 'eight-values' },
-    h('caption', {}, 'The lesson’s eight values, computed by the core'),
+  return h('table', { class: 'eight' },
+    h('caption', {}, el.t('gelu.eight.caption')),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'x'), h('th', { scope: 'col' }, 'GELU (tanh)'),
       h('th', { scope: 'col' }, 'GELU (erf)'), h('th', { scope: 'col' }, 'ReLU'))),
-    h('tbody', {}, ...EIGHT.map((x, i) => h('tr', {}, h('th', { scope: 'row', class: 'num' }, fmt(x, 1)),
-      h('td', { class: 'num', 'data-eight': 'gelu_tanh' }, fmt(t[i])), h('td', { class: 'num', 'data-eight': 'gelu_erf' }, fmt(e[i])),
-      h('td', { class: 'num' }, fmt(r[i]))))));
+    h('tbody', {}, ...EIGHT.map((x, i) => h('tr', {}, h('th', { scope: 'row', class: 'num' }, el.num(x, 1)),
+      h('td', { class: 'num', 'data-eight': 'gelu_tanh' }, el.num(t[i], 4)),
+      h('td', { class: 'num', 'data-eight': 'gelu_erf' }, el.num(e[i], 4)),
+      h('td', { class: 'num' }, el.num(r[i], 4))))));
 }
 
 export function geluSnippet(el) {

@@ -4,10 +4,12 @@
 // (part="check-result", announced politely). Each check dispatches blockscope-check {widget, match, maxDiff,
 // tolerance, alike}: match is 'correct', a mistake id (mistake-text.js) or 'unknown'. A panel of an element
 // (it gets the element's panelPort), not a custom element; every widget with a from-scratch exercise has one.
+// It speaks the element's language (port.t): messages kit.check.*, the mistakes' kit.mistake.*, the paste's kit.paste.*.
 import { h } from './base.js';
 import { judge } from './compare.js';
 import { mistakeText } from './mistake-text.js';
 import { parsePasted, PasteError } from './pasted-tensor.js';
+import { localeDigits } from './values.js';
 
 export const CHECK_CSS = `
 details.check { margin: 0.8rem 0; border: 1px solid var(--bs-border); border-radius: 6px; padding: 0.3rem 0.7rem; }
@@ -18,7 +20,9 @@ details.check textarea { width: 100%; box-sizing: border-box; font-family: ui-mo
 .check-result.bad { color: var(--bs-c2); font-weight: 600; }
 `;
 
-const short = (v) => (v == null ? '—' : v === 0 ? '0' : v < 1e-3 || v >= 1e4 ? v.toExponential(1) : v.toPrecision(2));
+/** A difference in two significant digits, for reading in Messages `m`'s language. */
+const short = (v, m) => (v == null ? '—' : v === 0 ? '0'
+  : localeDigits(v < 1e-3 || v >= 1e4 ? v.toExponential(1) : v.toPrecision(2), m));
 
 export class CheckPanel {
   /**
@@ -34,13 +38,13 @@ export class CheckPanel {
     this.prompt = h('p', { class: 'muted', id: 'check-what' });
     this.input = h('textarea', { id: 'check-input', part: 'check-input', rows: '4', spellcheck: 'false',
       autocomplete: 'off', 'aria-describedby': 'check-what' });
-    this.button = h('button', { type: 'button' }, 'Check my numbers');
+    this.button = h('button', { type: 'button' }, port.t('kit.check.button'));
     this.result = h('p', { class: 'check-result', part: 'check-result', role: 'status', 'aria-live': 'polite' });
     this.element = h('details', { class: 'check', part: 'check' },
-      h('summary', {}, 'Check your implementation'),
+      h('summary', {}, port.t('kit.check.summary')),
       this.prompt,
       ...(code ? [code] : []),
-      h('label', { for: 'check-input' }, 'Paste what your notebook printed (a tensor, .tolist() or a NumPy array)'),
+      h('label', { for: 'check-input' }, port.t('kit.check.pasteLabel')),
       this.input,
       h('div', { class: 'row' }, this.button),
       this.result);
@@ -53,11 +57,11 @@ export class CheckPanel {
 
   /** The inputs changed: the prompt names the new ones, and an earlier verdict no longer applies. */
   refresh() {
-    this.prompt.textContent = `Run your own code on the widget’s current inputs and paste ${this.what()}. ` +
-      `Values must agree within ${this.tolerance.toExponential(0)} (plus the rounding of your print).`;
+    this.prompt.textContent = this.port.t('kit.check.prompt', { what: this.what(),
+      tolerance: localeDigits(this.tolerance.toExponential(0), this.port.messages()) });
     if (this.result.textContent && !this.result.dataset.stale) {
       this.result.dataset.stale = 'true';
-      this.result.textContent += ' (The inputs have changed since: check again.)';
+      this.result.textContent += ` ${this.port.t('kit.check.stale')}`;
     }
   }
 
@@ -70,37 +74,39 @@ export class CheckPanel {
     } catch (err) {
       if (!(err instanceof PasteError)) throw err;
       this.input.setAttribute('aria-invalid', 'true');
-      return this.show(`Could not read your paste: ${err.message}.`, 'bad');
+      return this.show(this.port.t('kit.check.unreadable', { problem: err.localized(this.port.messages()) }), 'bad');
     }
     this.input.removeAttribute('aria-invalid');
     let target;
     try {
       target = await this.target();
     } catch (err) {
-      return this.show(`Could not compute the reference: ${err.message}`, 'bad');
+      return this.show(this.port.t('kit.check.noReference', { message: err.message }), 'bad');
     }
     if (seq !== this.seq) return undefined; // a newer check is under way
     const v = judge(pasted, target.shape, target.candidates, this.tolerance);
     this.port.emit('check', { widget: this.port.tag, match: v.match, maxDiff: v.maxDiff, tolerance: this.tolerance,
       alike: v.alike });
-    if (v.shapeError) return this.show(`Not a match: ${v.shapeError}.`, 'bad');
+    const { t } = this.port;
+    const m = this.port.messages();
+    if (v.shapeError) {
+      return this.show(t('kit.check.shape', { got: v.shapes.got.join(', '), want: v.shapes.want.join(', ') }), 'bad');
+    }
     const alike = v.alike.length
-      ? ` At these inputs ${v.alike.map((id) => mistakeText(id).what).join('; ')} give${v.alike.length === 1 ? 's' : ''} ` +
-        'the same numbers too: change the inputs to tell them apart.'
-      : '';
-    if (v.match === 'correct') {
-      return this.show(`Correct: your numbers match the core’s, max difference ${short(v.maxDiff)}.${alike}`, 'ok');
-    }
+      ? t('kit.check.alike', { count: v.alike.length, mistakes: v.alike.map((id) => mistakeText(id, m).what).join('; ') })
+      : null;
+    const diff = short(v.maxDiff, m);
+    if (v.match === 'correct') return this.show([t('kit.check.correct', { diff }), alike], 'ok');
     if (v.match !== 'unknown') {
-      const t = mistakeText(v.match);
-      return this.show(`Your numbers match ${t.what}, max difference ${short(v.maxDiff)}. Fix: ${t.fix}.${alike}`, 'bad');
+      const { what, fix } = mistakeText(v.match, m);
+      return this.show([t('kit.check.mistake', { what, diff, fix }), alike], 'bad');
     }
-    return this.show(`Your numbers match neither the correct result (max difference ${short(v.maxDiff)}) nor any ` +
-      'mistake the widget knows. Check the inputs and weights are the widget’s, then compare step by step.', 'bad');
+    return this.show([t('kit.check.unknown', { diff })], 'bad');
   }
 
+  /** Shows the verdict: a message, or sentences (null ones left out) joined by spaces. */
   show(text, kind) {
-    this.result.textContent = text;
+    this.result.textContent = Array.isArray(text) ? text.filter(Boolean).join(' ') : text;
     this.result.className = `check-result ${kind}`;
   }
 }

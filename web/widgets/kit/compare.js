@@ -36,11 +36,12 @@ export function agreement(pasted, ref, tolerance) {
  * The verdict on a paste: `candidates` are [{id, values}] with 'correct' first (the core's order).
  * Returns {match: 'correct' | a mistake id | 'unknown', maxDiff (against the match, or against the correct result
  * when nothing matches), alike: the other ids that reproduce the numbers as well (indistinguishable at these inputs),
- * results: [{id, maxDiff, within}]} — or {match: 'unknown', shapeError} when the paste has the wrong shape.
+ * results: [{id, maxDiff, within}]} — or {match: 'unknown', shapeError, shapes: {got, want}} when the paste has the
+ * wrong shape (shapeError in English; a widget says it in its language from `shapes`: kit.check.shape).
  */
 export function judge(pasted, shape, candidates, tolerance) {
   if (!sameShape(pasted.shape, shape)) {
-    return { match: 'unknown', maxDiff: null, alike: [], results: [],
+    return { match: 'unknown', maxDiff: null, alike: [], results: [], shapes: { got: [...pasted.shape], want: [...shape] },
       shapeError: `your print has shape (${pasted.shape.join(', ')}) but the widget’s result has shape (${shape.join(', ')})` };
   }
   const results = candidates.map((c) => ({ id: c.id, ...agreement(pasted, c.values, tolerance) }));

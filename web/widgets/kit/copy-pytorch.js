@@ -2,12 +2,16 @@
 // weights as literals, printing the numbers the widget shows), offered as a button (part="copy-pytorch") that
 // copies it and a disclosure that shows it. The element's toPyTorch() returns the same text. tests/browser runs
 // every widget's snippet with /usr/bin/python3 and compares the printed numbers with the widget's.
-// A panel of an element (it gets the element's panelPort), not a custom element.
+// A panel of an element (it gets the element's panelPort), not a custom element. Its labels speak the element's
+// language (messages kit.copy.*); the code itself is the same in every language.
 import { h } from './base.js';
+import { OFF } from './layout.js';
 
+// sections="…" without copy-pytorch hides the button (its part); the code's disclosure and note go with it.
 export const COPY_CSS = `
 details.copy pre { max-height: 16rem; overflow: auto; font-size: 0.8rem; background: var(--bs-panel); padding: 0.5rem; }
 details.copy summary { cursor: pointer; }
+.copy-box:has(> .row > [part~="copy-pytorch"][${OFF}]) { display: none; }
 `;
 
 /** A float32 value as a Python literal that reads back as the same float32 (NaN and infinities by name). */
@@ -29,10 +33,10 @@ export class CopyPanel {
   constructor(port, { snippet, extras = [] }) {
     this.port = port;
     this.snippet = snippet;
-    this.code = h('pre', { tabindex: '0', 'aria-label': 'PyTorch code for the current state' });
-    this.button = h('button', { type: 'button', part: 'copy-pytorch' }, 'Copy as PyTorch');
+    this.code = h('pre', { tabindex: '0', 'aria-label': port.t('kit.copy.codeLabel') });
+    this.button = h('button', { type: 'button', part: 'copy-pytorch' }, port.t('kit.copy.button'));
     this.note = h('span', { class: 'muted', role: 'status', 'aria-live': 'polite' });
-    this.details = h('details', { class: 'copy' }, h('summary', {}, 'Show the PyTorch code'), this.code);
+    this.details = h('details', { class: 'copy' }, h('summary', {}, port.t('kit.copy.show')), this.code);
     this.details.addEventListener('toggle', () => this.refresh());
     this.element = h('div', { class: 'copy-box' }, h('div', { class: 'row' }, this.button, ...extras, this.note), this.details);
     this.button.addEventListener('click', () => this.copy());
@@ -47,12 +51,12 @@ export class CopyPanel {
     this.code.textContent = text;
     try {
       await navigator.clipboard.writeText(text);
-      this.note.textContent = 'Copied: paste it into a notebook cell.';
+      this.note.textContent = this.port.t('kit.copy.copied');
     } catch {
       // No clipboard permission (an iframe, http): show the code selected so the learner can copy it.
       this.details.open = true;
       getSelection()?.selectAllChildren(this.code);
-      this.note.textContent = 'Your browser blocked copying: the code is selected below, press Ctrl+C (⌘C).';
+      this.note.textContent = this.port.t('kit.copy.blocked');
     }
   }
 }

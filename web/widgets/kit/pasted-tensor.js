@@ -5,18 +5,33 @@
 // NumPy cut short with "..." is refused with how to print it in full. Each value comes with the precision it was
 // printed at (half a unit in its last printed digit), so a comparison can allow for the print's rounding and no more.
 // Pure functions: no DOM, they run in Node (tests/web/pasted-tensor.test.mjs).
+import { messages } from './i18n.js';
 
-/** A paste that cannot be read; the message names the problem and where. */
+/**
+ * A paste that cannot be read; the message names the problem and where. Its `message` is English; `key` and
+ * `params` (messages kit.paste.*) let a widget say it in the learner's language: localized(m).
+ */
 export class PasteError extends Error {
-  constructor(message) {
-    super(message);
+  constructor(key, params = {}) {
+    const known = messages('en').has(key);
+    super(known ? PasteError.say(messages('en'), key, params) : key);
     this.name = 'PasteError';
+    this.key = known ? key : null;
+    this.params = params;
+  }
+
+  /** key in Messages `m`, with params that are themselves {key, params} (or PasteErrors) said in `m` too. */
+  static say(m, key, params) {
+    const said = Object.fromEntries(Object.entries(params).map(([name, v]) =>
+      [name, v instanceof PasteError ? v.localized(m) : v && typeof v === 'object' && v.key ? PasteError.say(m, v.key, v.params ?? {}) : v]));
+    return m.t(key, said);
+  }
+
+  /** The message in Messages `m` (a widget's port.messages()). */
+  localized(m) {
+    return this.key ? PasteError.say(m, this.key, this.params) : this.message;
   }
 }
-
-const TRUNCATED = 'this print is cut short ("..."): PyTorch and NumPy summarize large arrays. Print it in full with ' +
-  'print(x.tolist()), or torch.set_printoptions(profile="full") (NumPy: np.set_printoptions(threshold=np.inf)) ' +
-  'before printing';
 
 // The keyword arguments PyTorch and NumPy append to a repr after the values.
 const SUFFIX = /^(?:\s*,\s*(?:requires_grad=(?:True|False)|grad_fn=<[\w.:]+>|dtype=[\w.]+|device='[^']*'|layout=[\w.]+))*\s*$/;
@@ -48,10 +63,10 @@ function valueOf(t) {
   return Number(t);
 }
 
-/** Where character `at` of `text` is, for messages: "line 2, column 5". */
+/** Where character `at` of `text` is, for messages: {line, column} (as text: "line 2, column 5"). */
 function where(text, at) {
   const before = text.slice(0, at).split('\n');
-  return `line ${before.length}, column ${before.at(-1).length + 1}`;
+  return { line: String(before.length), column: String(before.at(-1).length + 1) };
 }
 
 /**
@@ -69,22 +84,22 @@ function readNode(text, at) {
     for (;;) {
       skip();
       if (text[at] === ']') return { node: items, at: at + 1 };
-      if (at >= text.length) throw new PasteError(`a "[" is never closed (the paste ends at ${where(text, at)})`);
+      if (at >= text.length) throw new PasteError('kit.paste.unclosed', where(text, at));
       const r = readNode(text, at);
       items.push(r.node);
       at = r.at;
       skip();
       if (text[at] === ',') at++;
       else if (text[at] !== ']' && text[at] !== '[' && !NUMBER.test(text.slice(at))) {
-        if (at >= text.length) throw new PasteError(`a "[" is never closed (the paste ends at ${where(text, at)})`);
-        throw new PasteError(`unexpected "${text.slice(at, at + 12).split('\n')[0]}" at ${where(text, at)}`);
+        if (at >= text.length) throw new PasteError('kit.paste.unclosed', where(text, at));
+        throw new PasteError('kit.paste.unexpected', { found: text.slice(at, at + 12).split('\n')[0], ...where(text, at) });
       }
     }
   }
   const m = text.slice(at).match(NUMBER);
   if (!m) {
     const found = text.slice(at, at + 12).split('\n')[0];
-    throw new PasteError(found ? `"${found}" at ${where(text, at)} is not a number` : 'the paste ends where a number should be');
+    throw found ? new PasteError('kit.paste.notNumber', { found, ...where(text, at) }) : new PasteError('kit.paste.endsEarly');
   }
   return { node: m[0], at: at + m[0].length };
 }
@@ -97,9 +112,9 @@ function shapeOf(node, path = []) {
   node.forEach((child, i) => {
     const s = shapeOf(child, [...path, i]);
     if (s.length !== inner.length || s.some((d, k) => d !== inner[k])) {
-      const name = (p) => (p.length ? `[${p.join('][')}]` : 'the top level');
-      throw new PasteError(`the rows are not all the same size: ${name([...path, i])} has shape ` +
-        `(${s.join(', ')}) but ${name([...path, 0])} has (${inner.join(', ')})`);
+      const name = (p) => (p.length ? `[${p.join('][')}]` : { key: 'kit.paste.topLevel' });
+      throw new PasteError('kit.paste.ragged', { row: name([...path, i]), shape: s.join(', '), first: name([...path, 0]),
+        firstShape: inner.join(', ') });
     }
   });
   return [node.length, ...inner];
@@ -117,20 +132,19 @@ function flatten(node, out) {
  */
 export function parsePasted(input) {
   let text = String(input).trim().replace(/^Parameter containing:\s*/, '');
-  if (text === '') throw new PasteError('paste the printed tensor, list or array');
-  if (text.includes('...') || text.includes('…')) throw new PasteError(TRUNCATED);
+  if (text === '') throw new PasteError('kit.paste.empty');
+  if (text.includes('...') || text.includes('…')) throw new PasteError('kit.paste.truncated');
   let format = 'list';
   const wrapper = text.match(/^(tensor|array)\(/);
   if (wrapper) {
     format = wrapper[1] === 'tensor' ? 'torch' : 'numpy';
-    if (!text.endsWith(')')) throw new PasteError(`the ${wrapper[1]}( is never closed: paste the whole print`);
+    if (!text.endsWith(')')) throw new PasteError('kit.paste.wrapperUnclosed', { wrapper: wrapper[1] });
     text = text.slice(wrapper[0].length, -1);
   } else if (/^\[/.test(text) && !text.includes(',')) format = 'numpy'; // NumPy's print: no commas
   const { node, at } = readNode(text, 0);
   const rest = text.slice(at);
   if (!(wrapper ? SUFFIX : /^\s*$/).test(rest)) {
-    throw new PasteError(`unexpected "${rest.trim().slice(0, 20)}" after the values (at ${where(text, at)}): paste one ` +
-      'tensor, list or array');
+    throw new PasteError('kit.paste.trailing', { found: rest.trim().slice(0, 20), ...where(text, at) });
   }
   const shape = shapeOf(node);
   const tokens = flatten(node, []);
@@ -149,8 +163,8 @@ export function parsePasted(input) {
  */
 export function parsePastedDict(input) {
   const text = String(input).trim();
-  if (!text.startsWith('{')) throw new PasteError('expected a dict such as {\'norm1\': [...], \'att\': [...]}');
-  if (!text.endsWith('}')) throw new PasteError('the dict’s "{" is never closed: paste the whole print');
+  if (!text.startsWith('{')) throw new PasteError('kit.paste.notDict', { example: "{'norm1': [...], 'att': [...]}" });
+  if (!text.endsWith('}')) throw new PasteError('kit.paste.dictUnclosed');
   const body = text.slice(1, -1);
   // Keys start the dict or follow a comma at depth 0 (no bracket or parenthesis open); other quotes (device='cpu')
   // are skipped whole.
@@ -176,7 +190,7 @@ export function parsePastedDict(input) {
     else if (c === ']' || c === ')' || c === '}') depth--;
     if (!/\s/.test(c)) prev = c;
   }
-  if (keys.length === 0) throw new PasteError('the dict has no \'name\': value entries');
+  if (keys.length === 0) throw new PasteError('kit.paste.dictEmpty');
   const out = {};
   keys.forEach((k, n) => {
     const end = n + 1 < keys.length ? keys[n + 1].start : body.length;
@@ -184,7 +198,7 @@ export function parsePastedDict(input) {
     try {
       out[k.name] = parsePasted(value);
     } catch (err) {
-      if (err instanceof PasteError) throw new PasteError(`'${k.name}': ${err.message}`);
+      if (err instanceof PasteError) throw new PasteError('kit.paste.inEntry', { name: k.name, problem: err });
       throw err;
     }
   });

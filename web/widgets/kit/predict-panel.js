@@ -4,8 +4,10 @@
 // accessibility tree), then reveals the core's value, says how far off the answer was and, where one fits, names
 // the likely mistake. Every answer dispatches blockscope-answer {widget, question, answer, expected, correct,
 // tolerance, attempts}. Multiple-choice questions (the seeds' "check yourself" quizzes) use the same panel.
-// A panel of an element (it gets the element's panelPort), not a custom element.
-import { fmt, h, parseNumbers } from './base.js';
+// A panel of an element (it gets the element's panelPort), not a custom element; it speaks the element's language
+// (port.t, port.num): messages kit.predict.*. The event's numbers stay raw.
+import { h, parseNumbers } from './base.js';
+import { decimalMark, localeDigits } from './values.js';
 
 export const PREDICT_CSS = `
 fieldset.predict { border: 2px dashed var(--bs-accent); }
@@ -19,7 +21,19 @@ fieldset.predict input[type="text"] { width: 100%; max-width: 24rem; }
 .masked { color: var(--bs-muted); font-style: italic; }
 `;
 
-const show = (v) => (Array.isArray(v) || ArrayBuffer.isView(v) ? `[${Array.from(v, (e) => fmt(e)).join(', ')}]` : fmt(v));
+/**
+ * A value or vector for reading in the port's language: 4 decimals, a vector in brackets (its entries separated by
+ * "; " where the decimal mark is a comma).
+ */
+function show(port, v) {
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) return port.num(v, 4);
+  return `[${Array.from(v, (e) => port.num(e, 4)).join(decimalMark(port.messages()) === ',' ? '; ' : ', ')}]`;
+}
+
+/** One typed number in a language whose decimal mark is a comma: "0,84" is 0.84 (not the two entries 0 and 84). */
+function decimalComma(text, port) {
+  return decimalMark(port.messages()) === ',' && /^\s*[−+-]?\d*,\d+\s*$/.test(text) ? text.replace(',', '.') : text;
+}
 
 /** The names in a `predict` attribute: comma- or space-separated. */
 export const predictNames = (text) => String(text ?? '').split(/[\s,]+/).filter(Boolean);
@@ -36,7 +50,7 @@ export class PredictPanel {
     this.onReveal = onReveal;
     this.state = new Map(); // name -> {revealed, attempts}
     this.element = h('fieldset', { class: 'predict', part: 'predict', hidden: true },
-      h('legend', { class: 'fs' }, 'Predict before you look'));
+      h('legend', { class: 'fs' }, port.t('kit.predict.legend')));
     this.body = h('div');
     this.element.append(this.body);
   }
@@ -46,8 +60,8 @@ export class PredictPanel {
     const names = predictNames(this.port.attr('predict'));
     const unknown = names.filter((n) => !(n in this.questions));
     if (unknown.length) {
-      this.port.report(`predict: no readout ${unknown.map((n) => `"${n}"`).join(', ')} in <${this.port.tag}> ` +
-        `(it offers ${Object.keys(this.questions).join(', ')})`, { error: true });
+      this.port.report(this.port.t('kit.predict.unknown', { names: unknown.map((n) => `"${n}"`).join(', '), tag: this.port.tag,
+        offers: Object.keys(this.questions).join(', ') }), { error: true });
     }
     return names.filter((n) => n in this.questions);
   }
@@ -59,7 +73,7 @@ export class PredictPanel {
 
   /** A placeholder for a hidden value (text for screen readers says why there is no number). */
   placeholder(label = '?') {
-    return h('span', { class: 'masked' }, label, h('span', { class: 'visually-hidden' }, ' (hidden until you predict it)'));
+    return h('span', { class: 'masked' }, label, h('span', { class: 'visually-hidden' }, ' ', this.port.t('kit.predict.hidden')));
   }
 
   /** Replaces every [data-predict~=name] element of `root` that is still hidden with a placeholder. */
@@ -99,7 +113,7 @@ export class PredictPanel {
     const q = this.questions[name];
     const id = `predict-${name}`;
     const result = h('p', { class: 'answer-result', role: 'status', 'aria-live': 'polite', id: `${id}-result` });
-    const submit = h('button', { type: 'button' }, 'Reveal');
+    const submit = h('button', { type: 'button' }, this.port.t('kit.predict.reveal'));
     let read;
     let field;
     if (q.kind === 'choice') {
@@ -108,7 +122,7 @@ export class PredictPanel {
           h('input', { type: 'radio', name: id, value: c.value, id: `${id}-${i}` }), ' ', c.label)));
       read = () => {
         const picked = field.querySelector('input:checked');
-        if (!picked) throw new Error('pick one of the options first');
+        if (!picked) throw new Error(this.port.t('kit.predict.pickOne'));
         return picked.value;
       };
     } else {
@@ -117,12 +131,13 @@ export class PredictPanel {
       input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); submit.click(); } });
       field = h('div', {}, h('label', { for: id, class: 'prompt' }), input);
       read = () => {
-        const values = parseNumbers(input.value);
-        if (q.kind === 'number' && values.length !== 1) throw new Error('enter one number');
+        const text = q.kind === 'number' ? decimalComma(input.value, this.port) : input.value;
+        const values = parseNumbers(text, this.port.messages());
+        if (q.kind === 'number' && values.length !== 1) throw new Error(this.port.t('kit.predict.oneNumber'));
         return q.kind === 'number' ? values[0] : values;
       };
     }
-    const again = h('button', { type: 'button', hidden: true }, 'Hide it and ask me again');
+    const again = h('button', { type: 'button', hidden: true }, this.port.t('kit.predict.again'));
     again.addEventListener('click', () => {
       this.state.set(name, { ...this.state.get(name), revealed: false });
       again.hidden = true;
@@ -147,10 +162,11 @@ export class PredictPanel {
   /** Judges an answer, reveals the value, reports it and dispatches blockscope-answer. */
   async answer(name, answer, result) {
     const q = this.questions[name];
+    const { t } = this.port;
     const expected = q.expected();
     const tolerance = q.kind === 'choice' ? 0 : q.tolerance ?? 0.01;
     let correct;
-    let far = '';
+    let far = null;
     if (q.kind === 'choice') {
       correct = answer === expected;
     } else {
@@ -158,12 +174,14 @@ export class PredictPanel {
       const got = q.kind === 'number' ? [answer] : answer;
       if (got.length !== want.length) {
         correct = false;
-        far = ` You gave ${got.length} value${got.length === 1 ? '' : 's'}; the answer has ${want.length}.`;
+        far = t('kit.predict.count', { count: got.length, expected: want.length });
       } else {
         const off = Math.max(...got.map((v, i) => Math.abs(v - want[i])));
         correct = off <= tolerance;
-        const rel = Math.abs(want.length === 1 ? want[0] : 0) > 0 ? ` (${fmt((100 * off) / Math.abs(want[0]), 1)} %)` : '';
-        far = correct ? '' : off <= 10 * tolerance ? ` Close: off by ${fmt(off)}${rel}.` : ` Off by ${fmt(off)}${rel}.`;
+        const relative = Math.abs(want.length === 1 ? want[0] : 0) > 0;
+        const params = { off: this.port.num(off, 4), percent: relative ? this.port.num((100 * off) / Math.abs(want[0]), 1) : '' };
+        const key = off <= 10 * tolerance ? 'kit.predict.close' : 'kit.predict.off';
+        far = correct ? null : t(relative ? `${key}Relative` : key, params);
       }
     }
     const st = this.state.get(name) ?? { attempts: 0 };
@@ -172,13 +190,15 @@ export class PredictPanel {
     this.state.set(name, st);
     const hint = correct ? null
       : q.kind === 'choice' ? q.choices.find((c) => c.value === answer)?.hint : await q.hint?.(answer, expected);
-    const said = q.kind === 'choice' ? q.choices.find((c) => c.value === answer)?.label : show(answer);
-    const truth = q.kind === 'choice' ? q.choices.find((c) => c.value === expected)?.label : show(expected);
+    const choice = q.kind === 'choice';
+    const said = choice ? q.choices.find((c) => c.value === answer)?.label : show(this.port, answer);
+    const truth = choice ? q.choices.find((c) => c.value === expected)?.label : show(this.port, expected);
     result.className = `answer-result ${correct ? 'ok' : 'bad'}`;
     result.textContent = correct
-      ? `Right: ${truth}${q.kind === 'choice' ? '' : ` (within ${tolerance})`}.`
-      : `You said ${said}; ${q.kind === 'choice' ? 'the answer is' : 'the core computes'} ${truth}.${far}` +
-        (hint ? ` ${hint}` : '');
+      ? t(choice ? 'kit.predict.rightChoice' : 'kit.predict.right',
+        { answer: truth, tolerance: localeDigits(tolerance, this.port.messages()) })
+      : [t(choice ? 'kit.predict.wrongChoice' : 'kit.predict.wrong', { answer: said, expected: truth }), far, hint]
+        .filter(Boolean).join(' ');
     this.port.emit('answer', { widget: this.port.tag, question: name, answer, expected: Array.isArray(expected) ||
       ArrayBuffer.isView(expected) ? Array.from(expected) : expected, correct, tolerance, attempts: st.attempts });
     this.onReveal();

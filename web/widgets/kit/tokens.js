@@ -5,6 +5,7 @@
 // Not a custom element: a helper shared by <block-explorer> and <gpt-explorer>. The pure functions run in Node.
 
 import { HEX_TOKEN, hexByte } from '../../runtime/token-text.js';
+import { speaking } from './values.js';
 
 export { hexByte }; // the <0xNN> notation is the runtime's (token-text.js), shared with tokenTexts()
 
@@ -20,14 +21,15 @@ function isControl(c) {
 
 /**
  * Why byte `b` is shown as <0xNN> rather than as a character; `control` for a control character.
- * Used as the tooltip of byte pieces.
+ * Used as the tooltip of byte pieces; `m`: the Messages (i18n.js) it speaks (default English).
  */
-export function byteTitle(b, control = false) {
+export function byteTitle(b, control = false, m) {
+  m = speaking(m);
   const hex = hexByte(b).slice(1, -1);
-  if (control) return `byte ${hex}: a control character, which has no visible form`;
-  if (b >= 0x80 && b <= 0xbf) return `byte ${hex}: a continuation byte, part of a multi-byte UTF-8 character — not a character on its own`;
-  if (b >= 0xc2 && b <= 0xf4) return `byte ${hex}: the first byte of a multi-byte UTF-8 character — not a character on its own`;
-  return `byte ${hex}: never valid in UTF-8 text`;
+  if (control) return m.t('kit.byte.control', { hex });
+  if (b >= 0x80 && b <= 0xbf) return m.t('kit.byte.continuation', { hex });
+  if (b >= 0xc2 && b <= 0xf4) return m.t('kit.byte.lead', { hex });
+  return m.t('kit.byte.invalid', { hex });
 }
 
 /**
@@ -115,14 +117,15 @@ export function hasByte(pieces) {
 
 /**
  * DOM nodes for pieces: text (whitespace made visible when `visible`) and <span class="byte"> chips with a
- * tooltip saying why the byte is not shown as a character. Style them with BYTE_CSS.
+ * tooltip saying why the byte is not shown as a character (in `messages`, a Messages; default English). Style them
+ * with BYTE_CSS.
  */
-export function renderPieces(pieces, { visible = false } = {}) {
+export function renderPieces(pieces, { visible = false, messages = null } = {}) {
   const nodes = pieces.map((p) => {
     if (p.text != null) return document.createTextNode(visible ? visibleToken(p.text) : p.text);
     const chip = document.createElement('span');
     chip.className = p.control ? 'byte control' : 'byte';
-    chip.title = byteTitle(p.byte, p.control);
+    chip.title = byteTitle(p.byte, p.control, messages);
     chip.textContent = hexByte(p.byte);
     return chip;
   });
@@ -151,21 +154,28 @@ export function separatorAfter(prompt, separator) {
 /** Wraps the runtime's RemoteTokenizer so callers can await every method alike. */
 class RuntimeTokenizer {
   #t;
+  #note;
   /**
+   * note: {key, params} of the message saying which tokenizer this is (noteIn); m: the Messages `note` is said in.
    * source: where its files came from (null for the core's byte tokenizer and the shipped GPT-2 files); symbols: a
    * symbol vocabulary's symbols in id order (null for the other kinds).
    */
-  constructor(remote, note, source = null, symbols = null) {
+  constructor(remote, note, m, source = null, symbols = null) {
     this.#t = remote;
+    this.#note = note;
     this.kind = remote.kind;
     this.vocabSize = remote.vocabSize;
     this.eotId = remote.eotId ?? null;
     this.separator = remote.separator ?? '';
-    this.note = note;
+    this.note = this.noteIn(m);
     this.source = source;
     this.symbols = symbols;
     // Its identity: two widgets whose tokenizers have the same key read the same text as the same ids.
     this.key = `${remote.kind}:${remote.vocabSize}${source ? `:${source}` : ''}`;
+  }
+  /** The note for the UI (which tokenizer this is) in the language of Messages `m` (default English). */
+  noteIn(m) {
+    return speaking(m).t(this.#note.key, this.#note.params);
   }
   async encode(text) {
     return Int32Array.from(await this.#t.encode(text));
@@ -192,42 +202,42 @@ class RuntimeTokenizer {
   }
 }
 
-const NOTES = {
-  byte: 'Tokens are UTF-8 bytes (vocabulary 256), from the core\'s byte tokenizer. A byte that is only part of a ' +
-    'character is shown as <0xNN>.',
-  gpt2: 'Tokens come from the GPT-2 BPE tokenizer in the core (vocabulary 50,257).',
-};
+const GPT2_VOCAB = 50257;
+/** The note of the core's tokenizer of `kind` ('byte', 'gpt2' or another): {key, params}. */
+function coreNote(kind) {
+  if (kind === 'byte') return { key: 'kit.tokens.byte', params: {} };
+  if (kind === 'gpt2') return { key: 'kit.tokens.gpt2', params: { size: GPT2_VOCAB } };
+  return { key: 'kit.tokens.other', params: { kind } };
+}
 
 /**
  * Opens the tokenizer of a checkpoint (`source` as for loadModel) on `client`, chosen by the runtime's loadTokenizer
- * (the CLI's rule: the model's own tokenizer files win, else the core's default for its vocabulary), with its note.
+ * (the CLI's rule: the model's own tokenizer files win, else the core's default for its vocabulary), with its note
+ * (in Messages `m`, default English; noteIn(m) says it in another language).
  */
-export async function openModelTokenizer(client, source, vocabSize) {
+export async function openModelTokenizer(client, source, vocabSize, m) {
   const t = await client.loadTokenizer(source, { vocabSize });
   if (t.kind === 'symbols') {
     const symbols = await t.tokenTexts(Array.from({ length: t.vocabSize }, (_, id) => id));
     const shown = symbols.length > 6 ? [...symbols.slice(0, 3), '…', ...symbols.slice(-2)] : symbols;
-    const note = `Tokens are the model's own ${symbols.length} symbols (${shown.join(' ')}; ${t.source}), separated by ` +
-      'spaces: each word of the prompt is one token, and a word that is not a symbol is refused.';
-    return new RuntimeTokenizer(t, note, t.source, symbols);
+    const note = { key: 'kit.tokens.symbols', params: { count: symbols.length, shown: shown.join(' '), source: t.source } };
+    return new RuntimeTokenizer(t, note, m, t.source, symbols);
   }
-  const note = t.source
-    ? `Tokens come from the model's own byte-level BPE (${t.source}; vocabulary ${t.vocabSize.toLocaleString('en-US')}), ` +
-      'read by the core\'s GPT-2 tokenizer code. A byte that is only part of a character is shown as <0xNN>.'
-    : NOTES[t.kind === 'gpt2' ? 'gpt2' : 'byte'];
-  return new RuntimeTokenizer(t, note, t.source);
+  const note = t.source ? { key: 'kit.tokens.ownBpe', params: { source: t.source, size: t.vocabSize } }
+    : coreNote(t.kind === 'gpt2' ? 'gpt2' : 'byte');
+  return new RuntimeTokenizer(t, note, m, t.source);
 }
 
 /**
  * Opens the core's tokenizer of `kind` ('byte' or 'gpt2') on `client`. If GPT-2's files cannot be loaded, falls
- * back to the core's byte tokenizer, with a note for the UI saying so.
+ * back to the core's byte tokenizer, with a note for the UI saying so (in Messages `m`, default English).
  */
-export async function openTokenizer(client, kind = 'byte') {
-  const open = async (k, note) => new RuntimeTokenizer(await client.createTokenizer({ kind: k === 'byte' ? 'bytes' : k }), note);
+export async function openTokenizer(client, kind = 'byte', m) {
+  const open = async (k, note) => new RuntimeTokenizer(await client.createTokenizer({ kind: k === 'byte' ? 'bytes' : k }), note, m);
   try {
-    return await open(kind, NOTES[kind] ?? `Tokens come from the core's ${kind} tokenizer.`);
+    return await open(kind, coreNote(kind));
   } catch (err) {
     if (kind === 'byte') throw err;
-    return open('byte', `The ${kind} tokenizer could not be opened (${err.message}); tokens are UTF-8 bytes (vocabulary 256) from the core.`);
+    return open('byte', { key: 'kit.tokens.fallback', params: { kind, message: err.message } });
   }
 }
