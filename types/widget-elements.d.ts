@@ -42,11 +42,11 @@ export interface GeluExplorerAttributes extends CommonAttributes {
   predict?: string;
   /** the GELU a learner’s code is checked against (default "tanh") */
   'check-form'?: 'tanh' | 'erf';
-  /** control groups shown (all | none | any of: ) (default "all") */
+  /** control groups shown (all | none | any of: range, x, derivative, difference, check-form) (default "all") */
   controls?: string;
-  /** control groups shown but not editable (any of: ) (default "") */
+  /** control groups shown but not editable (any of: range, x, derivative, difference, check-form) (default "") */
   lock?: string;
-  /** panels shown (all | any of: ) (default "all") */
+  /** panels shown (all | any of: title, legend, chart, controls, predict, readout, difference, formula, eight-values, check, copy-pytorch, status) (default "all") */
   sections?: string;
 }
 export class GeluExplorer extends BlockscopeElement {}
