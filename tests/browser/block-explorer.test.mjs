@@ -281,7 +281,7 @@ test('removed and re-inserted, it frees its model, rebuilds it and keeps working
     window.__block = el;
     el.remove();
     await new Promise((r) => setTimeout(r, 50)); // base.js releases once the element has really left
-    const freed = el.model === null;
+    const freed = el.blockModel === null;
     document.body.append(el);
     return freed;
   });

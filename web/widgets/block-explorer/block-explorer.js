@@ -92,7 +92,7 @@ export class BlockExplorer extends BlockscopeElement {
     const s = this.shadowRoot;
     const t = (key, params) => this.t(key, params);
     s.append(h('style', {}, CSS + LESSON_CSS + PREDICT_CSS + COPY_CSS + STEP_CHECK_CSS + LINKED_CSS));
-    this.predict = new PredictPanel(this.panelPort(), { questions: blockQuestions(this),
+    this.predictPanel = new PredictPanel(this.panelPort(), { questions: blockQuestions(this),
       onReveal: () => (this.runs ? this.renderView() : this.afterRender()) });
     this.stepCheck = new StepCheck(this.panelPort({ lessonBlock: () => this.checkBlock() }));
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
@@ -176,7 +176,7 @@ export class BlockExplorer extends BlockscopeElement {
       presetRow,
       h('div', { class: 'row', part: 'controls' }, this.placementBox, blockChoice),
       ...this.gptOnly,
-      this.predict.element,
+      this.predictPanel.element,
       this.stepperWrap = h('div', { class: 'stepper-wrap', part: 'stepper' },
         h('div', { class: 'stepnav row' }, this.prevButton, this.stepLabel, this.nextButton, keysHint),
         h('div', { class: 'stepper' }, this.diagramBox, panel)),
@@ -187,7 +187,7 @@ export class BlockExplorer extends BlockscopeElement {
       this.copy.element,
       h('p', { class: 'status', role: 'status' }, t('block.status.loading')),
     );
-    const groups = this.controls;
+    const groups = this.boundControls;
     groups.addGroup('preset', presetRow);
     groups.addGroup('norm', this.placementBox);
     groups.addGroup('block', blockChoice);
@@ -207,12 +207,12 @@ export class BlockExplorer extends BlockscopeElement {
 
   /** Frees the model (base.js calls this once the widget has left the page; invalidate(UPDATE.REBUILD) rebuilds it). */
   release() {
-    const model = this.model;
+    const model = this.blockModel;
     const check = this.checkPromise;
     this.checkPromise = null;
     check?.then(({ block }) => block.dispose()).catch(() => {});
     if (!model) return !!check;
-    this.model = null;
+    this.blockModel = null;
     model.dispose().catch(() => {});
     return true;
   }
@@ -230,8 +230,8 @@ export class BlockExplorer extends BlockscopeElement {
 
   /** The learner panels after a render: the questions, the concealed stepper, the step check, the snippet. */
   afterRender() {
-    this.predict.render();
-    this.predict.conceal('first-op', this.stepperWrap, this.t('block.concealed'));
+    this.predictPanel.render();
+    this.predictPanel.conceal('first-op', this.stepperWrap, this.t('block.concealed'));
     this.stepCheck.hidden = !this.lesson;
     if (this.lesson) {
       this.stepCheck.show().catch((err) => this.status(this.t('block.status.stepCheckFailed', { error: err.message }), { error: true }));
@@ -242,7 +242,7 @@ export class BlockExplorer extends BlockscopeElement {
   /** The current state as a runnable PyTorch snippet (the lesson's code with the preset; else the parameter count). */
   toPyTorch() {
     if (this.lesson) return lessonSnippet(this.lesson.preset);
-    return this.model ? gptSnippet(this.model.config) : '';
+    return this.blockModel ? gptSnippet(this.blockModel.config) : '';
   }
 
   placement() {
@@ -255,9 +255,9 @@ export class BlockExplorer extends BlockscopeElement {
   }
 
   config() {
-    if (this.attr('preset') === GPT2_PRESET) return { ...GPT2_BLOCK_MODEL, vocab_size: this.tokenizer?.vocabSize ?? 256 };
+    if (this.attr('preset') === GPT2_PRESET) return { ...GPT2_BLOCK_MODEL, vocab_size: this.textTokenizer?.vocabSize ?? 256 };
     return {
-      vocab_size: this.tokenizer?.vocabSize ?? 256, context_length: CONTEXT, emb_dim: Math.round(this.numAttr('emb-dim')),
+      vocab_size: this.textTokenizer?.vocabSize ?? 256, context_length: CONTEXT, emb_dim: Math.round(this.numAttr('emb-dim')),
       n_heads: Math.round(this.numAttr('heads')), n_layers: Math.round(this.numAttr('layers')),
       drop_rate: 0.1, qkv_bias: false, norm: 'pre',
     };
@@ -291,15 +291,15 @@ export class BlockExplorer extends BlockscopeElement {
     this.depthSection.hidden = lesson;
     this.lessonPanel.hidden = !lesson;
     for (const r of this.placementBox.querySelectorAll('input')) r.checked = r.value === this.placement();
-    for (const r of this.metricBox.querySelectorAll('input')) r.checked = r.value === this.metric();
-    this.controls.sync({ values: (name) => this.numAttr(name) });
+    for (const r of this.metricBox.querySelectorAll('input')) r.checked = r.value === this.metricName();
+    this.boundControls.sync({ values: (name) => this.numAttr(name) });
     if (this.shadowRoot.activeElement !== this.promptInput && this.promptInput.value !== this.attr('prompt')) {
       this.promptInput.value = this.attr('prompt');
     }
     this.perTokenBox.checked = this.boolAttr('per-token');
   }
 
-  metric() {
+  metricName() {
     const m = this.attr('metric');
     return m in METRICS ? m : 'norm';
   }
@@ -317,15 +317,15 @@ export class BlockExplorer extends BlockscopeElement {
       model = await createLessonBlock(rt, preset, t);
       lesson = { preset, parts: await rt.blockParameters(preset.config) };
     } else {
-      this.tokenizer = await openTokenizer(rt, this.attr('tokenizer'));
-      this.tokenNote.textContent = this.tokenizer.noteIn?.(this.messages) ?? this.tokenizer.note; // kit/tokens.js
+      this.textTokenizer = await openTokenizer(rt, this.attr('tokenizer'));
+      this.tokenNote.textContent = this.textTokenizer.noteIn?.(this.messages) ?? this.textTokenizer.note; // kit/tokens.js
       model = await rt.createGPT(this.config(), { seed }); // rejects with the core's message on a bad config
       if (this.attr('preset') === GPT2_PRESET) this.configView.draw(await rt.blockParameters(blockConfigOf(GPT_CONFIG_124M)));
     }
-    const old = this.model;
-    this.model = model;
+    const old = this.blockModel;
+    this.blockModel = model;
     this.lesson = lesson;
-    this.seed = lesson ? null : seed;
+    this.modelSeed = lesson ? null : seed;
     this.runs = null;
     await old?.dispose();
     const config = model.config;
@@ -345,7 +345,7 @@ export class BlockExplorer extends BlockscopeElement {
       return;
     }
     const text = this.attr('prompt');
-    const all = Array.from(await this.tokenizer.encode(text));
+    const all = Array.from(await this.textTokenizer.encode(text));
     if (all.length === 0) {
       this.status(this.t('block.status.emptyPrompt'), { error: true });
       return;
@@ -354,22 +354,22 @@ export class BlockExplorer extends BlockscopeElement {
     const runs = {};
     let dropped = 0;
     for (const p of ['pre', 'post']) {
-      await this.model.setNormPlacement(p); // same weights, other wiring
+      await this.blockModel.setNormPlacement(p); // same weights, other wiring
       // A prompt longer than the context: the core reads its last CONTEXT tokens.
-      ({ inspection: runs[p], cropped: dropped } = await this.model.forward(all, { inspect: true, overflow: 'crop' }));
+      ({ inspection: runs[p], cropped: dropped } = await this.blockModel.forward(all, { inspect: true, overflow: 'crop' }));
     }
     const ids = all.slice(dropped);
     this.ids = ids;
-    this.tokens = await this.tokenizer.tokenTexts(ids);
+    this.tokens = await this.textTokenizer.tokenTexts(ids);
     this.runs = runs;
-    this.links.setPass(ids, { tokens: tokensKey(this.tokenizer.key, ids), model: `block:${this.seed}:${JSON.stringify(this.model.config)}` });
+    this.links.setPass(ids, { tokens: tokensKey(this.textTokenizer.key, ids), model: `block:${this.modelSeed}:${JSON.stringify(this.blockModel.config)}` });
     this.residual = { pre: this.residualSeries(runs.pre), post: this.residualSeries(runs.post) };
     this.status(dropped
       ? this.t('block.status.ranCropped', { count: ids.length, flavour: this.flavour, total: all.length,
-        context: this.model.config.context_length })
+        context: this.blockModel.config.context_length })
       : this.t('block.status.ran', { count: ids.length, flavour: this.flavour }));
     this.emit('forward', {
-      config: this.model.config, seed: this.seed, ids, tokens: this.tokens,
+      config: this.blockModel.config, seed: this.modelSeed, ids, tokens: this.tokens,
       residualNorms: { pre: this.residual.pre.mean, post: this.residual.post.mean },
       inspection: runs,
     });
@@ -383,8 +383,8 @@ export class BlockExplorer extends BlockscopeElement {
     const runs = {};
     const outputs = {};
     for (const p of ['pre', 'post']) {
-      await this.model.setNormPlacement(p);
-      const r = await this.model.forward(preset.x, B, T);
+      await this.blockModel.setNormPlacement(p);
+      const r = await this.blockModel.forward(preset.x, B, T);
       runs[p] = { layers: [r.inspection], C: d, T: B * T };
       outputs[p] = r.output;
     }
@@ -393,7 +393,7 @@ export class BlockExplorer extends BlockscopeElement {
     this.links.setPass(null); // the lesson's x is a tensor, not tokens: nothing to link
     this.runs = runs;
     this.residual = null;
-    const numParameters = this.model.numParameters;
+    const numParameters = this.blockModel.numParameters;
     const { maxDiff, within } = this.lessonPanel.draw({ preset, output: outputs.pre, numParameters, parts });
     this.status(this.t(within ? 'block.status.lessonMatch' : 'block.status.lessonMismatch', { params: numParameters,
       flavour: this.flavour, diff: expNum((v, digits) => this.num(v, digits), maxDiff, 1) }), { error: !within });
@@ -479,7 +479,7 @@ export class BlockExplorer extends BlockscopeElement {
         bottom: b === L - 1 ? t('block.lane.finalNorm') : t('block.lane.next', { block: b + 2 }) };
     this.diagram.render({ p, steps: layer.steps, info, current: i, b, labels });
     renderSummary({ table: this.summary, caption: this.summaryCaption }, step, { isEmbedding: !lesson && b === 0 && i === 0, d }, m);
-    renderBars(this.barBox, step, { metric: this.metric(), tokens: this.tokens, d,
+    renderBars(this.barBox, step, { metric: this.metricName(), tokens: this.tokens, d,
       xLabel: lesson ? t('block.bars.lessonXLabel') : undefined }, m);
     renderTokenTable(this.tokenTable, step, this.tokens, m);
     this.links.refresh();

@@ -102,8 +102,8 @@ export class StepCheck {
       this.result,
       h('div', { class: 'scroll' }, this.table),
       practice);
-    port.controls.addGroup('check', pasteRow, inputLabel, this.input, buttonRow);
-    port.controls.addGroup('break', practice);
+    port.boundControls.addGroup('check', pasteRow, inputLabel, this.input, buttonRow);
+    port.boundControls.addGroup('break', practice);
     this.button.addEventListener('click', () => this.check());
     this.breakStep.addEventListener('change', () => this.fillMistakes());
     this.breakButton.addEventListener('click', () => this.breakIt().catch((err) => this.port.report(err.message, { error: true })));

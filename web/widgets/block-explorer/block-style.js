@@ -34,7 +34,7 @@ input.prompt { width: 22rem; }
 .bar { fill: var(--bs-c1); }
 .ref { stroke: var(--bs-muted); stroke-dasharray: 4 4; }
 .ref-label { paint-order: stroke; stroke: var(--bs-bg); stroke-width: 4px; stroke-linejoin: round; }
-caption { text-align: left; caption-side: top; }
+caption { text-align: start; caption-side: top; }
 details > summary { cursor: pointer; margin: 0.25rem 0; }
 .scroll { position: relative; }
 `;

@@ -103,7 +103,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
     const afterDraw = () => this.refreshLearner();
     this.lessonFfn = new LessonFFN(this.panelPort({ afterDraw }), typed.x);
     // A revealed value is drawn again by the panels that show it (the mask took it out of the document).
-    this.predict = new PredictPanel(this.panelPort(), { questions: this.questions(), onReveal: () => this.redrawAll() });
+    this.predictPanel = new PredictPanel(this.panelPort(), { questions: this.questions(), onReveal: () => this.redrawAll() });
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     this.example = new WorkedExample(this.panelPort({ afterDraw }), typed.example);
     this.costs = new CostsSection(this.panelPort({ afterDraw }));
@@ -136,7 +136,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
       h('p', { class: 'muted' }, t('ffn.intro')),
       this.lessonFfn.root,
       h('div', { part: 'example' }, ...this.example.nodes),
-      this.predict.element,
+      this.predictPanel.element,
       h('div', { part: 'costs' }, ...this.costs.nodes),
       h('div', { part: 'hidden' },
         h('h4', {}, t('ffn.hidden.title')),
@@ -155,7 +155,7 @@ export class FeedForwardExplorer extends BlockscopeElement {
       h('p', { class: 'status', role: 'status', id: 'status' }, t('ffn.status.loading')),
     );
     // The author's control groups (layout.js: controls="…", lock="…").
-    const groups = this.controls;
+    const groups = this.boundControls;
     groups.addGroup('lesson-x', ...this.lessonFfn.xControls);
     groups.addGroup('example', this.example.inputs);
     groups.addGroup('activation', this.example.activationBox);
@@ -223,8 +223,8 @@ export class FeedForwardExplorer extends BlockscopeElement {
 
   /** The learner panels after a redraw: the prediction's questions and masks, the check's prompt. */
   refreshLearner() {
-    this.predict.render();
-    this.predict.mask(this.shadowRoot);
+    this.predictPanel.render();
+    this.predictPanel.mask(this.shadowRoot);
     this.copy.refresh();
     applyLayout(this); // panels rebuild or re-enable controls (the tokens' rows, the reset button): hide and lock them again
   }

@@ -46,13 +46,13 @@ export const EXAMPLE_CSS = `
 .mat .cap .muted { font-weight: normal; }
 .cells { display: grid; gap: 0.2rem; border-left: 2px solid var(--bs-fg); border-right: 2px solid var(--bs-fg);
   border-radius: 4px; padding: 0.15rem 0.25rem; }
-.cells input { width: 3.3rem; text-align: right; padding: 0.15rem 0.3rem; font-variant-numeric: tabular-nums; }
+.cells input { width: 3.3rem; text-align: end; padding: 0.15rem 0.3rem; font-variant-numeric: tabular-nums; }
 .example-steps { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.25rem 1.5rem; }
 @container (min-width: 860px) { .example-steps { grid-template-columns: repeat(3, minmax(0, 1fr)); } }
 .example-steps table { width: 100%; }
-.example-steps caption { text-align: left; caption-side: top; font-weight: 600; padding: 0.2rem 0; }
-.example-steps th:nth-child(2) { text-align: left; }
-.example-steps td.formula { text-align: left; color: var(--bs-muted); white-space: normal; overflow-wrap: anywhere; }
+.example-steps caption { text-align: start; caption-side: top; font-weight: 600; padding: 0.2rem 0; }
+.example-steps th:nth-child(2) { text-align: start; }
+.example-steps td.formula { text-align: start; color: var(--bs-muted); white-space: normal; overflow-wrap: anywhere; }
 .example-result { font-weight: 600; }
 .example-status { min-height: 1.45em; }
 .example-status.error { color: var(--bs-c2); font-weight: 600; }

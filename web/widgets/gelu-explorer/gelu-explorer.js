@@ -31,7 +31,7 @@ const CURVES = [
 ];
 const POINTS = 601;
 const CSS = `.chart { touch-action: pan-y; -webkit-user-select: none; user-select: none; }
-.formula { font-size: 0.95rem; } table.eight caption { text-align: left; font-weight: 600; }
+.formula { font-size: 0.95rem; } table.eight caption { text-align: start; font-weight: 600; }
 .range input { width: 4.5rem; }`;
 
 export class GeluExplorer extends BlockscopeElement {
@@ -98,7 +98,7 @@ export class GeluExplorer extends BlockscopeElement {
       { tanh: this.t('gelu.control.checkForm.tanh'), erf: this.t('gelu.control.checkForm.erf') });
     this.diffText = h('p', { class: 'diff-text muted', part: 'difference', 'aria-live': 'polite' });
     // A revealed value is drawn again where the mask took it out: the readout and the table of eight values.
-    this.predict = new PredictPanel(this.panelPort(), { questions: geluQuestions(this), onReveal: async () => {
+    this.predictPanel = new PredictPanel(this.panelPort(), { questions: geluQuestions(this), onReveal: async () => {
       if (!this.data) return;
       this.eightBox.replaceChildren(await eightTable(this));
       if (this.current != null) this.setX(this.current);
@@ -119,9 +119,9 @@ export class GeluExplorer extends BlockscopeElement {
       this.chartBox,
       h('div', { class: 'row', part: 'controls' },
         ...rangeFields,
-        this.controls.addGroup('derivative', h('label', {}, this.derivBox, ' ', this.t('gelu.control.derivative'))),
-        this.controls.addGroup('difference', h('label', {}, this.diffBox, ' ', this.t('gelu.control.difference')))),
-      this.predict.element,
+        this.boundControls.addGroup('derivative', h('label', {}, this.derivBox, ' ', this.t('gelu.control.derivative'))),
+        this.boundControls.addGroup('difference', h('label', {}, this.diffBox, ' ', this.t('gelu.control.difference')))),
+      this.predictPanel.element,
       h('div', { class: 'scroll' }, this.readout),
       this.diffText,
       h('p', { class: 'formula', part: 'formula' }, this.t('gelu.formula', { definition: 'GELU(x) = x · Φ(x)',
@@ -183,7 +183,7 @@ export class GeluExplorer extends BlockscopeElement {
     const [lo, hi] = this.range();
     this.derivBox.checked = this.boolAttr('derivative');
     this.diffBox.checked = this.boolAttr('difference');
-    this.controls.sync();
+    this.boundControls.sync();
     try {
       const rt = await this.runtime();
       const xs = Float32Array.from({ length: POINTS }, (_, i) => lo + ((hi - lo) * i) / (POINTS - 1));
@@ -351,8 +351,8 @@ export class GeluExplorer extends BlockscopeElement {
   showReadout(x, { values, derivs }) {
     this.readoutValues = values;
     this.renderReadout(x, values, derivs);
-    this.predict.render();
-    this.predict.mask(this.shadowRoot);
+    this.predictPanel.render();
+    this.predictPanel.mask(this.shadowRoot);
     this.check.refresh();
     this.copy.refresh();
     this.emit('readout', { x, values });
@@ -374,7 +374,7 @@ export class GeluExplorer extends BlockscopeElement {
         h('td', { class: 'num deriv-col', hidden: !showD, 'data-kind': `${c.kind}-derivative` },
           showD ? this.num(derivs[c.kind], 4) : ''))),
     );
-    const hidden = this.predict.hides('value');
+    const hidden = this.predictPanel.hides('value');
     const text = this.t('gelu.chart.valueText', { x: this.num(x, 2), values: this.joinValues(CURVES.map((c) =>
       this.t('gelu.chart.curveValue', { curve: this.curveLabel(c.kind),
         value: hidden && c.kind !== 'relu' ? this.t('gelu.chart.hidden') : this.num(values[c.kind], 4) }))) });

@@ -62,8 +62,8 @@ export async function eightTable(el) {
   const [t, e, r] = await Promise.all(['gelu_tanh', 'gelu_erf', 'relu'].map((k) => rt.activation(k, EIGHT)));
   return h('table', { class: 'eight' },
     h('caption', {}, el.t('gelu.eight.caption')),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'x'), h('th', { scope: 'col' }, 'GELU (tanh)'),
-      h('th', { scope: 'col' }, 'GELU (erf)'), h('th', { scope: 'col' }, 'ReLU'))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'x'), h('th', { scope: 'col', translate: 'no' }, 'GELU (tanh)'),
+      h('th', { scope: 'col', translate: 'no' }, 'GELU (erf)'), h('th', { scope: 'col', translate: 'no' }, 'ReLU'))),
     h('tbody', {}, ...EIGHT.map((x, i) => h('tr', {}, h('th', { scope: 'row', class: 'num' }, el.num(x, 1)),
       h('td', { class: 'num', 'data-eight': 'gelu_tanh' }, el.num(t[i], 4)),
       h('td', { class: 'num', 'data-eight': 'gelu_erf' }, el.num(e[i], 4)),

@@ -13,7 +13,7 @@ export const CANDIDATES_CSS = `
 .cand-col { container-type: inline-size; min-width: 0; border: 1px solid var(--bs-border); border-radius: 6px; padding: 0.3rem 0.4rem; }
 .cand-col.selected { border: 2px solid var(--bs-accent); }
 table.candidates { width: 100%; }
-table.candidates caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; caption-side: top; }
+table.candidates caption { text-align: start; font-weight: 600; padding: 0 0 0.3rem; caption-side: top; }
 table.candidates caption .muted { font-weight: 400; display: block; font-size: 0.9em; }
 table.candidates th, table.candidates td { padding: 0.1rem 0.3rem; }
 table.candidates td.bar { width: 38%; min-width: 5.5rem; padding-right: 0.5rem; }
@@ -38,7 +38,7 @@ td.prob, td.xu, table.candidates tbody th { white-space: nowrap; }
 .uniform-note { margin: 0.2rem 0 0.5rem; }
 .uniform-note .dash { display: inline-block; width: 0; height: 1em; margin: 0 0.4rem 0 0.2rem; vertical-align: -0.15em; border-left: 2px dashed var(--bs-c2); }
 .uniform-label { font-weight: 600; }
-table.candidates tbody th, table.candidates thead th:nth-child(2), table.candidates thead th.bar { text-align: left; }
+table.candidates tbody th, table.candidates thead th:nth-child(2), table.candidates thead th.bar { text-align: start; }
 td.xu { white-space: nowrap; }
 `;
 

@@ -83,8 +83,8 @@ export class InspectionView {
   /** Fills the block and head selectors for a model with n_layers blocks of n_heads heads. */
   setShape(nLayers, nHeads) {
     const fill = (sel, n) => sel.replaceChildren(...Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, this.host.num(i + 1))));
-    fill(this.host.controls.get('layer'), nLayers);
-    fill(this.host.controls.get('head'), nHeads);
+    fill(this.host.boundControls.get('layer'), nLayers);
+    fill(this.host.boundControls.get('head'), nHeads);
   }
 
   /** Redraws every chart. result: {tokens, pieces, inspection, placement}; layer/head 0-based; width in px. */
@@ -93,8 +93,8 @@ export class InspectionView {
     this.layerIndex = layerIndex;
     this.headIndex = headIndex;
     this.width = width;
-    this.host.controls.get('layer').value = String(layerIndex + 1);
-    this.host.controls.get('head').value = String(headIndex + 1);
+    this.host.boundControls.get('layer').value = String(layerIndex + 1);
+    this.host.boundControls.get('head').value = String(headIndex + 1);
     this.renderNorms();
     this.renderAttention();
     this.renderHistogram();

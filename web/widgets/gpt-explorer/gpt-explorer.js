@@ -71,7 +71,7 @@ export class GPTExplorer extends BlockscopeElement {
     // loaded files stay, a generation in progress stops, and the views are drawn anew.
     this.gen?.cancel();
     const lab = this.labRuns;
-    this.lock ??= Promise.resolve();
+    this.queue ??= Promise.resolve();
     this.models ??= new GPTModels((key, params) => this.t(key, params));
     // Where the model comes from beyond the attributes (model, weights, seed and the random model's size): checkpoint
     // files the learner dropped or picked, which no attribute can hold, and a pending retry of the shipped download.
@@ -91,7 +91,7 @@ export class GPTExplorer extends BlockscopeElement {
     this.links = new GPTLinks(this.link, { chips: this.chips, candidateBox: this.candidateBox, interpret: this.interpret, view: this.view });
     this.labRuns = new LabRuns(this.panelPort({ show: (spec) => this.showLabCheckpoint(spec) }));
     this.labRuns.resume(lab);
-    this.gen = new GeneratePanel(this.panelPort({ model: () => this.model, tokenizer: () => this.tokenizer,
+    this.gen = new GeneratePanel(this.panelPort({ model: () => this.gpt, tokenizer: () => this.textTokenizer,
       exclusive: (fn) => this.exclusive(fn), usePrompt: (text) => this.usePrompt(text) }));
     s.append(
       h('h3', { part: 'title' }, this.t('gpt.title')),
@@ -112,10 +112,10 @@ export class GPTExplorer extends BlockscopeElement {
   }
 
   /** The model the charts and Generate use (the runtime object in the worker). */
-  get model() {
+  get gpt() {
     return this.models?.model ?? null;
   }
-  get tokenizer() {
+  get textTokenizer() {
     return this.models?.tokenizer ?? null;
   }
 
@@ -134,7 +134,7 @@ export class GPTExplorer extends BlockscopeElement {
   buildPromptSection() {
     this.promptInput = h('textarea', { id: 'prompt', rows: 2, spellcheck: 'false',
       oninput: () => this.debounce('prompt', () => this.set('prompt', this.promptInput.value)) });
-    this.controls.addGroup('prompt', this.promptInput);
+    this.boundControls.addGroup('prompt', this.promptInput);
     this.tokenNote = h('p', { class: 'muted token-note' });
     this.chips = h('ol', { class: 'chips', 'aria-label': this.t('gpt.prompt.tokensLabel') });
     this.promptNote = h('p', { class: 'prompt-note' });
@@ -150,10 +150,10 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** The forward pass as PyTorch: the book's GPTModel, these weights, this prompt, the top candidates. */
   toPyTorch() {
-    if (!this.result || !this.model) return '# The model has not run yet: wait for the next-token table, then copy again.\n';
+    if (!this.result || !this.gpt) return '# The model has not run yet: wait for the next-token table, then copy again.\n';
     const m = this.models;
-    const shipped = m.key === 'trained' && m.pair?.trained === this.model;
-    return gptSnippet({ config: { ...this.model.config, norm: this.result.placement }, ids: this.result.ids, prompt: this.attr('prompt'),
+    const shipped = m.key === 'trained' && m.pair?.trained === this.gpt;
+    return gptSnippet({ config: { ...this.gpt.config, norm: this.result.placement }, ids: this.result.ids, prompt: this.attr('prompt'),
       k: this.result.candidates.length, tokenizer: m.tokenizer.kind, tokenizerSource: m.tokenizer.source,
       symbols: m.tokenizer.symbols, label: m.label,
       weightsUrl: shipped ? new URL('model.safetensors', m.pair.url).href : null });
@@ -161,7 +161,7 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** This model's weights (book layout, float32) as safetensors bytes: what the snippet reads without a URL. */
   async weightsBytes() {
-    return (await this.exclusive(() => this.model.save({ layout: 'book' }))).weights;
+    return (await this.exclusive(() => this.gpt.save({ layout: 'book' }))).weights;
   }
 
   async downloadWeights() {
@@ -190,11 +190,11 @@ export class GPTExplorer extends BlockscopeElement {
   }
 
   async update(level) {
-    this.controls.sync({ skip: ['layer', 'head'] });
+    this.boundControls.sync({ skip: ['layer', 'head'] });
     if (this.shadowRoot.activeElement !== this.promptInput && this.promptInput.value !== this.attr('prompt')) {
       this.promptInput.value = this.attr('prompt');
     }
-    if (!this.model) this.panel.preselect(this.weights());
+    if (!this.gpt) this.panel.preselect(this.weightsName());
     if (!this.visible) return; // start() builds everything once the widget is near the viewport
     let rebuilt = false;
     if (level >= UPDATE.REBUILD) {
@@ -205,7 +205,7 @@ export class GPTExplorer extends BlockscopeElement {
         throw err;
       }
     }
-    if (!this.model) return;
+    if (!this.gpt) return;
     if (this.selectModels() || rebuilt) level = Math.max(level, 2);
     if (level >= UPDATE.RECOMPUTE) await this.exclusive(() => this.runForward());
     if (this.result) this.renderView();
@@ -213,15 +213,15 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** Runs model work one job at a time (a generation holds the model until it ends). */
   exclusive(fn) {
-    const result = this.lock.then(fn);
-    this.lock = result.catch(() => {});
+    const result = this.queue.then(fn);
+    this.queue = result.catch(() => {});
     return result;
   }
 
   // ------------------------------------------------------------------ the models
 
   /** The weights the learner chose: 'trained', 'untrained' or 'random' (a model of custom size). */
-  weights() {
+  weightsName() {
     const w = this.attr('weights');
     return ['untrained', 'random'].includes(w) ? w : 'trained';
   }
@@ -250,7 +250,7 @@ export class GPTExplorer extends BlockscopeElement {
       if (err instanceof Released || spec.kind !== 'loaded') throw err;
       // A checkpoint that cannot be loaded leaves the current models in place (or the trained one, if none).
       this.loadFailed(err);
-      if (!this.model) await this.models.build(rt, this.spec({ shipped: true }), ui);
+      if (!this.gpt) await this.models.build(rt, this.spec({ shipped: true }), ui);
     } finally {
       this.panel.showProgress(null);
     }
@@ -262,7 +262,7 @@ export class GPTExplorer extends BlockscopeElement {
   selectModels() {
     const m = this.models;
     const previous = m.model;
-    m.select(this.weights());
+    m.select(this.weightsName());
     this.panel.describe(m, { weights: m.weights, modelAttr: shippedModel(this.attr('model')) ? '' : this.attr('model') });
     this.gen.describe(this.t(GENERATES_WITH[m.key], { short: m.pairLabels(this.port.t)?.short ?? '' }));
     const c = m.model.config;
@@ -337,7 +337,7 @@ export class GPTExplorer extends BlockscopeElement {
     this.source.files = null;
     this.panel.loaderStatus('');
     if (this.hasAttribute('model')) this.removeAttribute('model');
-    if (this.weights() !== 'trained') this.setAttribute('weights', 'trained');
+    if (this.weightsName() !== 'trained') this.setAttribute('weights', 'trained');
     this.invalidate(UPDATE.REBUILD);
   }
 
@@ -393,24 +393,24 @@ export class GPTExplorer extends BlockscopeElement {
     }
     const ms = performance.now() - t0;
     const otherLogits = other ? (await other.forward(ids)).logits : null;
-    if (model !== this.model) return;
+    if (model !== this.gpt) return;
     const V = model.config.vocab_size;
     const T = ids.length;
     const lastRow = (l) => l.slice((T - 1) * V, T * V);
     const last = lastRow(logits);
     const pieces = await tokenizer.tokenPieces(ids);
     const tokens = pieces.map(piecesLabel);
-    const candidates = await this.candidates(last);
-    const compare = other ? await this.candidates(lastRow(otherLogits)) : null;
+    const candidates = await this.topCandidates(last);
+    const compare = other ? await this.topCandidates(lastRow(otherLogits)) : null;
     const cropped = all.slice(0, all.length - ids.length);
     let baseline = null; // with heads ablated: what the whole model predicts, for the comparison
     if (ablation.heads.length) {
       await model.setHeadAblation([]);
-      baseline = (await this.candidates((await model.forward(ids, { lastOnly: true })).logits))[0];
+      baseline = (await this.topCandidates((await model.forward(ids, { lastOnly: true })).logits))[0];
       await this.interpret.apply(model);
     }
     const interpret = await this.interpret.compute(model, ids, candidates[0].id, tokenizer);
-    if (model !== this.model) return;
+    if (model !== this.gpt) return;
     this.result = { ids, tokens, pieces, inspection, candidates, compare, placement, V, interpret, baseline, ablation };
     this.links.setIds(ids);
     this.link.setPass({ tokens: tokensKey(tokenizer.key, ids), model: this.models.modelKey });
@@ -428,11 +428,11 @@ export class GPTExplorer extends BlockscopeElement {
   }
 
   /** The top candidates of one row of logits, ranked by the core with their softmax probabilities. */
-  async candidates(logits) {
+  async topCandidates(logits) {
     const k = Math.max(1, Math.min(50, Math.round(this.numAttr('candidates'))));
     const rt = await this.runtime();
     const top = await rt.topCandidates(logits, { k });
-    const pieces = await this.tokenizer.tokenPieces(top.map((c) => c.id));
+    const pieces = await this.textTokenizer.tokenPieces(top.map((c) => c.id));
     return top.map((c, i) => ({ ...c, pieces: pieces[i], token: piecesLabel(pieces[i]) }));
   }
 
@@ -456,7 +456,7 @@ export class GPTExplorer extends BlockscopeElement {
     if (compare) tables.push(table(m.otherKey, compare, false));
     if (m.key === 'untrained') tables.reverse(); // trained | untrained, whichever is selected
     renderCandidates(this.candidateBox, { tables, vocab: V, after: tokens.at(-1) }, this.port);
-    const c = this.model.config;
+    const c = this.gpt.config;
     const clamp = (name, n) => Math.min(n, Math.max(1, Math.round(this.numAttr(name)))) - 1;
     const { interpret, pieces, baseline, ablation } = this.result;
     this.interpret.render(interpret, { promptPieces: pieces, candidates, baseline, ablation });

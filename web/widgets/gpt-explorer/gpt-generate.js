@@ -32,7 +32,7 @@ export class GeneratePanel {
     this.status = h('p', { class: 'gen-status', role: 'status' });
     this.modelNote = h('p', { class: 'muted gen-model' });
     const buttons = h('div', { class: 'row' }, this.button, this.stopButton, this.reuseButton);
-    host.controls.addGroup('generate', buttons);
+    host.boundControls.addGroup('generate', buttons);
     this.section = h('section', { class: 'gen', part: 'generate' }, h('h4', {}, t('gpt.gen.heading')),
       h('p', { class: 'muted' }, t('gpt.gen.intro')),
       this.modelNote,

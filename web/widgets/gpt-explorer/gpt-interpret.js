@@ -9,7 +9,7 @@ import { percent } from './gpt-candidates.js';
 
 export const INTERPRET_CSS = `
 .interpret table.lens { width: 100%; }
-.interpret table.lens th, .interpret table.lens td { padding: 0.1rem 0.35rem; text-align: left; white-space: nowrap; }
+.interpret table.lens th, .interpret table.lens td { padding: 0.1rem 0.35rem; text-align: start; white-space: nowrap; }
 .interpret td.lens-bar { width: 30%; min-width: 4rem; }
 .interpret .lens-track { position: relative; height: 0.7rem; background: color-mix(in srgb, var(--bs-panel) 60%, transparent); border-radius: 2px; }
 .interpret .lens-track .fill { position: absolute; left: 0; top: 0; bottom: 0; background: var(--bs-c1); border-radius: 2px; min-width: 1px; }
@@ -44,8 +44,8 @@ export class InterpretPanel {
     this.attrNote = h('p', { class: 'muted attr-note' });
     const modeLabel = h('label', { for: 'ablate-mode' }, t('gpt.ablate.mode'), ' ', this.modeSelect);
     const methodLabel = h('label', { for: 'attribution' }, t('gpt.attr.method'), ' ', this.methodSelect);
-    port.controls.addGroup('ablation', this.headsBox, modeLabel, this.clearButton);
-    port.controls.addGroup('attribution', methodLabel);
+    port.boundControls.addGroup('ablation', this.headsBox, modeLabel, this.clearButton);
+    port.boundControls.addGroup('attribution', methodLabel);
     this.section = h('section', { class: 'interpret', part: 'interpret' },
       h('h4', {}, t('gpt.interpret.heading')),
       h('h5', {}, t('gpt.lens.heading')),

@@ -19,7 +19,7 @@ export class LabRuns {
       oninput: () => this.scrubbed() });
     this.out = h('output', { for: 'lab-step', class: 'num' });
     const scrubLabel = h('label', { for: 'lab-step' }, port.t('gpt.lab.scrub'), ' ', this.scrub, ' ', this.out);
-    port.controls.addGroup('scrub', scrubLabel);
+    port.boundControls.addGroup('scrub', scrubLabel);
     this.section = h('section', { class: 'lab-scrub', part: 'lab-run', hidden: true }, this.label, scrubLabel);
   }
 

@@ -46,7 +46,7 @@ export class ModelPanel {
     this.retryButton = h('button', { type: 'button', class: 'retry', hidden: true, onclick: () => host.retry() }, t('gpt.model.retry'));
     this.shippedButton = h('button', { type: 'button', class: 'use-shipped', hidden: true, onclick: () => host.useShipped() },
       t('gpt.model.backToTrained'));
-    host.controls.addGroup('weights', this.switch, this.retryButton, this.shippedButton);
+    host.boundControls.addGroup('weights', this.switch, this.retryButton, this.shippedButton);
     this.section = h('section', { class: 'model', part: 'model' }, h('h4', {}, t('gpt.model.heading')), this.switch,
       h('div', { class: 'row seed', part: 'controls' }, seedField(host, 'seed', t('gpt.model.seed'))), this.text, this.loading,
       this.message, h('div', { class: 'row', part: 'controls' }, this.retryButton, this.shippedButton),
@@ -67,14 +67,14 @@ export class ModelPanel {
     ];
     // Changing a setting asks for a random model of that size (it replaces the trained model and its twin).
     for (const name of RANDOM_SETTINGS) {
-      this.host.controls.get(name).addEventListener('change', () => this.host.set('weights', 'random'));
+      this.host.boundControls.get(name).addEventListener('change', () => this.host.set('weights', 'random'));
     }
     this.randomButton = h('button', { type: 'button', class: 'use-random', onclick: () => this.host.set('weights', 'random') },
       t('gpt.size.build'));
     const settings = h('details', { class: 'settings' }, h('summary', {}, t('gpt.size.heading')),
       h('div', { class: 'row' }, ...fields), h('div', { class: 'row' }, this.randomButton),
       h('p', { class: 'muted' }, t('gpt.size.note')));
-    return this.host.controls.addGroup('size', settings);
+    return this.host.boundControls.addGroup('size', settings);
   }
 
   buildLoader() {
@@ -103,7 +103,7 @@ export class ModelPanel {
       h('div', { class: 'row' }, h('label', { for: 'model-url' }, t('gpt.loader.url')), this.urlInput,
         h('button', { type: 'button', class: 'load-url', onclick: () => host.loadUrl(this.urlInput.value.trim()) }, t('gpt.loader.load'))),
       drop, this.loaderMessage);
-    return host.controls.addGroup('checkpoint', loader);
+    return host.boundControls.addGroup('checkpoint', loader);
   }
 
   /** Shows download progress ({loaded, total} bytes) of `label`; progress(null) hides the bar. */

@@ -81,7 +81,7 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   /** The controls bound to this element's attributes (controls.js: attrField, attrSlider, attrSelect). */
-  get controls() {
+  get boundControls() {
     this._controls ??= new Controls(this);
     return this._controls;
   }
@@ -157,7 +157,7 @@ export class BlockscopeElement extends HTMLElement {
   panelPort(extra = {}) {
     const port = {
       tag: this.tag,
-      controls: this.controls,
+      boundControls: this.boundControls,
       attr: (name) => this.attr(name),
       numAttr: (name) => this.numAttr(name),
       boolAttr: (name) => this.boolAttr(name),

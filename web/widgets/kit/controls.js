@@ -24,7 +24,7 @@ export function optionsOf(host, name, labels = {}) {
 }
 
 /**
- * The controls a widget bound to its attributes (host.controls, owned by the element): each attribute's input and,
+ * The controls a widget bound to its attributes (host.boundControls, owned by the element): each attribute's input and,
  * for sliders, the function that redraws its read-out. Panels reach a control through get(name), never through
  * properties written onto the element.
  */
@@ -110,8 +110,8 @@ export function attrField(host, name, label, props = {}, { kind = 'number', onIn
     if (input.reportValidity() && host.set(name, input.value) === false) input.value = host.attr(name); // locked
   };
   input.addEventListener(onInput ? 'input' : 'change', commit);
-  host.controls.add(name, input);
-  return host.controls.wrap(name, h('label', { for: name }, `${label} `, input));
+  host.boundControls.add(name, input);
+  return host.boundControls.wrap(name, h('label', { for: name }, `${label} `, input));
 }
 
 /** attrField for a seed attribute, labelled as a Blockscope seed with the kit's seed note (kit.seedNote) as its title. */
@@ -134,8 +134,8 @@ export function attrSlider(host, name, label, props, describe) {
     if (host.set(name, input.value) === false) input.value = host.attr(name); // locked
     show();
   });
-  host.controls.add(name, input, show);
-  return host.controls.wrap(name, h('label', { for: name }, `${label} `, input, ' ', out));
+  host.boundControls.add(name, input, show);
+  return host.boundControls.wrap(name, h('label', { for: name }, `${label} `, input, ' ', out));
 }
 
 /**
@@ -148,6 +148,6 @@ export function attrSelect(host, name, label, options = {}) {
     if (host.set(name, sel.value) === false) sel.value = host.attr(name); // locked
   } },
     ...options.map(([value, text]) => h('option', { value }, text)));
-  host.controls.add(name, sel);
-  return host.controls.wrap(name, h('label', { for: name }, `${label} `, sel));
+  host.boundControls.add(name, sel);
+  return host.boundControls.wrap(name, h('label', { for: name }, `${label} `, sel));
 }

@@ -87,7 +87,7 @@ export function applyLayout(el) {
   const shown = chosen(el, 'controls', groups);
   const locked = chosen(el, 'lock', groups, { all: false });
   const hideAll = el.hasAttribute('controls') && parseList(el.getAttribute('controls')).includes('none');
-  for (const { group, nodes } of el.controls.groups()) {
+  for (const { group, nodes } of el.boundControls.groups()) {
     const off = hideAll || (shown !== null && !shown.has(group));
     const lock = locked.has(group);
     for (const node of nodes) {

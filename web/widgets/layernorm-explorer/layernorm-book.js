@@ -58,7 +58,7 @@ export class BookWalk {
       h('label', { for: 'book-gamma' }, t('layernorm.book.gamma')), this.gammaVec,
       h('label', { for: 'book-beta' }, t('layernorm.book.beta')), this.betaVec);
     /** What the learner operates (the element's control group "book"). */
-    this.controls = [this.nav, unbiasedLabel, vectors];
+    this.boundControls = [this.nav, unbiasedLabel, vectors];
     this.root = h('section', { class: 'book-walk', part: 'book', 'aria-labelledby': 'book-walk-title', hidden: true },
       h('h4', { id: 'book-walk-title' }, t('layernorm.book.title')),
       h('p', { class: 'muted' }, t('layernorm.book.intro')),

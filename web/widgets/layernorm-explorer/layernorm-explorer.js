@@ -51,7 +51,7 @@ input[aria-invalid="true"] { border-color: var(--bs-c2); outline: 2px solid var(
 .sliders { display: grid; grid-template-columns: max-content minmax(0, 20rem) 3.2rem; gap: 0.3rem 0.5rem;
   align-items: center; justify-content: start; }
 .sliders > .slider { display: contents; }
-.slider output { text-align: right; }
+.slider output { text-align: end; }
 table.sequence th[scope="row"] { white-space: nowrap; }
 .switch { font-weight: 600; }
 .report { min-height: 1.45em; }
@@ -115,7 +115,7 @@ export class LayerNormExplorer extends BlockscopeElement {
     s.append(h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + BOOK_CSS + CSS));
     this.book = new BookWalk(this.panelPort());
     this.batchNorm = new BatchNormPanel(this.panelPort());
-    this.predict = new PredictPanel(this.panelPort(), { questions: layerNormQuestions(this), onReveal: () => this.draw() });
+    this.predictPanel = new PredictPanel(this.panelPort(), { questions: layerNormQuestions(this), onReveal: () => this.draw() });
     this.check = new CheckPanel(this.panelPort(), {
       what: () => t('layernorm.check.what', { T: this.result?.T ?? '…', d: this.result?.d ?? '…' }),
       target: () => layerNormTarget(this) });
@@ -168,7 +168,7 @@ export class LayerNormExplorer extends BlockscopeElement {
       h('div', { class: 'row', part: 'controls' }, axisLabel),
       this.axisHelp,
       this.book.root,
-      this.predict.element,
+      this.predictPanel.element,
       h('div', { part: 'detail' },
         h('h4', {}, h('label', { for: 'token' }, `${t('layernorm.tokenInDetail')} `), this.tokenSelect, this.tokenName),
         h('div', { class: 'pair' },
@@ -187,17 +187,17 @@ export class LayerNormExplorer extends BlockscopeElement {
       h('p', { class: 'status', role: 'status', id: 'status' }, t('layernorm.loading')),
     );
     // The control groups (controls="…", lock="…"): gamma, beta, axis and token are bound to their attributes.
-    this.controls.add('gamma', this.gammaInput);
-    this.controls.wrap('gamma', gammaRow);
-    this.controls.add('beta', this.betaInput);
-    this.controls.wrap('beta', betaRow);
-    this.controls.add('axis', this.axisSwitch);
-    this.controls.wrap('axis', axisLabel);
-    this.controls.add('token', this.tokenSelect);
-    this.controls.addGroup('axis', this.flipHint);
-    this.controls.addGroup('tokens', tokens);
-    this.controls.addGroup('book', ...this.book.controls);
-    this.controls.addGroup('padding', this.batchNorm.control);
+    this.boundControls.add('gamma', this.gammaInput);
+    this.boundControls.wrap('gamma', gammaRow);
+    this.boundControls.add('beta', this.betaInput);
+    this.boundControls.wrap('beta', betaRow);
+    this.boundControls.add('axis', this.axisSwitch);
+    this.boundControls.wrap('axis', axisLabel);
+    this.boundControls.add('token', this.tokenSelect);
+    this.boundControls.addGroup('axis', this.flipHint);
+    this.boundControls.addGroup('tokens', tokens);
+    this.boundControls.addGroup('book', ...this.book.boundControls);
+    this.boundControls.addGroup('padding', this.batchNorm.control);
     this.presetSelect.addEventListener('change', () => {
       const p = PRESETS.find((q) => q.id === this.presetSelect.value);
       if (p) this.setValues(parseTokens(p.values, t), { token: 1 });
@@ -414,8 +414,8 @@ export class LayerNormExplorer extends BlockscopeElement {
     const widths = charts.map(([, box]) => chartWidth(box));
     charts.forEach(([drawChart], i) => drawChart(widths[i]));
     drawNotes(this);
-    this.predict.render();
-    this.predict.mask(this.shadowRoot);
+    this.predictPanel.render();
+    this.predictPanel.mask(this.shadowRoot);
     this.check.refresh();
     this.copy.refresh();
   }

@@ -39,7 +39,7 @@ export class Compounding {
     const row = h('div', { class: 'row' }, h('label', { for: 'toy-factor' }, `${t('residual.toy.factor')} `), this.factor,
       h('label', { for: 'toy-steps' }, ` ${t('residual.toy.layers')} `), this.steps, ...this.presets);
     /** What the learner operates (the element's control group "compounding"). */
-    this.controls = [row];
+    this.boundControls = [row];
     this.root = h('section', { class: 'compounding', part: 'compounding', 'aria-labelledby': 'toy-title' },
       h('h4', { id: 'toy-title' }, t('residual.toy.title')),
       h('p', { class: 'muted' }, t('residual.toy.intro')),

@@ -39,7 +39,7 @@ const CSS = `
 .controls { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 0.5rem 1.25rem; margin: 0.5rem 0; }
 .controls label.slider { display: grid; grid-template-columns: 5.2rem minmax(0, 1fr) 3rem; gap: 0.4rem; align-items: center; }
 .controls label.slider input { width: 100%; }
-.controls output { text-align: right; }
+.controls output { text-align: end; }
 .buttons { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0.4rem 0; }
 .setup { margin: 0.4rem 0; }
 dl.ratios { display: grid; grid-template-columns: max-content auto; gap: 0.1rem 0.8rem; margin: 0.4rem 0; }
@@ -137,14 +137,14 @@ export class ResidualFlowExplorer extends BlockscopeElement {
       const input = h('input', { type: 'range', id: name, ...props });
       const out = h('output', { for: name, class: 'num', id: `${name}-out` });
       const el = h('label', { class: 'slider', for: name }, label, input, out);
-      this.controls.add(name, input);
-      this.controls.wrap(name, el);
+      this.boundControls.add(name, input);
+      this.boundControls.wrap(name, el);
       return { input, out, el };
     };
     const checkbox = (name, label) => {
       const input = h('input', { type: 'checkbox', id: name, onchange: () => this.toggle(name, input.checked) });
-      this.controls.add(name, input);
-      return { input, el: this.controls.wrap(name, h('label', {}, input, ` ${label}`)) };
+      this.boundControls.add(name, input);
+      return { input, el: this.boundControls.wrap(name, h('label', {}, input, ` ${label}`)) };
     };
     this.depthCtl = slider('depth', t('residual.depth'), { min: specs.depth.min, max: specs.depth.max, step: 1 });
     this.stdCtl = slider('std', t('residual.std'), { min: Math.log10(specs.std.min), max: Math.log10(specs.std.max),
@@ -155,8 +155,8 @@ export class ResidualFlowExplorer extends BlockscopeElement {
     });
     this.actSelect = h('select', { id: 'activation', onchange: () => this.set('activation', this.actSelect.value) },
       ...Object.keys(ACTIVATIONS).map((v) => h('option', { value: v }, t(`residual.act.${v}`))));
-    this.controls.add('activation', this.actSelect);
-    const actLabel = this.controls.wrap('activation',
+    this.boundControls.add('activation', this.actSelect);
+    const actLabel = this.boundControls.wrap('activation',
       h('label', { class: 'slider', for: 'activation' }, t('residual.activation'), this.actSelect));
     const ln = checkbox('layernorm', t('residual.layernorm'));
     const same = checkbox('same-std', t('residual.sameStd'));
@@ -166,9 +166,9 @@ export class ResidualFlowExplorer extends BlockscopeElement {
       t('residual.reseed'));
     this.lowStdBtn = h('button', { type: 'button', class: 'low-std', onclick: () => this.set('std', '0.1') }, t('residual.lowStd'));
     this.lessonBtn = h('button', { type: 'button', class: 'lesson', onclick: () => this.backToLesson() }, t('residual.backToLesson'));
-    this.controls.addGroup('std', this.lowStdBtn);
-    this.controls.addGroup('seed', this.reseedBtn);
-    this.controls.addGroup('lesson', this.lessonBtn);
+    this.boundControls.addGroup('std', this.lowStdBtn);
+    this.boundControls.addGroup('seed', this.reseedBtn);
+    this.boundControls.addGroup('lesson', this.lessonBtn);
     this.setupText = h('p', { class: 'setup' });
     this.legendBox = h('div');
     this.chartBox = h('div', { class: 'chart' });
@@ -176,7 +176,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
     this.torchText = h('p', { class: 'torch muted' });
     this.table = h('table', { class: 'norms' });
     this.compounding = new Compounding(this.panelPort());
-    this.controls.addGroup('compounding', ...this.compounding.controls);
+    this.boundControls.addGroup('compounding', ...this.compounding.boundControls);
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
     this.shadowRoot.append(
       h('style', {}, KIT_CSS + COPY_CSS + CSS),
@@ -184,7 +184,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
       h('p', { part: 'description' }, t('residual.description', { dim: DIM })),
       h('div', { class: 'controls', part: 'controls' }, this.depthCtl.el, this.stdCtl.el, actLabel),
       h('div', { class: 'row', part: 'controls' }, ln.el, same.el),
-      this.controls.addGroup('std', h('p', { class: 'muted', id: 'std-help' }, t('residual.stdHelp'))),
+      this.boundControls.addGroup('std', h('p', { class: 'muted', id: 'std-help' }, t('residual.stdHelp'))),
       h('div', { class: 'buttons', part: 'controls' }, this.lowStdBtn, this.reseedBtn, this.lessonBtn),
       h('div', { part: 'results' },
         this.setupText,

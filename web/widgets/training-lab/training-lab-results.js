@@ -15,7 +15,7 @@ export const RESULTS_CSS = `
 .sample figcaption { font-size: 0.9rem; color: var(--bs-muted); }
 .sample .text { white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 ui-monospace, Menlo, Consolas, monospace; margin: 0.2rem 0 0; }
 .sample .prompt { color: var(--bs-muted); }
-.results td.state { text-align: left; }
+.results td.state { text-align: start; }
 .run-notes { margin: 0.4rem 0; padding-left: 1.2rem; }
 .results .failed { color: var(--bs-c2); font-weight: 600; }
 /* Narrow: tighter cells, smaller column heads, and the run column's head and each run's name only for screen readers
@@ -56,7 +56,7 @@ export class ResultsPanel {
     this.samples.replaceChildren(...runs.map((run) => h('figure', { class: 'sample', 'data-run': run.key, style: `border-left-color: ${RUN_COLORS[run.key]}` },
       h('figcaption', {}, h('span', { class: 'run-name' }, runName(run)),
         run.sample ? ` ${t('lab.samples.after', { step: run.sample.step })}` : ''),
-      h('p', { class: 'text' }, h('span', { class: 'prompt' }, SAMPLE_PROMPT),
+      h('p', { class: 'text' }, h('span', { class: 'prompt', translate: 'no' }, SAMPLE_PROMPT),
         h('span', { class: 'generated' }, ...(run.sample ? samplePieces(run.sample.bytes) : ['…']))))));
   }
 

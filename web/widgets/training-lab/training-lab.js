@@ -86,7 +86,7 @@ export class TrainingLab extends BlockscopeElement {
   setup() {
     // A new language builds the DOM again (base.js relocalize): the runs and their state carry over.
     this.pair ??= null;
-    this.state ??= 'idle'; // idle | building | ready | playing | paused | done
+    this.runState ??= 'idle'; // idle | building | ready | playing | paused | done
     this.onVisibility = () => this.visibilityChanged();
     this.whileConnected(() => {
       document.addEventListener('visibilitychange', this.onVisibility);
@@ -112,12 +112,12 @@ export class TrainingLab extends BlockscopeElement {
       playing: () => Boolean(this.pair?.playing) }));
     this.lookFor = h('p', { class: 'note look-for', part: 'look-for' });
     this.copy = new CopyPanel(this.panelPort(), { snippet: () => this.toPyTorch() });
-    this.checkpointPanel = new CheckpointPanel(this.panelPort({ explorer: () => this.explorer(), runLabel: (run) => this.runLabel(run) }));
+    this.checkpointPanel = new CheckpointPanel(this.panelPort({ explorer: () => this.explorerElement(), runLabel: (run) => this.runLabel(run) }));
     const comparisons = Object.fromEntries(Object.keys(COMPARISONS).map((k) => [k, this.t(`lab.comparison.${k}`)]));
     const lrLabel = h('label', { for: 'lr', class: 'wide' }, this.t('lab.label.lr'), this.lrInput, this.lrOut);
-    this.controls.addGroup('lr', lrLabel);
-    this.controls.addGroup('train', this.playButton, this.resetButton, this.rate);
-    this.controls.addGroup('checkpoints', this.checkpointPanel.rows);
+    this.boundControls.addGroup('lr', lrLabel);
+    this.boundControls.addGroup('train', this.playButton, this.resetButton, this.rate);
+    this.boundControls.addGroup('checkpoints', this.checkpointPanel.rows);
     s.append(
       h('h3', {}, this.t('lab.title')),
       h('p', { part: 'description' }, this.t('lab.description', { batch: BATCH, context: CONTEXT })),
@@ -165,7 +165,7 @@ export class TrainingLab extends BlockscopeElement {
   attributeChangedCallback(name, oldValue, newValue) {
     super.attributeChangedCallback(name, oldValue, newValue);
     if (name === 'lock' && this._built) {
-      this.setState(this.state);
+      this.setState(this.runState);
       this.draw();
     }
   }
@@ -214,7 +214,7 @@ export class TrainingLab extends BlockscopeElement {
   async start() {
     if (this.pair) {
       // The DOM was built again in a new language (relocalize): the runs go on and are drawn in it.
-      this.setState(this.state);
+      this.setState(this.runState);
       if (this.said) this.say(this.said.text, this.said.options);
       return this.invalidate(UPDATE.REDRAW);
     }
@@ -328,7 +328,7 @@ export class TrainingLab extends BlockscopeElement {
 
   play() {
     this.pausedBy = null;
-    if (!this.pair || this.state === 'building') {
+    if (!this.pair || this.runState === 'building') {
       this.wantPlay = true; // starts once the models are built
       if (!this.visible) this.showWhenNearViewport({ now: true });
       return;
@@ -364,7 +364,7 @@ export class TrainingLab extends BlockscopeElement {
 
   /** The state's button label; Train is disabled while building, once done, and while the author locks it. */
   setState(state) {
-    this.state = state;
+    this.runState = state;
     this.dataset.state = state;
     const label = { playing: 'pause', paused: 'resume', done: 'done' }[state] ?? 'train';
     this.playButton.textContent = this.t(`lab.button.${label}`);
@@ -402,7 +402,7 @@ export class TrainingLab extends BlockscopeElement {
   }
 
   /** The <gpt-explorer> the checkpoints go to: the one the explorer attribute names, else the first on the page. */
-  explorer() {
+  explorerElement() {
     const id = this.attr('explorer').trim();
     return id ? document.getElementById(id) : document.querySelector('gpt-explorer');
   }
@@ -411,7 +411,7 @@ export class TrainingLab extends BlockscopeElement {
   syncControls(st) {
     const values = { comparison: st.comparison, steps: st.shared.steps, warmup: st.shared.warmup, layers: st.shared.layers,
       'emb-dim': st.shared.embDim };
-    this.controls.sync({ values: (name) => values[name] });
+    this.boundControls.sync({ values: (name) => values[name] });
     if (this.shadowRoot.activeElement !== this.lrInput) this.lrInput.value = String(Math.log10(st.shared.lr));
     this.showLr(st.shared.lr);
   }
