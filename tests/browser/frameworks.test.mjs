@@ -24,7 +24,7 @@ before(async () => {
     headers: { 'Content-Type': 'text/javascript; charset=utf-8' } };
   const md = new MarkdownIt({ html: true }).render(readFileSync(new URL('lesson.md', DIR), 'utf8'));
   pages['/examples/frameworks/lesson.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Markdown lesson</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>Markdown lesson</title>
 <script type="module" src="/dist/blockscope-widgets.js"></script></head><body><main>${md}</main></body></html>` };
   ({ server: env.server, url: env.url } = await startServer({ pages }));
   env.browser = await launchBrowser();

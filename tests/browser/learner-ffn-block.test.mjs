@@ -325,7 +325,7 @@ test('GPT_CONFIG_124M: the constructor view\'s five parts counted as PyTorch cou
   await page.waitForFunction(() => window.__step?.step === 'norm1');
   const v = await page.evaluate(() => window.__step.var);
   assert.ok(v.every((x) => Math.abs(x - 1) < 1e-3), `norm1 variance ${v.slice(0, 3)}`);
-  const fwd = await page.evaluate(() => document.querySelector('block-explorer').model.config);
+  const fwd = await page.evaluate(() => document.querySelector('block-explorer').blockModel.config);
   assert.deepEqual([fwd.emb_dim, fwd.n_heads, fwd.context_length, fwd.n_layers], [768, 12, 1024, 1]);
   assertClean(problems);
   await context.close();

@@ -86,6 +86,10 @@ after(() => {
 test('the tarball holds the runtime, both wasm flavours, the bundles, model, data, presets and types, and nothing else', () => {
   const files = env.pack.files.map((f) => f.path);
   assert.deepEqual(REQUIRED.filter((f) => !files.includes(f)), [], 'required files missing from the package');
+  // The languages other than English are modules the bundle imports next to itself.
+  for (const locale of ['de', 'es']) {
+    assert.ok(files.some((f) => f === `web/dist/i18n/${locale}.js`), `no ${locale} message chunk packed`);
+  }
   assert.deepEqual(files.filter((f) => FORBIDDEN.test(f)), [], 'files that must not be shipped');
   assert.equal(env.pack.version, MANIFEST.version);
   assert.equal(MANIFEST.private, undefined, 'a private package cannot be published');

@@ -5,10 +5,16 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import test from 'node:test';
 
-import { LOCALES, Messages, matchLocale } from '../../web/widgets/kit/i18n.js';
+import { isLoaded, loadLocale, LOCALES, Messages, matchLocale, messages } from '../../web/widgets/kit/i18n.js';
 import { fmt } from '../../web/widgets/kit/values.js';
 
 const I18N = new URL('../../web/widgets/i18n/', import.meta.url);
+// Every locale's table, through the loader the widgets use (each but English is a chunk loaded on demand).
+const TABLES = {};
+for (const locale of Object.keys(LOCALES)) {
+  await loadLocale(locale);
+  TABLES[locale] = (await LOCALES[locale].load()).default;
+}
 const PREFIX = {
   kit: 'kit.', 'gelu-explorer': 'gelu.', 'layernorm-explorer': 'layernorm.', 'ffn-explorer': 'ffn.',
   'block-explorer': 'block.', 'gpt-explorer': 'gpt.', 'training-lab': 'lab.', 'residual-flow-explorer': 'residual.',
@@ -22,6 +28,9 @@ const placeholders = (message) => {
 test('every locale directory is registered and every registered locale has a directory', () => {
   const dirs = readdirSync(I18N, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
   assert.deepEqual(dirs, Object.keys(LOCALES).sort());
+  // Each locale but English has its chunk module (i18n/<locale>.js), which kit/i18n.js imports on demand.
+  const chunks = readdirSync(I18N).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+  assert.deepEqual(chunks, Object.keys(LOCALES).filter((l) => l !== 'en').sort());
 });
 
 test('each file of each locale holds only its own prefix, and the files are the same in every locale', async () => {
@@ -36,7 +45,7 @@ test('each file of each locale holds only its own prefix, and the files are the 
 });
 
 test('the English table is not empty and its messages are strings or plural objects with `other`', () => {
-  const en = LOCALES.en.messages;
+  const en = TABLES.en;
   assert.ok(Object.keys(en).length > 100, `only ${Object.keys(en).length} English messages`);
   for (const [key, message] of Object.entries(en)) {
     if (typeof message === 'object') assert.equal(typeof message.other, 'string', `en ${key}: plural without other`);
@@ -46,8 +55,8 @@ test('the English table is not empty and its messages are strings or plural obje
 
 for (const locale of Object.keys(LOCALES).filter((l) => l !== 'en')) {
   test(`${locale}: every English message is translated, with the same placeholders, and nothing extra`, () => {
-    const en = LOCALES.en.messages;
-    const table = LOCALES[locale].messages;
+    const en = TABLES.en;
+    const table = TABLES[locale];
     const missing = Object.keys(en).filter((k) => !Object.hasOwn(table, k));
     const extra = Object.keys(table).filter((k) => !Object.hasOwn(en, k));
     assert.deepEqual(missing, [], `${locale}: ${missing.length} messages missing`);
@@ -74,6 +83,13 @@ test('numbers follow the locale; fmt() (code and events) does not', () => {
   assert.equal(de.num(NaN), 'NaN');
   assert.equal(fmt(-1.23456), '−1.2346');
   for (const v of [0.1, -2.5, 1e-7, 123.456789, -0.00004]) assert.equal(en.num(v, 4), fmt(v, 4), `en num vs fmt at ${v}`);
+});
+
+test('a locale speaks English until its table is loaded, then its own language', async () => {
+  assert.equal(isLoaded('de'), true); // loaded above
+  assert.equal(messages('de').t('kit.locked'), TABLES.de['kit.locked']);
+  assert.notEqual(TABLES.de['kit.locked'], TABLES.en['kit.locked']);
+  assert.equal(messages('fr').locale, 'en');
 });
 
 test('plural forms and placeholders; unknown tags fall back', () => {

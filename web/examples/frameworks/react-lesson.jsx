@@ -45,7 +45,7 @@ function Lesson() {
       <button id="react-copy" type="button" onClick={() => setSnippet(gelu.current.toPyTorch())}>Copy the state as PyTorch</button>
       <pre id="react-snippet">{snippet}</pre>
       <button id="react-rows" type="button" onClick={() => setRows([[0, 0, 0, 4], [1, -1, 1, -1]])}>New activations</button>
-      <layernorm-explorer id="ln" lang={lang} state={{ values: rows }} sections="title, stats"></layernorm-explorer>
+      <layernorm-explorer id="ln" lang={lang} state={{ values: rows }} sections="title, detail"></layernorm-explorer>
     </main>
   );
 }

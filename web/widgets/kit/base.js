@@ -7,10 +7,10 @@
 import { connect } from '../../runtime/client.js';
 import { applyState, attrSpec, COMMON_ATTRS, sanitizeAttr, stateOf } from './attrs.js';
 import { applyHash, writeHash } from './deep-link.js';
-import { messages, resolveLocale } from './i18n.js';
+import { isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
 import { Controls } from './controls.js';
-import { BASE_CSS, DARK_VARS, pageTheme } from './theme.js';
+import { BASE_CSS, themeRules } from './theme.js';
 import { WIDGET_TAGS } from './start-runtime.js';
 import { scheduleConnected } from './start-order.js';
 import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
@@ -19,8 +19,6 @@ export { fmt, parseNumber, parseNumbers, parseRows } from './values.js';
 export { COMMON_ATTRS } from './attrs.js';
 export { h } from './dom.js';
 
-const UA_DEFAULT_FONT = /^("?Times New Roman"?|Times|serif)$/i;
-const SYSTEM_FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
 const DEFAULT_PARTS = { h3: 'title', '.status': 'status', '.chart': 'chart' };
 
 /**
@@ -202,7 +200,8 @@ export class BlockscopeElement extends HTMLElement {
     this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS + LAYOUT_CSS }),
       this._themeStyle);
     const { locale, asked, missing } = resolveLocale(this);
-    this._messages = messages(locale);
+    this._messages = messages(locale); // English until the locale's chunk is loaded: then relocalize()
+    if (!isLoaded(locale)) this.whenLocale(locale).then(() => this.relocalize());
     if (missing && this.hasAttribute('lang')) {
       console.warn(`<${this.localName}> lang="${asked}": Blockscope has no messages in that language; using English`);
     }
@@ -234,8 +233,22 @@ export class BlockscopeElement extends HTMLElement {
    * error, or a placeholder while it waits to be scrolled to).
    */
   begin() {
-    this.build();
     this.begun = true;
+    // A language other than English is a chunk of its own: load it first, so the widget is built in it once.
+    const { locale } = resolveLocale(this);
+    if (!isLoaded(locale)) return this.whenLocale(locale).then(() => this._begin());
+    return this._begin();
+  }
+
+  /** Loads `locale`'s messages; if they cannot be loaded, says so once and goes on in English. */
+  whenLocale(locale) {
+    return loadLocale(locale).catch((err) => {
+      console.warn(`<${this.localName}>: the ${locale} messages could not be loaded (${err.message}); using English`);
+    });
+  }
+
+  _begin() {
+    this.build();
     this.applyHash(); // before _connected: deep-linked attributes are read by start(), not re-dispatched
     this._connected = true;
     return Promise.resolve(this.start()).then(() => this._draining).catch(() => {});
@@ -333,7 +346,7 @@ export class BlockscopeElement extends HTMLElement {
       return;
     }
     if (name === 'lang') {
-      this.relocalize();
+      this.whenLocale(resolveLocale(this).locale).then(() => this.relocalize());
       return;
     }
     if (LAYOUT_ATTRS.includes(name)) {
@@ -355,12 +368,9 @@ export class BlockscopeElement extends HTMLElement {
 
   /** The theme applyTheme() resolves, as the rules of the theme <style> (reads the page; sets resolvedTheme). */
   themeCss() {
-    const asked = this.getAttribute('theme');
-    this.resolvedTheme = asked === 'light' || asked === 'dark' ? asked : pageTheme(this);
-    const family = getComputedStyle(this.parentElement ?? document.body).fontFamily.trim();
-    const font = UA_DEFAULT_FONT.test(family) ? `--bs-font: var(--bs-font-fallback, ${SYSTEM_FONT});` : '';
-    const dark = this.resolvedTheme === 'dark' ? DARK_VARS : '';
-    return dark || font ? `:host { ${dark} ${font} }` : '';
+    const { theme, css } = themeRules(this);
+    this.resolvedTheme = theme;
+    return css;
   }
 
   setThemeCss(css) {

@@ -3,17 +3,52 @@
 // table per locale (web/widgets/i18n/<locale>/: one file per widget, merged by the locale's index.js) and its
 // numbers through Intl.NumberFormat. Numbers meant for code or for scripts (Copy as PyTorch, event details) never
 // come through here: they use values.js fmt(), which is locale-free.
-import de from '../i18n/de/index.js';
+// English is in the bundle; every other table is a module of its own (dist/i18n/<locale>.js next to the bundle;
+// web/widgets/i18n/<locale>.js unbundled), loaded the first time a widget on the page asks for that language
+// (loadLocale), so a page pays only for the languages it shows.
 import en from '../i18n/en/index.js';
-import es from '../i18n/es/index.js';
 
-/** The shipped locales: tag -> {name (in its own language), dir, messages}. English is complete by definition. */
+/* global BLOCKSCOPE_I18N_BASE */
+// Where the tables are, relative to this module: set by scripts/build-web.sh for the bundle.
+const I18N_BASE = typeof BLOCKSCOPE_I18N_BASE === 'string' ? BLOCKSCOPE_I18N_BASE : '../i18n/';
+const table = (locale) => () => import(new URL(`${I18N_BASE}${locale}.js`, import.meta.url).href);
+
+/**
+ * The shipped locales: tag -> {name (in its own language), dir, load (the table's module, imported on demand)}.
+ * English is complete by definition and always loaded.
+ */
 export const LOCALES = Object.freeze({
-  en: { name: 'English', dir: 'ltr', messages: en },
-  de: { name: 'Deutsch', dir: 'ltr', messages: de },
-  es: { name: 'Español', dir: 'ltr', messages: es },
+  en: { name: 'English', dir: 'ltr', load: async () => ({ default: en }) },
+  de: { name: 'Deutsch', dir: 'ltr', load: table('de') },
+  es: { name: 'Español', dir: 'ltr', load: table('es') },
 });
 export const DEFAULT_LOCALE = 'en';
+
+const tables = new Map([['en', en]]); // locale -> its loaded table
+const loading = new Map(); // locale -> the promise of its table
+
+/** Whether `locale`'s table is loaded (messages(locale) then speaks it; until then it speaks English). */
+export function isLoaded(locale) {
+  return tables.has(matchLocale(locale) ?? DEFAULT_LOCALE);
+}
+
+/**
+ * Loads `locale`'s message table (once; later calls share the promise). Resolves when messages(locale) speaks it;
+ * rejects, with the reason, if the chunk cannot be loaded (the widget then stays in English).
+ */
+export function loadLocale(locale) {
+  const key = matchLocale(locale) ?? DEFAULT_LOCALE;
+  if (tables.has(key)) return Promise.resolve();
+  if (!loading.has(key)) {
+    loading.set(key, LOCALES[key].load().then((module) => {
+      tables.set(key, module.default);
+    }, (err) => {
+      loading.delete(key); // a later widget may try again (e.g. back online)
+      throw err;
+    }));
+  }
+  return loading.get(key);
+}
 
 /** The shipped locale that serves BCP 47 tag `tag` ("de-AT" -> "de"), or null. */
 export function matchLocale(tag) {
@@ -55,7 +90,8 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 export class Messages {
   constructor(locale = DEFAULT_LOCALE) {
     this.locale = matchLocale(locale) ?? DEFAULT_LOCALE;
-    this.table = LOCALES[this.locale].messages;
+    if (!tables.has(this.locale)) throw new Error(`the ${this.locale} messages are not loaded (loadLocale)`);
+    this.table = tables.get(this.locale);
     this.dir = LOCALES[this.locale].dir;
     this._formats = new Map();
     this._plural = new Intl.PluralRules(this.locale);
@@ -129,9 +165,10 @@ function warnOnce(text) {
 }
 
 const cache = new Map();
-/** The Messages of `locale` (one per locale, shared). */
+/** The Messages of `locale` (one per locale, shared) — English while that locale's table is not loaded (loadLocale). */
 export function messages(locale) {
-  const key = matchLocale(locale) ?? DEFAULT_LOCALE;
+  let key = matchLocale(locale) ?? DEFAULT_LOCALE;
+  if (!tables.has(key)) key = DEFAULT_LOCALE;
   if (!cache.has(key)) cache.set(key, new Messages(key));
   return cache.get(key);
 }

@@ -46,7 +46,11 @@ function flush() {
   widgets.forEach((w, i) => w.setThemeCss(css[i]));
   if (fresh.length === 0) return;
   const onScreen = fresh.filter((_, i) => boxes[i].bottom > 0 && boxes[i].top < viewport);
-  const below = fresh.findIndex((_, i) => boxes[i].bottom > 0);
+  // With none on screen, the nearest one below it (fresh is in connection order: the order of the define() calls).
+  let below = -1;
+  fresh.forEach((_, i) => {
+    if (boxes[i].bottom > 0 && (below === -1 || boxes[i].top < boxes[below].top)) below = i;
+  });
   const first = onScreen.length > 0 ? onScreen : [fresh[below === -1 ? 0 : below]];
   const later = fresh.filter((w) => !first.includes(w));
   const shown = first.map((w) => w.begin());

@@ -83,3 +83,20 @@ export function pageTheme(element) {
   const scheme = `${getComputedStyle(document.documentElement).colorScheme} ${meta}`;
   return /dark/.test(scheme) && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
+
+const UA_DEFAULT_FONT = /^("?Times New Roman"?|Times|serif)$/i;
+const SYSTEM_FONT = 'system-ui, -apple-system, "Segoe UI", sans-serif';
+
+/**
+ * The theme widget `el` resolves to — its theme attribute (light | dark), else the host page's (pageTheme) — and the
+ * rules of its theme <style>: the dark palette when dark, and the system font when the page still uses the browser's
+ * default serif.
+ */
+export function themeRules(el) {
+  const asked = el.getAttribute('theme');
+  const theme = asked === 'light' || asked === 'dark' ? asked : pageTheme(el);
+  const family = getComputedStyle(el.parentElement ?? document.body).fontFamily.trim();
+  const font = UA_DEFAULT_FONT.test(family) ? `--bs-font: var(--bs-font-fallback, ${SYSTEM_FONT});` : '';
+  const dark = theme === 'dark' ? DARK_VARS : '';
+  return { theme, css: dark || font ? `:host { ${dark} ${font} }` : '' };
+}

@@ -22,7 +22,7 @@
 // Event: blockscope-tour-step {step, total, state} (bubbles, composed) after each step is shown; step 0 when it closes.
 // Not a BlockscopeElement (it holds no runtime and no widget state of its own), so not in WIDGET_TAGS either.
 import { attrSpec, COMMON_ATTRS, hashAttributes, sanitizeAttr } from '../kit/attrs.js';
-import { messages, resolveLocale } from '../kit/i18n.js';
+import { isLoaded, loadLocale, messages, resolveLocale } from '../kit/i18n.js';
 import { TourStates } from './tour-state.js';
 import { TourView } from './tour-view.js';
 
@@ -225,7 +225,8 @@ export class BlockscopeTour extends HTMLElement {
       this._langWarned = asked;
       console.warn(`<${TOUR_TAG}> lang="${asked}": Blockscope has no messages in that language; using English`);
     }
-    const m = messages(locale);
+    const m = messages(locale); // English until the locale's chunk is loaded, then rendered again
+    if (!isLoaded(locale)) loadLocale(locale).then(() => this._render(), () => {});
     const steps = this.steps;
     this._view.render({
       label: this.getAttribute('label') || m.t('tour.label'),
