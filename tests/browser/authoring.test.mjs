@@ -75,7 +75,11 @@ for (const tag of TAGS) {
     assert.deepEqual(members, [], 'attributes that are also members of the element');
 
     await page.$eval(tag, (el) => el.setAttribute('controls', 'none'));
-    const shown = await page.$eval(tag, (el) => el.boundControls.groups().flatMap((g) => g.nodes).filter((n) => n.checkVisibility()).length);
+    // (A wrapper with display: contents has no box of its own: it is shown when something inside it is.)
+    const shown = await page.$eval(tag, (el) => {
+      const visible = (n) => n.checkVisibility() || [...n.children].some(visible);
+      return el.boundControls.groups().flatMap((g) => g.nodes).filter(visible).length;
+    });
     assert.equal(shown, 0, 'controls="none" left controls visible');
     await page.$eval(tag, (el) => el.setAttribute('sections', 'title'));
     const visibleParts = await page.$eval(tag, (el) => [...el.shadowRoot.querySelectorAll('[part]')]
@@ -102,8 +106,11 @@ for (const tag of TAGS) {
     for (const lang of ['de', 'es']) {
       const same = sameIn(lang);
       await widgetPage(page, tag, '', { lang });
-      const left = (await textNodes(page, tag)).filter((t) => en.has(t) && !same.has(t) && !code.test(t) &&
-        /[A-Za-z]{3,}\W+[A-Za-z]{3,}/.test(t));
+      // A text made of such messages (a run named "A: pre-norm" in Spanish too) is not English left behind.
+      const sameTexts = [...same].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length);
+      const rest = (t) => sameTexts.reduce((r, v) => r.split(v).join(' '), t);
+      const left = (await textNodes(page, tag)).filter((t) => en.has(t) && !code.test(t) &&
+        /[A-Za-z]{3,}\W+[A-Za-z]{3,}/.test(rest(t)));
       assert.deepEqual(left, [], `<${tag} lang="${lang}">: English left`);
     }
     assertClean(problems);
@@ -140,12 +147,14 @@ test('the guide\'s authoring example works as written: no warnings, the groups i
   const { page, context, problems } = await openPage(env.browser);
   const warnings = [];
   page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
-  pages['/authoring-guide.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body>${example}
+  pages['/authoring-guide.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>${example}
     <script type="module" src="/dist/blockscope-widgets.js"></script></body></html>` };
   await page.goto(`${env.url}authoring-guide.html`);
   await page.waitForFunction(() => document.querySelector('layernorm-explorer')?.shadowRoot?.querySelector('td'), null, { timeout: 30000 });
   const seen = await page.$eval('layernorm-explorer', (el) => ({
-    groups: el.boundControls.groups().filter((g) => g.nodes.some((n) => n.checkVisibility())).map((g) => g.group),
+    groups: el.boundControls.groups().filter((g) => g.nodes.some(function visible(n) {
+      return n.checkVisibility() || [...n.children].some(visible);
+    })).map((g) => g.group),
     gammaDisabled: [...el.boundControls.groups().find((g) => g.group === 'gamma').nodes]
       .flatMap((n) => (n.matches('input') ? [n] : [...n.querySelectorAll('input')])).every((i) => i.disabled),
     slots: ['intro', 'caption'].map((n) => el.shadowRoot.querySelector(`slot[name="${n}"]`).assignedElements().length),
