@@ -248,10 +248,13 @@ test('book-4.2: the walk reproduces the book\'s printouts (PyTorch\'s, from the 
   for (const r of preset.printed.out_norm) await pre.filter({ hasText: `[${r.map(fmt).join(', ')}]` }).waitFor();
   // Per-feature γ and β: the first feature doubled doubles only that column of y.
   await page.locator(`${tag} .book-walk button[data-step="scale"]`).click();
-  const before = (await events(page, 'blockscope-change')).filter((e) => e.section === 'book').at(-1);
-  const wait = page.evaluate(() => new Promise((r) => document.addEventListener('blockscope-change', (e) => e.detail.section === 'book' && r(e.detail))));
-  await page.locator(`${tag} #book-gamma`).fill('2, 1, 1, 1, 1, 1');
-  const after = await wait;
+  // Each edit's own event (the walk's first one may come before the page starts recording events).
+  const bookChange = (gamma) => Promise.all([
+    page.evaluate(() => new Promise((r) => document.addEventListener('blockscope-change', (e) => e.detail.section === 'book' && r(e.detail)))),
+    page.locator(`${tag} #book-gamma`).fill(gamma),
+  ]).then(([detail]) => detail);
+  const before = await bookChange('1, 1, 1, 1, 1, 1');
+  const after = await bookChange('2, 1, 1, 1, 1, 1');
   assert.ok(Math.abs(after.output[0][0] - 2 * before.output[0][0]) < 1e-6);
   assert.deepEqual(after.output[0].slice(1), before.output[0].slice(1));
   await page.locator(`${tag} #book-gamma`).fill('2, 1');
