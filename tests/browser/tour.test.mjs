@@ -218,6 +218,7 @@ test('lang="de": the tour\'s chrome in German, numbers through Intl; on a dark p
 </blockscope-tour>
 <gelu-explorer id="gelu"></gelu-explorer>`, { style: 'background: #0d1117; color: #e6edf3', reducedMotion: 'reduce' });
   const text = (sel) => page.locator(`#t ${sel}`).textContent();
+  await page.locator('#t .title').filter({ hasText: 'Geführte Tour' }).waitFor(); // German is loaded on demand
   assert.equal(await text('.title'), 'Geführte Tour');
   assert.match(await text('.summary'), /^2 Schritte · ← → oder Bild ↑\/↓/);
   assert.equal(await text('.start'), 'Tour starten');

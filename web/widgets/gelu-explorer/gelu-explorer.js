@@ -98,8 +98,11 @@ export class GeluExplorer extends BlockscopeElement {
       { tanh: this.t('gelu.control.checkForm.tanh'), erf: this.t('gelu.control.checkForm.erf') });
     this.diffText = h('p', { class: 'diff-text muted', part: 'difference', 'aria-live': 'polite' });
     // A revealed value is drawn again where the mask took it out: the readout and the table of eight values.
+    // The readout is drawn again at once from the values it already has (the answer and the value appear together),
+    // then the table of eight values comes back from the core.
     this.predictPanel = new PredictPanel(this.panelPort(), { questions: geluQuestions(this), onReveal: async () => {
       if (!this.data) return;
+      if (this.lastReadout) this.renderReadout(this.lastReadout.x, this.lastReadout.values, this.lastReadout.derivs);
       this.eightBox.replaceChildren(await eightTable(this));
       if (this.current != null) this.setX(this.current);
     } });
@@ -350,6 +353,7 @@ export class GeluExplorer extends BlockscopeElement {
 
   showReadout(x, { values, derivs }) {
     this.readoutValues = values;
+    this.lastReadout = { x, values, derivs };
     this.renderReadout(x, values, derivs);
     this.predictPanel.render();
     this.predictPanel.mask(this.shadowRoot);

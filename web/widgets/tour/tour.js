@@ -225,8 +225,14 @@ export class BlockscopeTour extends HTMLElement {
       this._langWarned = asked;
       console.warn(`<${TOUR_TAG}> lang="${asked}": Blockscope has no messages in that language; using English`);
     }
-    const m = messages(locale); // English until the locale's chunk is loaded, then rendered again
-    if (!isLoaded(locale)) loadLocale(locale).then(() => this._render(), () => {});
+    // A language other than English is loaded first (the tour is not shown in English meanwhile; if it cannot be
+    // loaded, in English).
+    if (!isLoaded(locale)) {
+      loadLocale(locale).catch(() => {}).then(() => this._render());
+      if (!this._rendered) return;
+    }
+    this._rendered = true;
+    const m = messages(locale);
     const steps = this.steps;
     this._view.render({
       label: this.getAttribute('label') || m.t('tour.label'),
