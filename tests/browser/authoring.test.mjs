@@ -4,33 +4,21 @@
 // must be messages that read the same in both tables, or data); dir="rtl" lays text out from the right with charts
 // kept left-to-right, and the widget still fits a 390 px phone.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, openPage, screenshot, widgetPage } from './support.mjs';
 
-const env = { url: null, browser: null, server: null };
 const pages = {};
-before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages }));
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  env.server?.close();
-});
+const env = browserSuite({ pages });
 let served = 0;
 const TAGS = ['gelu-explorer', 'layernorm-explorer', 'ffn-explorer', 'block-explorer', 'gpt-explorer', 'training-lab',
   'residual-flow-explorer'];
 // Attributes that keep each widget light and quick here (the training lab not training, the GPT small).
 const QUIET = { 'training-lab': 'steps="20"', 'gpt-explorer': 'loading="eager"' };
 
-async function widgetPage(page, tag, attrs = '', { lang = 'en', dir = 'ltr', width = 1100 } = {}) {
+async function openWidget(page, tag, attrs = '', { lang = 'en', dir = 'ltr', width = 1100 } = {}) {
   await page.setViewportSize({ width, height: 900 });
-  const path = `/authoring-${++served}.html`;
-  pages[path] = { body: `<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"></head><body>
-    <${tag} ${QUIET[tag] ?? ''} ${attrs}></${tag}>
-    <script type="module" src="/dist/blockscope-widgets.js"></script></body></html>` };
+  const path = widgetPage(pages, `/authoring-${++served}.html`, `<${tag} ${QUIET[tag] ?? ''} ${attrs}></${tag}>`, { lang, dir });
   await page.goto(`${env.url}${path.slice(1)}`);
   await page.waitForFunction((t) => {
     const el = document.querySelector(t);
@@ -55,7 +43,7 @@ const textNodes = (page, tag) => page.$eval(tag, (el) => {
 for (const tag of TAGS) {
   test(`<${tag}>: declared control groups and sections exist; controls="none" and sections="title" hide the rest`, async () => {
     const { page, context, problems } = await openPage(env.browser);
-    await widgetPage(page, tag);
+    await openWidget(page, tag);
     const info = await page.$eval(tag, (el) => ({
       declared: Object.keys(el.constructor.controlGroups),
       groups: el.boundControls.groups().map((g) => g.group),
@@ -101,11 +89,11 @@ for (const tag of TAGS) {
     const sameIn = (lang) => new Set(Object.entries(tables.en).filter(([k, v]) => typeof v === 'string' &&
       v === tables[lang][k]).map(([, v]) => v));
     const code = /^[\w.]+ = [\w.]+\(|self\./; // lines of the lesson's PyTorch, shown as code
-    await widgetPage(page, tag);
+    await openWidget(page, tag);
     const en = new Set(await textNodes(page, tag));
     for (const lang of ['de', 'es']) {
       const same = sameIn(lang);
-      await widgetPage(page, tag, '', { lang });
+      await openWidget(page, tag, '', { lang });
       // A text made of such messages (a run named "A: pre-norm" in Spanish too) is not English left behind.
       const sameTexts = [...same].filter((v) => v.length >= 3).sort((a, b) => b.length - a.length);
       const rest = (t) => sameTexts.reduce((r, v) => r.split(v).join(' '), t);
@@ -119,7 +107,7 @@ for (const tag of TAGS) {
 
   test(`<${tag}>: right to left, at 390 px`, async () => {
     const { page, context, problems } = await openPage(env.browser);
-    await widgetPage(page, tag, '', { dir: 'rtl', width: 390 });
+    await openWidget(page, tag, '', { dir: 'rtl', width: 390 });
     const dirs = await page.$eval(tag, (el) => ({
       host: getComputedStyle(el).direction,
       title: getComputedStyle(el.shadowRoot.querySelector('[part~="title"]')).direction,
@@ -147,8 +135,7 @@ test('the guide\'s authoring example works as written: no warnings, the groups i
   const { page, context, problems } = await openPage(env.browser);
   const warnings = [];
   page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
-  pages['/authoring-guide.html'] = { body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>${example}
-    <script type="module" src="/dist/blockscope-widgets.js"></script></body></html>` };
+  widgetPage(pages, '/authoring-guide.html', example);
   await page.goto(`${env.url}authoring-guide.html`);
   await page.waitForFunction(() => document.querySelector('layernorm-explorer')?.shadowRoot?.querySelector('td'), null, { timeout: 30000 });
   const seen = await page.$eval('layernorm-explorer', (el) => ({

@@ -5,20 +5,13 @@
 // or type; a script still can), sections, the intro and caption slots, and one warning for an unknown group.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, assertFits, fmt4, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, assertFits, browserSuite, fmt4, openPage, screenshot } from './support.mjs';
 
+const pages = {};
+const env = browserSuite({ pages });
 const PRINTS = JSON.parse(readFileSync(new URL('../golden/learner-prints.json', import.meta.url), 'utf8'));
-const env = { url: null, browser: null, server: null, pages: {} };
-before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages: env.pages }));
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  env.server?.close();
-});
 
 let pageCount = 0;
 /**
@@ -27,7 +20,7 @@ let pageCount = 0;
  */
 async function openHtml(body, { htmlLang = 'en', width = 1280, colorScheme = 'light' } = {}) {
   const path = `/i18n-block-${pageCount++}.html`;
-  env.pages[path] = { body: `<!doctype html><html lang="${htmlLang}"><head><meta charset="utf-8"><link rel="icon" href="data:,">` +
+  pages[path] = { body: `<!doctype html><html lang="${htmlLang}"><head><meta charset="utf-8"><link rel="icon" href="data:,">` +
     `<title>i18n block</title></head><body>${body}<script type="module" src="/dist/blockscope-widgets.js"></script></body></html>` };
   const session = await openPage(env.browser, { width, colorScheme });
   session.warnings = [];

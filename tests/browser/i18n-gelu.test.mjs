@@ -5,25 +5,18 @@
 // intro and caption slots appear inside the frame, and an unknown control group is warned about once.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
 
+const pages = {};
+const env = browserSuite({ pages });
 const PRINTS = JSON.parse(readFileSync(new URL('../golden/learner-prints.json', import.meta.url), 'utf8'));
-const env = { url: null, server: null, browser: null, pages: {} };
-before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages: env.pages }));
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  env.server?.close();
-});
 
 /** Serves a page holding `body` (the document's lang `pageLang`) and opens it; records warnings and events. */
 async function open(body, { pageLang = 'en', ...options } = {}) {
-  const path = `/__i18n-gelu-${Object.keys(env.pages).length}.html`;
-  env.pages[path] = { body: `<!doctype html><html lang="${pageLang}"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+  const path = `/__i18n-gelu-${Object.keys(pages).length}.html`;
+  pages[path] = { body: `<!doctype html><html lang="${pageLang}"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>i18n gelu</title></head>
 <body>${body}<script type="module" src="/dist/blockscope-widgets.js"></script></body></html>` };
   const session = await openPage(env.browser, options);

@@ -6,21 +6,13 @@
 // refuses the learner's edits, sections="…" renders only the named panels, the author's intro and caption slots show
 // inside the frame, and an unknown group name is warned about once.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
 
 // Pages made by the tests, served by the project's server (real responses: see support.mjs startServer).
 const pages = {};
-const env = { url: null, browser: null, server: null };
-before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages }));
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  env.server?.close();
-});
+const env = browserSuite({ pages });
 
 let served = 0;
 /**

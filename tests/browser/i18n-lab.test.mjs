@@ -5,9 +5,9 @@
 // them and a learner's input on a locked control changes no attribute and restarts no run; sections="…" renders only
 // those panels; the author's intro and caption appear inside the frame; an unknown group is warned about once.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, assertFits, launchBrowser, openPage, startServer } from './support.mjs';
+import { assertClean, assertFits, browserSuite, openPage } from './support.mjs';
 
 const SMALL = 'loading="eager" layers="1" emb-dim="32" steps="100"';
 const page = (htmlLang, body) => ({ body: `<!doctype html><html lang="${htmlLang}"><head><meta charset="utf-8">
@@ -28,16 +28,8 @@ const PAGES = {
 </training-lab>
 <training-lab id="some" sections="title,loss" ${SMALL}></training-lab>`),
 };
+const env = browserSuite({ pages: PAGES });
 
-const env = { url: null, browser: null, server: null };
-before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages: PAGES }));
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  env.server?.close();
-});
 
 /** Opens one of PAGES with every lab's events recorded (by the lab's id) and console warnings collected. */
 async function open(path, { ready = [], width = 1280 } = {}) {

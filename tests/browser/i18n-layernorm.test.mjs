@@ -6,29 +6,16 @@
 // learner's keyboard and clicks change nothing; sections="…" renders only those sections; an unknown group is named
 // in one console warning.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, openPage, screenshot, widgetPage } from './support.mjs';
 
 const TAG = 'layernorm-explorer';
 const PAGES = {};
-const env = {};
-before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages: PAGES }));
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  env.server?.close();
-});
+const env = browserSuite({ pages: PAGES });
 
-/** Registers an in-memory page at `path`: the widgets' bundle and `body`, in an <html lang="…">. */
-function page(path, body, { lang = 'en' } = {}) {
-  PAGES[path] = { body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>i18n</title></head>
-<body><script type="module" src="/dist/blockscope-widgets.js"></script>${body}</body></html>` };
-  return path;
-}
+/** Registers an in-memory page at `path` (support.mjs widgetPage). */
+const page = (path, body, options) => widgetPage(PAGES, path, body, options);
 
 const ARTICLE = (widget) => `<article style="max-width: 640px; margin: 2rem auto; font: 17px/1.6 Georgia, serif">
   <h1>Lesson 82 · LayerNorm</h1>

@@ -6,29 +6,16 @@
 // shows controls disabled and neither the keyboard, the buttons nor "Back to the lesson's weights" change them;
 // sections="…" renders only those sections; an unknown group is named in one console warning.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { assertClean, launchBrowser, openPage, screenshot, startServer } from './support.mjs';
+import { assertClean, browserSuite, openPage, screenshot, widgetPage } from './support.mjs';
 
 const TAG = 'residual-flow-explorer';
 const PAGES = {};
-const env = {};
-before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages: PAGES }));
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  env.server?.close();
-});
+const env = browserSuite({ pages: PAGES });
 
-/** Registers an in-memory page at `path`: the widgets' bundle and `body`, in an <html lang="…">. */
-function page(path, body, { lang = 'en' } = {}) {
-  PAGES[path] = { body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><title>i18n</title></head>
-<body><script type="module" src="/dist/blockscope-widgets.js"></script>${body}</body></html>` };
-  return path;
-}
+/** Registers an in-memory page at `path` (support.mjs widgetPage). */
+const page = (path, body, options) => widgetPage(PAGES, path, body, options);
 
 const DE = page('/i18n/residual-de.html', `<${TAG} lang="de"></${TAG}>`);
 const ES = page('/i18n/residual-es.html', `<${TAG} lang="es"></${TAG}>`);

@@ -14,12 +14,13 @@ const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
 
 /**
  * Registers before/after hooks that start the local server and Chromium once for a test file; the returned
- * object's `url` and `browser` are set by the time tests run.
+ * object's `url` and `browser` are set by the time tests run. `pages`: in-memory pages the server also serves
+ * (startServer; a test may add some later, e.g. with widgetPage()).
  */
-export function browserSuite() {
-  const env = { url: null, browser: null, server: null };
+export function browserSuite({ pages = null } = {}) {
+  const env = { url: null, browser: null, server: null, pages };
   before(async () => {
-    ({ server: env.server, url: env.url } = await startServer());
+    ({ server: env.server, url: env.url } = await startServer({ pages }));
     env.browser = await launchBrowser();
   });
   after(async () => {
@@ -27,6 +28,17 @@ export function browserSuite() {
     env.server?.close();
   });
   return env;
+}
+
+/**
+ * Adds an in-memory page at `path` to `pages` (see browserSuite): the widgets' bundle and `body` in an
+ * <html lang="…">, with a viewport and no favicon request. Returns the path.
+ */
+export function widgetPage(pages, path, body, { lang = 'en', dir = 'ltr', head = '' } = {}) {
+  pages[path] = { body: `<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">${head}</head>
+<body><script type="module" src="/dist/blockscope-widgets.js"></script>${body}</body></html>` };
+  return path;
 }
 
 /** Formats a number as the widgets display it: 4 decimals, U+2212 minus, no "−0.0000". */

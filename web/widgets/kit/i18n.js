@@ -153,7 +153,8 @@ export class Messages {
 
   /** A list in this locale ("a, b and c" / "a, b und c"). */
   list(items) {
-    return new Intl.ListFormat(this.locale, { type: 'conjunction' }).format(items.map(String));
+    this._list ??= new Intl.ListFormat(this.locale, { type: 'conjunction' });
+    return this._list.format(items.map(String));
   }
 }
 
