@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
-# Builds both WebAssembly flavours (the CMake presets wasm-simd and wasm-baseline, Debian's Emscripten) and copies
-# the .wasm files and their one shared JS glue (blockscope-glue.js, an ES module) to web/dist/. Incremental.
+# Builds the three WebAssembly flavours (the CMake presets wasm-simd, wasm-simd-relaxed and wasm-baseline, Debian's
+# Emscripten; simd-relaxed also clang-16, lld-16 and npm's binaryen for its kernel module) and copies the .wasm files
+# and their one shared JS glue (blockscope-glue.js, an ES module) to web/dist/. Incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
 # Emscripten 3.1.6's optimizer needs acorn, which Debian installs under /usr/share/nodejs.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 mkdir -p web/dist
-for flavour in simd baseline; do
+for flavour in simd simd-relaxed baseline; do
   dir=build/wasm-$flavour
   # Configure unless a previous configure finished (a failed one leaves CMakeCache.txt but no Makefile).
   if [[ ! -f $dir/Makefile && ! -f $dir/build.ninja ]]; then cmake --preset "wasm-$flavour" >/dev/null; fi
-  # The module, and for SIMD128 the kernels' own test (tests/wasm_kernels/, run in Node by scripts/test.sh).
+  # The module, and for simd and simd-relaxed the kernels' own test (tests/wasm_kernels/, run in Node by scripts/test.sh).
   cmake --build --preset "wasm-$flavour" -j "$JOBS"
 done
-# One JS glue for both flavours (a package or CDN ships it once, a page loads it with either .wasm): the baseline
-# module gets the SIMD build's export names, and a difference between the two glues fails the build here rather
-# than a page (scripts/share-wasm-glue.mjs).
+# One JS glue for every flavour (a package or CDN ships it once, a page loads it with any .wasm): the baseline and
+# simd-relaxed modules get the SIMD build's export names, and a difference between the glues fails the build here
+# rather than a page (scripts/share-wasm-glue.mjs).
 cmp -s build/wasm-simd/wasm/blockscope-simd.wasm web/dist/blockscope-simd.wasm 2>/dev/null ||
   cp build/wasm-simd/wasm/blockscope-simd.wasm web/dist/blockscope-simd.wasm
-node scripts/share-wasm-glue.mjs build/wasm-simd/wasm/blockscope-simd.js build/wasm-baseline/wasm/blockscope-baseline.js \
-  build/wasm-baseline/wasm/blockscope-baseline.wasm web/dist/blockscope-baseline.wasm
+for flavour in baseline simd-relaxed; do
+  node scripts/share-wasm-glue.mjs build/wasm-simd/wasm/blockscope-simd.js "build/wasm-$flavour/wasm/blockscope-$flavour.js" \
+    "build/wasm-$flavour/wasm/blockscope-$flavour.wasm" "web/dist/blockscope-$flavour.wasm"
+done
 # Emscripten minifies its JS glue only partly without the Closure compiler; esbuild renames the locals
 # inside the module factory too (-25% gzip). Rebuilt only when the glue changed.
 if [[ build/wasm-simd/wasm/blockscope-simd.js -nt web/dist/blockscope-glue.js ]]; then
