@@ -199,7 +199,7 @@ export class RemoteResidualMLP extends RemoteHandle {
 }
 
 export class RuntimeClient {
-  /** 'simd' or 'baseline': the wasm flavour this runtime runs. */
+  /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. */
   readonly flavour: Flavour;
   /** 'worker', or 'in-thread' when the runtime runs on the page's thread. */
   readonly mode: 'worker' | 'in-thread';
@@ -275,6 +275,6 @@ export class RuntimeClient {
   /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
   memoryStats(): Promise<MemoryStats>;
   /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
-  buildInfo(): Promise<{ flavour: Flavour; isa: 'simd128' | 'generic'; version: string }>;
+  buildInfo(): Promise<{ flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string }>;
 }
 export type { RemoteObject, RemoteHandle };

@@ -19,6 +19,8 @@ export * from './shapes.js';
 export function loadBlockscope(options?: LoadOptions): Promise<Blockscope>;
 /** True if this engine supports WebAssembly SIMD128. */
 export function simdSupported(): boolean;
+/** True if this engine supports WebAssembly relaxed SIMD (the simd-relaxed flavour). */
+export function relaxedSimdSupported(): boolean;
 
 export class BaseHandle {
   /** True once dispose() has freed the wasm-side object. */
@@ -209,7 +211,7 @@ export class ResidualMLP extends Handle {
 }
 
 export class Blockscope {
-  /** 'simd' or 'baseline': the wasm flavour this runtime runs. */
+  /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. */
   readonly flavour: Flavour;
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics. */
   layerNorm(x: FloatArray, options?: LayerNormOptions): LayerNormResult;
@@ -278,5 +280,5 @@ export class Blockscope {
   /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
   memoryStats(): MemoryStats;
   /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
-  buildInfo(): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string };
+  buildInfo(): { flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string };
 }

@@ -4,8 +4,8 @@ Self-contained (standard library only, no imports from the package): setup.py ru
 into the package, and the package reads it to know what to inline.
 
 Paths are relative to the web/ directory of the repository (or of the npm package), which the installed package
-mirrors as blockscope/web/. ``runtime`` is what every widget needs: the widgets bundle and its chunks, the worker, the wasm glue, both
-wasm flavours and the small lesson presets. The other groups are inlined only into the outputs of widgets that use
+mirrors as blockscope/web/. ``runtime`` is what every widget needs: the widgets bundle and its chunks, the worker, the wasm glue, every
+wasm flavour (the page picks one by what its browser supports) and the small lesson presets. The other groups are inlined only into the outputs of widgets that use
 them (a trained GPT, the training corpus, GPT-2's tokenizer).
 """
 
@@ -19,6 +19,7 @@ GROUPS = {
         "dist/blockscope-worker.js",
         "dist/blockscope-glue.js",
         "dist/blockscope-simd.wasm",
+        "dist/blockscope-simd-relaxed.wasm",
         "dist/blockscope-baseline.wasm",
         "presets/*.json",
     ],

@@ -237,7 +237,7 @@ export const API = {
   },
   Blockscope: {
     members: {
-      /** 'simd' or 'baseline': the wasm flavour this runtime runs. @ts Flavour */
+      /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. @ts Flavour */
       flavour: SNAPSHOT,
       /** 'worker', or 'in-thread' when the runtime runs on the page's thread. @ts 'worker' | 'in-thread' */
       mode: CLIENT,
@@ -310,7 +310,7 @@ export const API = {
       loadModel: create('GPT', { async: true, options: 1, events: { progress: 'onProgress' } }),
       /** malloc'd bytes in use, the wasm memory size and the stack pointer. @ts (): MemoryStats */
       memoryStats: CALL,
-      /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. @ts (): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string } */
+      /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. @ts (): { flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string } */
       buildInfo: CALL,
     },
   },
@@ -324,6 +324,8 @@ export const MODULES = {
     loadBlockscope: FUNCTION,
     /** True if this engine supports WebAssembly SIMD128. @ts (): boolean */
     simdSupported: FUNCTION,
+    /** True if this engine supports WebAssembly relaxed SIMD (the simd-relaxed flavour). @ts (): boolean */
+    relaxedSimdSupported: FUNCTION,
   },
   client: {
     /** Connects to the runtime in a Web Worker (once per page and set of options), or on the page's thread where a
