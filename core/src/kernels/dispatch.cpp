@@ -10,7 +10,9 @@ float f32_row_max__generic(const float* r, int64_t n) { return *std::max_element
 
 #ifdef BLOCKSCOPE_WASM_RELAXED
 // The simd-relaxed flavour: the SIMD128 kernel sets with the multiply-add kernels of the relaxed-SIMD module (packing,
-// column sums and cache blocking are the SIMD128 ones).
+// column sums and cache blocking are the SIMD128 ones). The same 4x8 tile: a 5x8 one, which fused multiply-adds leave
+// registers for, measured no faster (bench:kernels, 64x768x768: 61.1 against 60.7 GFLOP/s; 64x768x3072: 56.4 against
+// 56.9), as the packing and the weights' trip from memory, not the multiply-adds, hold the larger products back.
 const LinearKernels kLinearRelaxed = {f32_gemm_pack_8__simd128, f32_gemm_4x8__relaxed, f32_gemv__relaxed,
                                       kLinearSimd128.gemv_below_n};
 const LinearBackwardKernels kLinearBackwardRelaxed = {
