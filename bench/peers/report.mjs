@@ -139,13 +139,15 @@ function printFlavourRatios(timed, refRow) {
   const a = summary(relaxed), b = summary(simd);
   const cpu = (row, k) => median(row.m[k]);
   console.log(`\n### ${relaxed.label} against ${simd.label} (same run; above 1: relaxed is faster)\n`);
-  console.log(`- forward T=64 = ${fmt(b.fwd64 / a.fwd64, 2)}× (by CPU time ${fmt(cpu(simd, 'fwd64_cpu') / cpu(relaxed, 'fwd64_cpu'), 2)}×), ` +
-    `forward T=1 = ${fmt(b.fwd1 / a.fwd1, 2)}×, decode = ${fmt(a.tps / b.tps, 2)}× ` +
-    `(by CPU time ${fmt(cpu(relaxed, 'decode_cpu_tps') / cpu(simd, 'decode_cpu_tps'), 2)}×)`);
+  const byCpu = (k, faster = 'lower') => fmt(faster === 'lower' ? cpu(simd, k) / cpu(relaxed, k) : cpu(relaxed, k) / cpu(simd, k), 2);
+  console.log(`- forward T=64 = ${fmt(b.fwd64 / a.fwd64, 2)}× (by CPU time ${byCpu('fwd64_cpu')}×), ` +
+    `forward T=1 = ${fmt(b.fwd1 / a.fwd1, 2)}× (by CPU time ${byCpu('fwd1_cpu')}×), decode = ${fmt(a.tps / b.tps, 2)}× ` +
+    `(by CPU time ${byCpu('decode_cpu_tps', 'higher')}×)`);
   if (refRow) {
-    const ratio = summary(refRow).fwd64 / a.fwd64;
-    console.log(`- target: forward T=64 ≥ ${RELAXED_FORWARD_TARGET}× onnxruntime-web: ${fmt(ratio, 2)}×, ` +
-      `${ratio >= RELAXED_FORWARD_TARGET ? 'met' : 'NOT met'}`);
+    const wall = summary(refRow).fwd64 / a.fwd64, byCpuTime = cpu(refRow, 'fwd64_cpu') / cpu(relaxed, 'fwd64_cpu');
+    const verdict = (r) => (r >= RELAXED_FORWARD_TARGET ? 'met' : 'NOT met');
+    console.log(`- target: forward T=64 ≥ ${RELAXED_FORWARD_TARGET}× onnxruntime-web: ${fmt(wall, 2)}× wall-clock (${verdict(wall)}), ` +
+      `${fmt(byCpuTime, 2)}× by CPU time (${verdict(byCpuTime)})`);
   }
 }
 

@@ -104,7 +104,7 @@ for (const row of rows) {
 // ---------------------------------------------------------------------------------------------------------
 const active = rows.filter((r) => r.worker);
 for (const r of active) {
-  Object.assign(r.m, { fwd64: [], fwd64_cpu: [], fwd1_first: [], fwd1: [], decode_tps: [], decode_cpu_tps: [], prefill_ms: [] });
+  Object.assign(r.m, { fwd64: [], fwd64_cpu: [], fwd1_first: [], fwd1: [], fwd1_cpu: [], decode_tps: [], decode_cpu_tps: [], prefill_ms: [] });
 }
 
 async function round(row) {
@@ -120,6 +120,7 @@ async function round(row) {
   row.m.fwd64_cpu.push(f64.cpu_ms);
   row.m.fwd1_first.push(f1first.ms);
   row.m.fwd1.push(median(steady.map((s) => s.ms)));
+  row.m.fwd1_cpu.push(median(steady.map((s) => s.cpu_ms)));
   row.m.decode_tps.push(dec.steps / (dec.decode_ms / 1000));
   row.m.decode_cpu_tps.push(dec.steps / (dec.decode_cpu_ms / 1000));
   row.m.prefill_ms.push(dec.prefill_ms);
