@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # Bundles the widgets and the worker with esbuild into web/dist/:
-#   blockscope-widgets.js  one ES module a page imports: every custom element + the client (English built in)
+#   blockscope-widgets.js  the ES module a page imports (the entry): it defines each custom element when the page first
+#                          uses its tag, starts the runtime, and exports connect, load(tag), WIDGET_TAGS, ...
+#   chunk-<name>-<hash>.js the entry's chunks, next to it: each element's module with its English messages
+#                          (chunk-gelu-explorer-….js, …) and the code several share (the kit, the runtime client, the
+#                          parts of d3), so a page downloads only the widgets it shows. Content-hashed names: a new
+#                          build's chunks never mix with a cached old one (the build manifest lists them).
+#   widgets/<tag>.js       per-element modules exporting the element's class, for pages that need it at import time
 #   i18n/<locale>.js       the other languages' message tables, loaded by the bundle when a widget speaks one
 #   blockscope-worker.js   the Web Worker hosting the wasm runtime (next to blockscope-<flavour>.js/.wasm)
 # and rewrites python/blockscope/attributes.json from the widgets (scripts/gen-python-attrs.mjs).
@@ -11,10 +17,16 @@ ESBUILD=node_modules/.bin/esbuild
 common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --log-level=warning
         --legal-comments=eof --external:node:fs/promises --external:node:fs --external:node:stream)
 # In the bundles, the worker and the wasm files sit next to the bundle itself (both resolved from import.meta.url,
-# so a bundle on a CDN finds them there). The widgets bundle inlines the in-thread runtime, hence the wasm base.
-"$ESBUILD" web/widgets/index.js --outfile=web/dist/blockscope-widgets.js "${common[@]}" \
+# so a bundle on a CDN finds them there). Every chunk sits next to the entry too, in dist/ itself: the URLs the code
+# resolves from import.meta.url (these defines, the presets', models' and data's ../) hold for any file of the build.
+# The widgets bundle carries the in-thread runtime (a chunk loaded only when no worker can start), hence the wasm base.
+rm -f web/dist/chunk-*.js web/dist/chunk-*.js.map
+rm -rf web/dist/widgets
+"$ESBUILD" blockscope-widgets=web/widgets/index.js --splitting --outdir=web/dist --chunk-names='chunk-[name]-[hash]' \
+  "${common[@]}" \
   --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"' --define:BLOCKSCOPE_WASM_BASE='"./"' \
   --define:BLOCKSCOPE_I18N_BASE='"./i18n/"'
+node scripts/gen-widget-types.mjs --dist web/dist/widgets
 # The message tables of languages other than English, one module each (dist/i18n/<locale>.js, plain data), which the
 # bundle imports next to itself the first time a widget speaks that language (kit/i18n.js loadLocale).
 rm -rf web/dist/i18n

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { assertClean, launchBrowser, openPage, startServer } from './support.mjs';
-import { WIDGET_TAGS } from '../../web/widgets/kit/start-runtime.js';
+import { WIDGET_TAGS } from '../../web/widgets/kit/elements.js';
 
 const PHASES = ['entry-evaluated', 'worker-created', 'worker-started', 'glue-loaded', 'wasm-compiled', 'runtime-ready',
   'client-ready', 'first-result', 'widgets-defined', 'first-widget-started'];

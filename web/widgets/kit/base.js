@@ -7,11 +7,11 @@
 import { connect } from '../../runtime/client.js';
 import { applyState, attrSpec, COMMON_ATTRS, sanitizeAttr, stateOf } from './attrs.js';
 import { applyHash, writeHash } from './deep-link.js';
-import { isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
+import { addEnglish, isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
 import { Controls } from './controls.js';
 import { BASE_CSS, themeRules } from './theme.js';
-import { WIDGET_TAGS } from './start-runtime.js';
+import { WIDGET_TAGS } from './elements.js';
 import { scheduleConnected } from './start-order.js';
 import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
 
@@ -179,6 +179,13 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   connectedCallback() {
+    // `state` set by a script before the widget's code arrived (each widget is loaded when the page first uses its
+    // tag) is an own property hiding the setter: pass it through the setter now.
+    if (Object.hasOwn(this, 'state')) {
+      const value = this.state;
+      delete this.state;
+      this.state = value;
+    }
     if (this._connected && this._released) {
       this._released = false;
       this.invalidate(UPDATE.REBUILD); // back on the page after its model was freed: rebuild it
@@ -489,8 +496,12 @@ export class BlockscopeElement extends HTMLElement {
   }
 }
 
-/** Defines a custom element once (bundles may be loaded twice on a page). */
-export function define(tag, cls) {
-  if (!WIDGET_TAGS.includes(tag)) throw new Error(`<${tag}> is not in WIDGET_TAGS (kit/start-runtime.js)`);
+/**
+ * Defines widget `tag` once (bundles may be loaded twice on a page), after adding its English messages (its file in
+ * i18n/en/, imported by its module, so they travel in the widget's chunk: kit/i18n.js addEnglish).
+ */
+export function define(tag, cls, english) {
+  if (!WIDGET_TAGS.includes(tag)) throw new Error(`<${tag}> is not in WIDGET_TAGS (kit/elements.js)`);
+  addEnglish(english);
   if (!customElements.get(tag)) customElements.define(tag, cls);
 }

@@ -1,6 +1,6 @@
-// start-order.js — when a page's widgets set up and start, and in which order. The widgets connected in one task (a
-// page's widgets upgrade together when the bundle defines them) are handled together in a microtask, before the page
-// is first rendered:
+// start-order.js — when a page's widgets set up and start, and in which order. The widgets connected in one task (the
+// widgets of one kind upgrade together when their code is defined) are handled together in a microtask, before the
+// page is first rendered:
 //  1. every read first — the host page's computed styles for theme="auto" (with container queries on the widgets,
 //     each read forces a style and layout pass) and where each widget is — then every write (the theme palettes), so
 //     the page is styled and laid out once instead of once per widget;
@@ -11,14 +11,24 @@
 //     the worker starts (starting a worker needs the page's main thread). When the browser is about to scroll the
 //     page (a reload restoring the reader's position, a #fragment), the others build their DOM at once instead, so
 //     the position is found on the page's layout; only their start waits.
+// Each widget's code is a chunk of its own (kit/elements.js), so a page's widgets are defined one chunk at a time:
+// the widgets whose code is still loading (:not(:defined)) are candidates too. When the one the reader sees is among
+// them, the widgets that arrive before it wait, and it starts the moment it arrives.
 // Widgets only gain from this order: each still gets its numbers from the core, the deferred ones a moment later.
 import { mark } from '../../runtime/marks.js';
+import { WIDGET_TAGS } from './elements.js';
 
 /** The longest the widgets further down wait for the ones on screen (e.g. one loading a model), in ms. */
 const LATEST_MS = 3000;
 
 let queued = null; // widgets connected since the last flush, in connection order
 let waiting = []; // widgets waiting for the ones on screen, in document order
+const awaited = new Set(); // widgets chosen to start first before their code had arrived
+let leaders = []; // the begin() promises of the widgets started first, while the others wait for them
+let gating = false; // whether the others wait for the leaders now
+let wake = null; // ends a wait for the awaited widgets when one arrives
+// The page's widgets whose code is still loading.
+const LOADING = WIDGET_TAGS.map((tag) => `${tag}:not(:defined)`).join(',');
 
 /**
  * Called by every widget's connectedCallback: resolves its theme and, the first time it is connected, sets it up
@@ -40,21 +50,25 @@ function flush() {
   // Reads.
   const css = widgets.map((w) => w.themeCss());
   const fresh = widgets.filter((w) => !w.begun && !waiting.includes(w));
+  const candidates = fresh.length > 0 ? [...fresh, ...document.querySelectorAll(LOADING)] : [];
   const viewport = typeof innerHeight === 'number' ? innerHeight : 0;
-  const boxes = fresh.map((w) => w.getBoundingClientRect());
+  const boxes = candidates.map((w) => w.getBoundingClientRect());
   // Writes.
   widgets.forEach((w, i) => w.setThemeCss(css[i]));
   if (fresh.length === 0) return;
-  const onScreen = fresh.filter((_, i) => boxes[i].bottom > 0 && boxes[i].top < viewport);
-  // With none on screen, the nearest one below it (fresh is in connection order: the order of the define() calls).
-  let below = -1;
-  fresh.forEach((_, i) => {
-    if (boxes[i].bottom > 0 && (below === -1 || boxes[i].top < boxes[below].top)) below = i;
-  });
-  const first = onScreen.length > 0 ? onScreen : [fresh[below === -1 ? 0 : below]];
-  const later = fresh.filter((w) => !first.includes(w));
-  const shown = first.map((w) => w.begin());
-  mark('first-widget-started');
+  // Widgets chosen before their code arrived go now; while some are still on their way, the others wait for them.
+  let first = fresh.filter((w) => awaited.has(w));
+  if (first.length === 0 && !stillAwaited()) first = choose(candidates, boxes, viewport);
+  const now = fresh.filter((w) => first.includes(w));
+  for (const w of first) {
+    if (now.includes(w)) awaited.delete(w);
+    else awaited.add(w);
+  }
+  const later = fresh.filter((w) => !now.includes(w));
+  if (!gating) leaders = [];
+  leaders.push(...now.map((w) => w.begin()));
+  wake?.();
+  if (now.length > 0) mark('first-widget-started');
   // When the browser is about to move the scroll position (restore it on a reload, or jump to a #fragment), the
   // page needs its layout first: the others build their DOM now and only start later.
   if (scrollWillMove()) for (const w of later) w.build();
@@ -63,8 +77,43 @@ function flush() {
   waiting.push(...later);
   waiting.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
   if (!resume) return;
+  gating = true;
   const timeout = new Promise((resolve) => setTimeout(resolve, LATEST_MS));
-  Promise.race([Promise.allSettled(shown), timeout]).then(beginWaiting);
+  Promise.race([leadersShown(), timeout]).then(() => {
+    gating = false;
+    leaders = [];
+    beginWaiting();
+  });
+}
+
+/** The widgets on screen among `candidates` (or, with none on screen, the nearest one below it). */
+function choose(candidates, boxes, viewport) {
+  const onScreen = candidates.filter((_, i) => boxes[i].bottom > 0 && boxes[i].top < viewport);
+  if (onScreen.length > 0) return onScreen;
+  // With none on screen, the nearest one below it (candidates are in connection order, then document order).
+  let below = -1;
+  candidates.forEach((_, i) => {
+    if (boxes[i].bottom > 0 && (below === -1 || boxes[i].top < boxes[below].top)) below = i;
+  });
+  return [candidates[below === -1 ? 0 : below]];
+}
+
+/** Whether a widget chosen to start first is still on the page waiting for its code (forgets the others). */
+function stillAwaited() {
+  for (const el of awaited) if (!el.isConnected || el.begun) awaited.delete(el);
+  return awaited.size > 0;
+}
+
+/** Settles once the awaited widgets have arrived and every leader has shown its first numbers. */
+function leadersShown() {
+  if (stillAwaited()) {
+    return new Promise((resolve) => { wake = resolve; }).then(() => {
+      wake = null;
+      return leadersShown();
+    });
+  }
+  const count = leaders.length;
+  return Promise.allSettled(leaders.slice()).then(() => (leaders.length > count || stillAwaited() ? leadersShown() : null));
 }
 
 /**

@@ -26,6 +26,7 @@ import { BYTE_CSS } from '../kit/tokens.js';
 import { OFF } from '../kit/layout.js';
 import { RESULTS_CSS, ResultsPanel } from './training-lab-results.js';
 import { LIMITS, settings, whatToLookFor } from './training-lab-text.js';
+import en from '../i18n/en/training-lab.js';
 
 const CSS = `
 fieldset.settings:not(:has(.row:not([${OFF}]))) { display: none; }
@@ -440,4 +441,4 @@ function roundLr(lr) {
   return Number(lr.toPrecision(2));
 }
 
-define('training-lab', TrainingLab);
+define('training-lab', TrainingLab, en);
