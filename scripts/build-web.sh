@@ -6,7 +6,8 @@
 #                          (chunk-gelu-explorer-….js, …) and the code several share (the kit, the runtime client, the
 #                          parts of d3), so a page downloads only the widgets it shows. Content-hashed names: a new
 #                          build's chunks never mix with a cached old one (the build manifest lists them).
-#   widgets/<tag>.js       per-element modules exporting the element's class, for pages that need it at import time
+#   widgets/<tag>.js       per-element modules: the element's class, from its chunk (for pages that need the class
+#                          when they import, and how the entry loads an element while the page loads)
 #   i18n/<locale>.js       the other languages' message tables, loaded by the bundle when a widget speaks one
 #   blockscope-worker.js   the Web Worker hosting the wasm runtime (next to blockscope-<flavour>.js/.wasm)
 # and rewrites python/blockscope/attributes.json from the widgets (scripts/gen-python-attrs.mjs).
@@ -25,8 +26,8 @@ rm -rf web/dist/widgets
 "$ESBUILD" blockscope-widgets=web/widgets/index.js --splitting --outdir=web/dist --chunk-names='chunk-[name]-[hash]' \
   "${common[@]}" \
   --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"' --define:BLOCKSCOPE_WASM_BASE='"./"' \
-  --define:BLOCKSCOPE_I18N_BASE='"./i18n/"'
-node scripts/gen-widget-types.mjs --dist web/dist/widgets
+  --define:BLOCKSCOPE_I18N_BASE='"./i18n/"' --define:BLOCKSCOPE_ELEMENT_MODULES='"./widgets/"'
+node scripts/gen-widget-types.mjs --dist web/dist
 # The message tables of languages other than English, one module each (dist/i18n/<locale>.js, plain data), which the
 # bundle imports next to itself the first time a widget speaks that language (kit/i18n.js loadLocale).
 rm -rf web/dist/i18n

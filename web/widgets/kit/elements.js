@@ -30,6 +30,11 @@ export const WIDGET_TAGS = Object.freeze(Object.keys(MODULES).filter((tag) => ta
 /** Every tag the bundle defines: the widgets and <blockscope-tour>. */
 export const ELEMENT_TAGS = Object.freeze(Object.keys(MODULES));
 
+/* global BLOCKSCOPE_ELEMENT_MODULES */
+// Where the per-element modules are (dist/widgets/<tag>.js, each re-exporting its element's chunk), relative to this
+// module: set by scripts/build-web.sh for the bundle; unbundled there are none (every load is an import()).
+const ELEMENT_MODULES = typeof BLOCKSCOPE_ELEMENT_MODULES === 'string' ? new URL(BLOCKSCOPE_ELEMENT_MODULES, import.meta.url) : null;
+
 const loads = new Map(); // tag -> the promise of its class
 
 /**
@@ -44,7 +49,7 @@ export function load(tag) {
   }
   if (WIDGET_TAGS.includes(tag)) startRuntime();
   if (!loads.has(tag)) {
-    loads.set(tag, MODULES[tag]().then(() => {
+    loads.set(tag, importElement(tag).then(() => {
       const cls = customElements.get(tag);
       if (!cls) throw new Error(`the module of <${tag}> did not define it`);
       return cls;
@@ -54,6 +59,30 @@ export function load(tag) {
     }));
   }
   return loads.get(tag);
+}
+
+/**
+ * Imports element `tag`'s module. While the page is still loading, its per-element module also goes into a
+ * <script type="module">: a module script delays the page's load event until it has run (an import() does not), so
+ * the page is laid out with its widgets by then — which is when the browser restores the reader's scroll position on
+ * a reload. Both reach the one chunk, fetched once (the import() starts it at once; the script only waits for it).
+ */
+function importElement(tag) {
+  const imported = MODULES[tag]();
+  if (!ELEMENT_MODULES || typeof document === 'undefined' || document.readyState === 'complete') return imported;
+  const script = document.createElement('script');
+  try {
+    script.type = 'module';
+    script.src = new URL(`${tag}.js`, ELEMENT_MODULES).href;
+  } catch {
+    return imported; // a page whose policy refuses script URLs given as strings (Trusted Types)
+  }
+  const ran = new Promise((resolve) => {
+    script.onload = resolve;
+    script.onerror = resolve; // the import() decides
+  });
+  (document.head ?? document.documentElement).append(script);
+  return Promise.all([imported, ran]);
 }
 
 /** Starts the shared runtime (once), where there is a page: a widget is about to be shown. */
