@@ -4,9 +4,10 @@ Self-contained (standard library only, no imports from the package): setup.py ru
 into the package, and the package reads it to know what to inline.
 
 Paths are relative to the web/ directory of the repository (or of the npm package), which the installed package
-mirrors as blockscope/web/. ``runtime`` is what every widget needs: the widgets bundle and its chunks, the worker, the wasm glue, both
-wasm flavours and the small lesson presets. The other groups are inlined only into the outputs of widgets that use
-them (a trained GPT, the training corpus, GPT-2's tokenizer).
+mirrors as blockscope/web/. ``runtime`` is what every widget needs: the widgets bundle (its entry, the chunks next to
+it and the per-element modules), the worker, the wasm glue, both wasm flavours and the small lesson presets. The
+other groups are inlined only into the outputs of widgets that use them (a trained GPT, the training corpus, GPT-2's
+tokenizer).
 """
 
 import glob
@@ -15,6 +16,8 @@ import os
 GROUPS = {
     "runtime": [
         "dist/blockscope-widgets.js",
+        "dist/chunk-*.js",
+        "dist/widgets/*.js",
         "dist/i18n/*.js",
         "dist/blockscope-worker.js",
         "dist/blockscope-glue.js",
