@@ -1,11 +1,14 @@
 // Download-size benchmark (not a test): gzip -9 and brotli bytes of each wasm flavour and of the JS glue both
 // share, as built in web/dist/, everything a package or CDN ships (both flavours, the glue once) against the 300 KB
-// gzip budget, the widget and worker bundles, and the wasm sections by size. A page downloads the glue and one flavour.
-// Run after `scripts/build.sh wasm`:  npm run bench:size  (writes docs/performance.md's download section)
+// gzip budget, the worker bundle, what a page downloads of the widget bundle (its entry and the chunks of the
+// widgets it shows: each widget alone, and the lesson page), and the wasm sections by size. A page downloads the glue
+// and one flavour. Run after `scripts/build.sh wasm`:  npm run bench:size  (writes docs/performance.md's download section)
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 import { lebReader, wasmSections } from '../scripts/wasm-sections.mjs';
+import { chunkGraph, closure, ENTRY, pageFiles } from '../scripts/widget-chunks.mjs';
+import { ELEMENT_TAGS, WIDGET_TAGS } from '../web/widgets/kit/elements.js';
 import { report } from './report.mjs';
 
 const DIST = new URL('../web/dist/', import.meta.url);
@@ -44,15 +47,40 @@ await out.capture(() => {
   }
   console.log(`\nboth flavours and the glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
     `(${combined <= BUDGET ? `${kb(BUDGET - combined)} under` : `${kb(combined - BUDGET)} OVER`})`);
-  // The widget and worker bundles (scripts/build-web.sh), which every page with widgets loads next to the wasm.
+  // The worker bundle (scripts/build-web.sh), which every page with widgets loads next to the wasm.
   console.log('\n| bundle | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
-  for (const name of ['blockscope-widgets.js', 'blockscope-worker.js']) {
-    const file = new URL(name, DIST);
-    if (!existsSync(file)) throw new Error(`web/dist/${name} is missing: run \`bash scripts/build-web.sh\` first`);
-    const js = readFileSync(file);
-    console.log(`| ${name} | ${kb(js.length)} | ${kb(gz(js))} | ${kb(br(js))} |`);
-  }
+  const worker = new URL('blockscope-worker.js', DIST);
+  if (!existsSync(worker)) throw new Error('web/dist/blockscope-worker.js is missing: run `bash scripts/build-web.sh` first');
+  const js = readFileSync(worker);
+  console.log(`| blockscope-worker.js | ${kb(js.length)} | ${kb(gz(js))} | ${kb(br(js))} |`);
+  widgetPages();
   console.log('\n| simd wasm section | bytes | gzip alone |\n|---|---:|---:|');
   for (const s of sections(perFlavour.simd).sort((a, b) => b.size - a.size)) console.log(`| ${s.name} | ${s.size} | ${s.gzip} |`);
 });
 out.publish();
+
+/**
+ * What a page downloads of the widget bundle: the entry and every chunk it and the chunks of the elements it shows
+ * import (each file compressed alone, as a server sends it), for each widget alone (embed.html), the lesson page
+ * (index.html's elements) and the whole bundle.
+ */
+function widgetPages() {
+  const graph = chunkGraph(DIST);
+  const lesson = ELEMENT_TAGS.filter((tag) => readFileSync(new URL('../index.html', DIST), 'utf8').includes(`<${tag}`));
+  // A page's elements, each with its chunks and its per-element module (fetched while the page loads: kit/elements.js).
+  const page = (tags) => [...pageFiles(graph, tags)].map((name) => graph.files.get(name).bytes)
+    .concat(tags.map((tag) => readFileSync(new URL(`widgets/${tag}.js`, DIST))));
+  const rows = [
+    ['the entry alone (a page that only scripts the core: connect())', [...closure(graph, [ENTRY])].map((n) => graph.files.get(n).bytes)],
+    ...WIDGET_TAGS.map((tag) => [`\`<${tag}>\` alone`, page([tag])]),
+    [`the lesson page (its ${lesson.length} elements)`, page(lesson)],
+    ['every file of the bundle', [...graph.files.values()].map((f) => f.bytes)],
+  ];
+  console.log(`\nWhat a page downloads of the widget bundle (${ENTRY}, its chunks and the shown elements' modules, each`,
+    'compressed alone; the in-thread runtime, a chunk of its own, only where no worker can start):\n');
+  console.log('| page | files | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|---:|');
+  for (const [label, files] of rows) {
+    const sum = (f) => files.reduce((n, b) => n + f(b), 0);
+    console.log(`| ${label} | ${files.length} | ${kb(sum((b) => b.length))} | ${kb(sum(gz))} | ${kb(sum(br))} |`);
+  }
+}

@@ -125,6 +125,8 @@ def patch_bundle(text, path):
             lambda m: m.group(1) + '"' + IMPORT_SCHEME + posixpath.normpath(posixpath.join(here, m.group(3))) + '"', text)
         text = _DYNAMIC_IMPORT.sub(lambda m: 'import(new __blockscopeURL("' + m.group(2) + '",__blockscopeBase).href)', text)
         text = text.replace("new Worker(", "new __blockscopeWorker(")
+        if "__blockscope" not in text:
+            return text  # a module that locates no file needs no prologue (most chunks)
         prologue = PAGE_PROLOGUE
     else:
         prologue = WORKER_PROLOGUE
