@@ -24,9 +24,8 @@ const LATEST_MS = 3000;
 let queued = null; // widgets connected since the last flush, in connection order
 let waiting = []; // widgets waiting for the ones on screen, in document order
 const awaited = new Set(); // widgets chosen to start first before their code had arrived
-let leaders = []; // the begin() promises of the widgets started first, while the others wait for them
-let gating = false; // whether the others wait for the leaders now
-let wake = null; // ends a wait for the awaited widgets when one arrives
+const leaders = new Map(); // widget started first -> its begin() promise, until it settles
+let wake = null; // re-checks the wait for the leaders (one arrived, or one showed its numbers)
 // The page's widgets whose code is still loading.
 const LOADING = WIDGET_TAGS.map((tag) => `${tag}:not(:defined)`).join(',');
 
@@ -65,8 +64,15 @@ function flush() {
     else awaited.add(w);
   }
   const later = fresh.filter((w) => !now.includes(w));
-  if (!gating) leaders = [];
-  leaders.push(...now.map((w) => w.begin()));
+  for (const w of now) {
+    const shown = w.begin();
+    leaders.set(w, shown);
+    const settled = () => {
+      if (leaders.get(w) === shown) leaders.delete(w);
+      wake?.();
+    };
+    shown.then(settled, settled);
+  }
   wake?.();
   if (now.length > 0) mark('first-widget-started');
   // When the browser is about to move the scroll position (restore it on a reload, or jump to a #fragment), the
@@ -77,19 +83,17 @@ function flush() {
   waiting.push(...later);
   waiting.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
   if (!resume) return;
-  gating = true;
   const timeout = new Promise((resolve) => setTimeout(resolve, LATEST_MS));
-  Promise.race([leadersShown(), timeout]).then(() => {
-    gating = false;
-    leaders = [];
-    beginWaiting();
-  });
+  Promise.race([leadersShown(), timeout]).then(beginWaiting);
 }
 
-/** The widgets on screen among `candidates` (or, with none on screen, the nearest one below it). */
+/**
+ * The widgets on screen among `candidates`; with none on screen, the nearest one below it — unless widgets started
+ * first are still on their way to their numbers: then none (these candidates wait for them).
+ */
 function choose(candidates, boxes, viewport) {
   const onScreen = candidates.filter((_, i) => boxes[i].bottom > 0 && boxes[i].top < viewport);
-  if (onScreen.length > 0) return onScreen;
+  if (onScreen.length > 0 || leading()) return onScreen;
   // With none on screen, the nearest one below it (candidates are in connection order, then document order).
   let below = -1;
   candidates.forEach((_, i) => {
@@ -104,16 +108,19 @@ function stillAwaited() {
   return awaited.size > 0;
 }
 
-/** Settles once the awaited widgets have arrived and every leader has shown its first numbers. */
+/** Whether a widget started first is still on the page and on its way to its first numbers. */
+function leading() {
+  for (const w of leaders.keys()) if (!w.isConnected) leaders.delete(w);
+  return leaders.size > 0;
+}
+
+/** Settles once the awaited widgets have arrived and every widget started first has shown its first numbers. */
 function leadersShown() {
-  if (stillAwaited()) {
-    return new Promise((resolve) => { wake = resolve; }).then(() => {
-      wake = null;
-      return leadersShown();
-    });
-  }
-  const count = leaders.length;
-  return Promise.allSettled(leaders.slice()).then(() => (leaders.length > count || stillAwaited() ? leadersShown() : null));
+  if (!stillAwaited() && !leading()) return Promise.resolve();
+  return new Promise((resolve) => { wake = resolve; }).then(() => {
+    wake = null;
+    return leadersShown();
+  });
 }
 
 /**
