@@ -1,10 +1,11 @@
 // The widget bundle's entry (dist/blockscope-widgets.js): lesson authors load it with one <script type="module"> and
 // then use the tags. It is small: it defines each Blockscope element when the page first uses it (kit/elements.js
-// watch(): the element's module is a chunk of its own, loaded from next to this file), starts the shared runtime as
-// soon as a widget is on its way, and exports what pages script with. Pages that need an element's class before they
-// create the element await load(tag) (or import dist/widgets/<tag>.js, whose export is the class).
+// watch(): the element's module is a chunk of its own, loaded from next to this file; those on screen first), starts
+// the shared runtime as soon as a widget is on its way, and exports what pages script with. Pages that need an
+// element's class before they create the element await load(tag) (or import dist/widgets/<tag>.js: the class).
 import { mark } from '../runtime/marks.js';
 import { watch } from './kit/elements.js';
+import { firstWidgetsShown, scrollWillMove, startFirst } from './kit/start-order.js';
 
 export { ELEMENT_TAGS, load, WIDGET_TAGS } from './kit/elements.js';
 export { TOUR_STEP_EVENT } from './tour/tour-names.js';
@@ -13,4 +14,9 @@ export { MISTAKE_TEXT } from './kit/mistake-text.js';
 
 mark('entry-evaluated');
 // A page using only connect() (no widget on it) keeps the choice of options: loading a widget starts the runtime.
-if (typeof document !== 'undefined') watch(document).then(() => mark('widgets-defined'));
+// The widgets on screen come first, the others once those have their numbers — except when the browser is about to
+// scroll the page (a reload restoring the reader's position, a #fragment), which needs every widget laid out first.
+if (typeof document !== 'undefined') {
+  const order = scrollWillMove() ? {} : { first: startFirst, later: firstWidgetsShown };
+  watch(document, order).then(() => mark('widgets-defined'));
+}

@@ -95,9 +95,12 @@ function startRuntime() {
  * Defines every Blockscope element `doc` uses, now and later: loads the module of each tag in the document and of
  * each one added afterwards (appended by a script or a framework, anywhere in the document's own tree; not inside
  * other elements' shadow roots). A tag whose code cannot be loaded is reported on the console, naming the tag.
- * Resolves when the tags found now are defined (or have failed).
+ * With `first` and `later` (start-order.js startFirst and firstWidgetsShown), only the widgets that will start first
+ * (and elements that are not widgets: a tour) are loaded at once, the other widgets when later() settles — once
+ * those have their numbers, so they get the network and the main thread to themselves. Resolves when the tags loaded at once are
+ * defined (or have failed).
  */
-export function watch(doc = document) {
+export function watch(doc = document, { first = null, later = null } = {}) {
   const selector = ELEMENT_TAGS.join(',');
   const requested = new Set();
   const defined = new Set();
@@ -125,5 +128,12 @@ export function watch(doc = document) {
     return tags;
   };
   observer.observe(doc, { childList: true, subtree: true });
-  return Promise.all([...tagsIn(doc)].map(request));
+  const found = [...doc.querySelectorAll(selector)];
+  let now = found;
+  const widgets = found.filter((el) => WIDGET_TAGS.includes(el.localName));
+  if (first && later && widgets.length > 0) {
+    now = [...first(widgets), ...found.filter((el) => !widgets.includes(el))]; // and the tour (it has no numbers)
+    later().then(() => { for (const tag of tagsIn(doc)) request(tag); });
+  }
+  return Promise.all([...new Set(now.map((el) => el.localName))].map(request));
 }

@@ -25,7 +25,9 @@ let queued = null; // widgets connected since the last flush, in connection orde
 let waiting = []; // widgets waiting for the ones on screen, in document order
 const awaited = new Set(); // widgets chosen to start first before their code had arrived
 const leaders = new Map(); // widget started first -> its begin() promise, until it settles
-let wake = null; // re-checks the wait for the leaders (one arrived, or one showed its numbers)
+const wakers = []; // the waits for the leaders, to re-check when one arrives or shows its numbers
+let started = false; // whether a widget of the page has started
+const onFirstStart = []; // firstWidgetsShown() callers waiting for the first widgets to start
 // The page's widgets whose code is still loading.
 const LOADING = WIDGET_TAGS.map((tag) => `${tag}:not(:defined)`).join(',');
 
@@ -69,12 +71,16 @@ function flush() {
     leaders.set(w, shown);
     const settled = () => {
       if (leaders.get(w) === shown) leaders.delete(w);
-      wake?.();
+      wake();
     };
     shown.then(settled, settled);
   }
-  wake?.();
-  if (now.length > 0) mark('first-widget-started');
+  wake();
+  if (now.length > 0) {
+    mark('first-widget-started');
+    started = true;
+    for (const resolve of onFirstStart.splice(0)) leadersShown().then(resolve);
+  }
   // When the browser is about to move the scroll position (restore it on a reload, or jump to a #fragment), the
   // page needs its layout first: the others build their DOM now and only start later.
   if (scrollWillMove()) for (const w of later) w.build();
@@ -92,8 +98,21 @@ function flush() {
  * first are still on their way to their numbers: then none (these candidates wait for them).
  */
 function choose(candidates, boxes, viewport) {
+  return nearest(candidates, boxes, viewport, { alone: !leading() });
+}
+
+/**
+ * The widgets among `elements` (their code loaded or not) that would start first on this page as it is now: those
+ * on screen, else the nearest one below it. The entry loads their code first (kit/elements.js watch).
+ */
+export function startFirst(elements) {
+  return nearest(elements, elements.map((el) => el.getBoundingClientRect()), innerHeight, { alone: true });
+}
+
+/** The ones of `candidates` on screen; with none, and `alone`, the nearest one below the screen's top. */
+function nearest(candidates, boxes, viewport, { alone }) {
   const onScreen = candidates.filter((_, i) => boxes[i].bottom > 0 && boxes[i].top < viewport);
-  if (onScreen.length > 0 || leading()) return onScreen;
+  if (onScreen.length > 0 || !alone) return onScreen;
   // With none on screen, the nearest one below it (candidates are in connection order, then document order).
   let below = -1;
   candidates.forEach((_, i) => {
@@ -117,17 +136,28 @@ function leading() {
 /** Settles once the awaited widgets have arrived and every widget started first has shown its first numbers. */
 function leadersShown() {
   if (!stillAwaited() && !leading()) return Promise.resolve();
-  return new Promise((resolve) => { wake = resolve; }).then(() => {
-    wake = null;
-    return leadersShown();
-  });
+  return new Promise((resolve) => wakers.push(resolve)).then(leadersShown);
+}
+
+function wake() {
+  for (const resolve of wakers.splice(0)) resolve();
+}
+
+/**
+ * Settles once the page's first widgets to start have shown their first numbers, or LATEST_MS after it was asked:
+ * the entry loads the code of the widgets off screen then (kit/elements.js watch), so that the ones on screen have the
+ * network and the main thread to themselves until then.
+ */
+export function firstWidgetsShown() {
+  const shown = started ? leadersShown() : new Promise((resolve) => onFirstStart.push(resolve));
+  return Promise.race([shown, new Promise((resolve) => setTimeout(resolve, LATEST_MS))]);
 }
 
 /**
  * Whether the browser will scroll this page as it loads: a reload or a history navigation restoring the reader's
- * position, or a URL fragment naming an element.
+ * position, or a URL fragment naming an element. (The page then needs every widget's layout before it loads.)
  */
-function scrollWillMove() {
+export function scrollWillMove() {
   const type = performance.getEntriesByType?.('navigation')[0]?.type;
   if ((type === 'reload' || type === 'back_forward') && history.scrollRestoration !== 'manual') return true;
   const id = location.hash.slice(1);
