@@ -7,6 +7,7 @@
 // wasm) at once, so the worker's start overlaps the download and set-up of the widget's code instead of waiting for
 // the widget's constructor.
 import { connect } from '../../runtime/client.js';
+import { addEnglish } from './i18n.js';
 import { TOUR_TAG } from '../tour/tour-names.js';
 
 /** tag -> the import of the module that defines it (literal specifiers: the bundler makes each one a chunk). */
@@ -36,6 +37,16 @@ export const ELEMENT_TAGS = Object.freeze(Object.keys(MODULES));
 const ELEMENT_MODULES = typeof BLOCKSCOPE_ELEMENT_MODULES === 'string' ? new URL(BLOCKSCOPE_ELEMENT_MODULES, import.meta.url) : null;
 
 const loads = new Map(); // tag -> the promise of its class
+
+/**
+ * Defines widget `tag` (its module calls this, through base.js) once — a page may load two copies of the bundle —
+ * after adding its English messages (its file in i18n/en/, imported by its module: they travel in its chunk).
+ */
+export function define(tag, cls, english) {
+  if (!WIDGET_TAGS.includes(tag)) throw new Error(`<${tag}> is not in WIDGET_TAGS (kit/elements.js)`);
+  addEnglish(english);
+  if (!customElements.get(tag)) customElements.define(tag, cls);
+}
 
 /**
  * Loads the code of Blockscope element `tag` (once) and resolves with its class, defined: for a page that needs the
