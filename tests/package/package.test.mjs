@@ -108,7 +108,7 @@ test('the tarball holds the runtime, both wasm flavours, the bundles, model, dat
 test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GELU and a GPT forward pass equal to the repo', async () => {
   const fromPackage = await nodeEval(env.project, forwardProgram('blockscope/runtime'));
   assert.equal(fromPackage.resolved, new URL('web/runtime/blockscope.js', `file://${env.installed}/`).href);
-  // package.json is the version's source; the wasm reports its own (wasm/bindings.cpp): they must agree.
+  // package.json is the version's source; the wasm reports its own (wasm/runtime_bindings.cpp): they must agree.
   assert.equal(fromPackage.version, MANIFEST.version, 'the packaged wasm reports another version than package.json');
   assert.equal(fromPackage.mean, 4);
   assert.equal(fromPackage.variance, 5);
