@@ -278,7 +278,9 @@ export class Blockscope {
    * against the memory budget before anything large is allocated or downloaded.
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<GPT>;
-  /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
+  /**
+   * malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module).
+   */
   memoryStats(): MemoryStats;
   /**
    * The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that

@@ -315,7 +315,8 @@ export const API = {
        * checked against the memory budget before anything large is allocated or downloaded.
        * @ts (source: ModelSource, options?: LoadModelOptions): Promise<GPT> */
       loadModel: create('GPT', { async: true, options: 1, events: { progress: 'onProgress' } }),
-      /** malloc'd bytes in use, the wasm memory size and the stack pointer. @ts (): MemoryStats */
+      /** malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module).
+       * @ts (): MemoryStats */
       memoryStats: light(CALL),
       /** The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
        * answered: 'light' until a call needed the full one (a page's runtime), else 'full'.
