@@ -3,10 +3,10 @@
 // Types of `blockscope/client` (web/runtime/client.js): the runtime's API, async, with the wasm in a Web Worker
 // (or on the page's thread). What pages and widgets use. Each Remote* object lives in the worker until disposed.
 import type {
-  Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions, LoadOptions,
-  GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence, RunOutcome,
-  TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
+  Flavour, WasmModule, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind,
+  CheckpointLayout, ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions,
+  LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence,
+  RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
   FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats, ParameterInfo, RowStats,
   MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection, StepId, StepInspection,
   BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason,
@@ -272,9 +272,14 @@ export class RuntimeClient {
    * against the memory budget before anything large is allocated or downloaded.
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<RemoteGPT>;
-  /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
+  /**
+   * malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module).
+   */
   memoryStats(): Promise<MemoryStats>;
-  /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
-  buildInfo(): Promise<{ flavour: Flavour; isa: 'simd128' | 'generic'; version: string }>;
+  /**
+   * The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
+   * answered: 'light' until a call needed the full one (a page's runtime), else 'full'.
+   */
+  buildInfo(): Promise<{ flavour: Flavour; isa: 'simd128' | 'generic'; version: string; module: WasmModule }>;
 }
 export type { RemoteObject, RemoteHandle };

@@ -3,6 +3,8 @@
 // web/runtime/api.js by scripts/gen-api-types.mjs; these shapes are written by hand.
 
 export type Flavour = 'simd' | 'baseline';
+/** Which of a flavour's two builds: 'full', or 'light' (only the members api.js marks light; pages start on it). */
+export type WasmModule = 'full' | 'light';
 export type FloatArray = Float32Array | ArrayLike<number>;
 /** One sequence of token ids, or a batch of equal-length sequences. */
 export type TokenIds = Int32Array | ArrayLike<number> | ArrayLike<number>[];
@@ -61,8 +63,11 @@ export interface AttributionOptions {
 export interface LoadOptions {
   /** 'auto' (default) picks 'simd' when the engine supports SIMD128. */
   flavour?: 'auto' | Flavour;
-  /** The directory holding blockscope-glue.js and blockscope-<flavour>.wasm (default: ../dist/ next to the runtime). */
+  /** The directory holding blockscope-glue.js and blockscope-[light-]<flavour>.wasm (default: ../dist/ next to the runtime). */
   baseUrl?: string | URL;
+  /** 'full' (default), or 'light': a smaller module whose runtime refuses, by name, every member api.js does not mark
+   * light (activations and LayerNorm on arrays are). */
+  module?: WasmModule;
 }
 
 /** A GPT config with the book's keys (GPT_CONFIG_124M) plus Blockscope's. */

@@ -10,8 +10,9 @@
 //   widgets bundle). A bundle served from another origin (a CDN) cannot start it directly — workers must be
 //   same-origin — so the client starts a same-origin blob: module worker whose one line import()s the real
 //   worker script by its absolute URL (the CDN must send CORS headers, as CDNs do). The worker says
-//   {ready: true} once its script has run; inside, blockscope.js finds blockscope-<flavour>.js/.wasm from its
-//   own (absolute) URL. The flavour (simd or baseline, detected here) rides in the worker URL's hash
+//   {ready: true} once its script has run; inside, blockscope.js finds blockscope-glue.js and the .wasm files from
+//   its own (absolute) URL: the flavour's light module first, the full one when a call needs it (runtime-host.js).
+//   The flavour (simd or baseline, detected here) rides in the worker URL's hash
 //   (#flavour=simd), so the worker starts downloading and compiling the wasm as soon as its script runs, before
 //   this thread — often still busy parsing widgets — has asked it anything.
 // - Fallback: if the Worker constructor throws (CSP worker-src), or the worker fails (error event) or stays silent
@@ -25,7 +26,7 @@
 import { API, membersOf } from './api.js';
 import { BlockscopeError } from './wasm-module.js';
 import { importMarks, mark } from './marks.js';
-import { resolveFlavour, WORKER_URL, wasmUrl } from './locations.js';
+import { resolveFlavour, WASM_BASE, WORKER_URL, wasmUrl } from './locations.js';
 import { precompile, startWorker, WorkerTransport } from './transport.js';
 
 export { BlockscopeError };
@@ -147,9 +148,10 @@ export const RuntimeClient = declare(class RuntimeClient {
     if (!options.inThread) {
       try {
         if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
-        // The page downloads and compiles the wasm while the worker thread starts (which alone can take ~100 ms),
-        // and hands the compiled module over; the worker then only instantiates it.
-        precompiled = typeof WebAssembly.compileStreaming === 'function' ? precompile(wasmUrl(flavour)) : null;
+        // The page downloads and compiles the wasm the worker starts on (the light module: runtime-host.js) while the
+        // worker thread starts (which alone can take ~100 ms), and hands the compiled module over; the worker then only
+        // instantiates it, and fetches the full module itself when a call needs it.
+        precompiled = typeof WebAssembly.compileStreaming === 'function' ? precompile(wasmUrl(flavour, WASM_BASE, 'light')) : null;
         const hash = `#flavour=${flavour}${precompiled ? '&module=page' : ''}`;
         const worker = await startWorker(workerUrl, options.workerTimeout ?? 10000, hash, precompiled);
         transport = new WorkerTransport(worker, { silentMs: options.silentTimeout, onDead: (why) => client?._restart(why) });
