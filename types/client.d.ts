@@ -201,15 +201,15 @@ export class RemoteResidualMLP extends RemoteHandle {
 export class RuntimeClient {
   /** 'simd' or 'baseline': the wasm flavour this runtime runs. */
   readonly flavour: Flavour;
-  /** 'worker', or 'in-thread' when the runtime runs on the page's thread. */
+  /** 'worker', or 'in-thread' when the runtime (or a replaced worker's successor) runs on the page's thread. */
   readonly mode: 'worker' | 'in-thread';
   /** Why the client runs in-thread although a worker was wanted (null otherwise). */
   readonly fallbackReason: string | null;
-  /** Why the worker was last replaced after it stopped (null while the first one lives). */
+  /** Why a worker was last replaced after it stopped (null while none was). */
   readonly restartReason: string | null;
   /**
-   * Calls fn each time the worker stopped and a new runtime took its place (objects created before are gone): returns a
-   * function that unsubscribes.
+   * Calls fn each time a worker stopped and a new runtime took its place (the objects created in it before are gone):
+   * returns a function that unsubscribes.
    */
   onRestart(fn: RestartListener): () => void;
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics. */
@@ -272,7 +272,10 @@ export class RuntimeClient {
    * against the memory budget before anything large is allocated or downloaded.
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<RemoteGPT>;
-  /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
+  /**
+   * malloc'd bytes in use, the wasm memory size and the stack pointer; on the page's client, of every worker of the
+   * pool (allocatedBytes and heapBytes summed, each worker's in `workers`).
+   */
   memoryStats(): Promise<MemoryStats>;
   /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
   buildInfo(): Promise<{ flavour: Flavour; isa: 'simd128' | 'generic'; version: string }>;

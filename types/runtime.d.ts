@@ -275,7 +275,10 @@ export class Blockscope {
    * against the memory budget before anything large is allocated or downloaded.
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<GPT>;
-  /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
+  /**
+   * malloc'd bytes in use, the wasm memory size and the stack pointer; on the page's client, of every worker of the
+   * pool (allocatedBytes and heapBytes summed, each worker's in `workers`).
+   */
   memoryStats(): MemoryStats;
   /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
   buildInfo(): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string };

@@ -1,7 +1,8 @@
 // training-lab-runs.js — the two training runs of <training-lab>: which setting a comparison changes between run A
 // and run B, building each run's GPT and trainer in the worker (same createGPT seed, same trainer seed, so the same
-// data order and, where the shapes agree, the same initial weights), training them alternately one step at a time
-// so the worker serves other widgets' calls in between, samples, and the stop rule a run is trained under (the core's
+// data order and, where the shapes agree, the same initial weights), training them side by side one step at a time
+// (each GPT on its own worker where the runtime has two: they train in parallel; on one worker they take turns and
+// it serves other widgets' calls in between), samples, and the stop rule a run is trained under (the core's
 // training loop applies it and says when a run diverged; the spike markers are this widget's own display).
 // No DOM: the widget (training-lab.js) draws what this records.
 
@@ -240,26 +241,35 @@ export class RunPair {
   }
 
   /**
-   * Alternates the runs one step at a time (the one behind first, so they stay in lockstep across pauses): the
-   * worker answers other calls between the steps.
+   * Trains the runs one step at a time, side by side: each round steps every active run that is behind (all of them
+   * while they are in lockstep) at once, so runs on two workers train in parallel and the pair stays in lockstep
+   * across pauses. The workers answer other calls between the steps.
    */
   async run() {
     while (this.playing && !this.disposed) {
       const active = this.runs.filter((r) => !r.finished);
       if (active.length === 0) break;
-      const run = active.reduce((behind, r) => (r.stepsDone < behind.stepsDone ? r : behind));
-      await run.trainer.train({
-        steps: 1, evalEvery: this.evalEvery, stopAbove: STOP_RULE,
-        onStep: (r) => {
-          const detail = run.record(r);
-          this.countStep();
-          this.cb.onStep?.(run, detail);
-        },
-      });
-      const done = run.stepsDone;
-      if (!this.disposed && (done % CHECKPOINT_EVERY === 0 || run.finished)) await keepCheckpoint(run);
-      if (!this.disposed && run.failed == null && (done % this.sampleEvery === 0 || run.finished)) await this.takeSample(run);
+      const behind = Math.min(...active.map((r) => r.stepsDone));
+      // Settled, not all(): a failing run's error is thrown only once the other run's step is done too.
+      const steps = await Promise.allSettled(active.filter((r) => r.stepsDone === behind).map((run) => this.step(run)));
+      const failed = steps.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
     }
+  }
+
+  /** One step of `run`, then its checkpoint and sample when they are due. */
+  async step(run) {
+    await run.trainer.train({
+      steps: 1, evalEvery: this.evalEvery, stopAbove: STOP_RULE,
+      onStep: (r) => {
+        const detail = run.record(r);
+        this.countStep();
+        this.cb.onStep?.(run, detail);
+      },
+    });
+    const done = run.stepsDone;
+    if (!this.disposed && (done % CHECKPOINT_EVERY === 0 || run.finished)) await keepCheckpoint(run);
+    if (!this.disposed && run.failed == null && (done % this.sampleEvery === 0 || run.finished)) await this.takeSample(run);
   }
 
   countStep() {
