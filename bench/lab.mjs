@@ -50,6 +50,10 @@ async function measure(browser, url, workers) {
   await page.waitForFunction((n) => ['a', 'b'].every((r) => window.__steps.filter((e) => e.run === r).length >= n), last,
     { timeout: 600000, polling: 250 });
   const events = await page.evaluate(() => window.__steps);
+  const memory = await page.evaluate(async () => {
+    const stats = await (await (await import('/dist/blockscope-widgets.js')).connect()).memoryStats();
+    return (stats.workers ?? [stats]).map((w) => ({ heap: w.heapBytes, allocated: w.allocatedBytes }));
+  });
   await page.click('training-lab button.play'); // pause before closing
   const runWorkers = page.workers().length;
   await context.close();
@@ -59,7 +63,7 @@ async function measure(browser, url, workers) {
   const rate = (2 * steps * 1000) / (doneAt(last) - doneAt(warmup));
   const curves = Object.fromEntries(Object.entries(byRun).map(([r, list]) => [r, list.map(({ step, loss, gradNorm, valLoss }) =>
     ({ step, loss, gradNorm, valLoss }))]));
-  return { rate, curves, runWorkers };
+  return { rate, curves, runWorkers, memory };
 }
 
 /** The first difference between two rounds' curves, or null when they are identical bit for bit. */
@@ -97,11 +101,14 @@ try {
       }
     }
     const med = (key) => median(results[key].map((r) => r.rate));
-    console.log('| runtime | workers on the page | steps/s, pair (median) | min | max | × one worker |\n|---|---:|---:|---:|---:|---:|');
+    const mib = (bytes) => (bytes / 2 ** 20).toFixed(0);
+    console.log('| runtime | workers on the page | steps/s, pair (median) | min | max | × one worker | wasm memory per worker (malloc) |\n' +
+      '|---|---:|---:|---:|---:|---:|---|');
     for (const c of CONFIGS) {
       const rates = results[c.key].map((r) => r.rate);
+      const memory = results[c.key].at(-1).memory.map((w) => `${mib(w.heap)} MiB (${mib(w.allocated)} MiB)`).join(', ');
       console.log(`| ${c.label} | ${results[c.key][0].runWorkers} | ${med(c.key).toFixed(1)} | ${Math.min(...rates).toFixed(1)} | ` +
-        `${Math.max(...rates).toFixed(1)} | ${(med(c.key) / med('one')).toFixed(2)}× |`);
+        `${Math.max(...rates).toFixed(1)} | ${(med(c.key) / med('one')).toFixed(2)}× | ${memory} |`);
     }
     if (baseline) console.log(`\ntwo workers vs the baseline: ${(med('two') / med('baseline')).toFixed(2)}× (goal ≥ 1.7×)`);
     const compared = warmup + steps;
