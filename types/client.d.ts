@@ -26,6 +26,11 @@ declare class RemoteObject {
   dispose(): Promise<void>;
   /** The object's number in the worker's handle table (null once disposed). */
   readonly handle: number | null;
+  /**
+   * The index of the pool's worker the object lives in (0 in-thread): objects on one worker take turns, objects on two
+   * run in parallel.
+   */
+  readonly worker: number;
 }
 
 declare class RemoteHandle extends RemoteObject {

@@ -32,7 +32,7 @@ function addPair(page) {
       const curves = [[], []];
       const runs = trainers.map((t, i) => t.train({ steps, evalEvery: 10,
         onStep: (s) => curves[i].push([s.step, s.loss, s.gradNorm, s.valLoss ?? null]) }));
-      const result = { placed: gpts.map((g) => g._worker), trainersPlaced: trainers.map((t) => t._worker), mode: client.mode };
+      const result = { placed: gpts.map((g) => g.worker), trainersPlaced: trainers.map((t) => t.worker), mode: client.mode };
       if (keep) {
         window.__kept = { client, gpts, trainers, curves, runs };
         return result;
@@ -73,7 +73,7 @@ test('two trainers train on two workers to the curves of one worker; a GPT on a 
     const before = steps();
     const { logits } = await gpt.forward([1, 2, 3]);
     const { tokens } = await gpt.generate([1, 2, 3], { maxNewTokens: 20, temperature: 0 });
-    const out = { worker: gpt._worker, running: trainers.map((t) => t.running), steps: steps() - before, logits: logits.length, tokens: tokens.length };
+    const out = { worker: gpt.worker, running: trainers.map((t) => t.running), steps: steps() - before, logits: logits.length, tokens: tokens.length };
     await Promise.all(trainers.map((t) => t.pause()));
     await gpt.dispose();
     return out;
@@ -117,7 +117,7 @@ test("a worker killed mid-training is replaced alone: the other worker's run goe
       config: { steps: 3, batch_size: 2, seq_len: 16, seed: 1 } });
     const r = await trainer.train({ steps: 3 });
     for (const o of [trainer, gpt, trainers[0], gpts[0]]) await o.dispose();
-    return { restarts: window.__restarts, lostRun, lost, kept, newWorker: gpt._worker, r, running: trainers[0].running };
+    return { restarts: window.__restarts, lostRun, lost, kept, newWorker: gpt.worker, r, running: trainers[0].running };
   });
   assert.match(after.lostRun, /the Blockscope worker stopped: it failed \(.*simulated crash\)/);
   assert.equal(after.restarts.length, 1);

@@ -74,7 +74,7 @@ async function trainPair(client, steps = 30) {
   const trainers = await Promise.all(gpts.map((g, i) => g.createTrainer(trainerOptions(10 + i))));
   const curves = [[], []];
   await Promise.all(trainers.map((t, i) => t.train({ steps, evalEvery: 10, onStep: (s) => curves[i].push([s.loss, s.gradNorm, s.valLoss]) })));
-  const placed = { gpts: gpts.map((g) => g._worker), trainers: trainers.map((t) => t._worker) };
+  const placed = { gpts: gpts.map((g) => g.worker), trainers: trainers.map((t) => t.worker) };
   return { gpts, trainers, curves, placed };
 }
 
@@ -97,7 +97,7 @@ test('one worker at connect; a second only for a second GPT; trainers stay with 
   const ffn = await client.createFeedForward({ embDim: 8, seed: 1 });
   await client.activation('gelu_tanh', [1]);
   assert.equal(FakeWorker.started.length, 1, 'light work starts no other worker');
-  assert.equal(ffn._worker, 0);
+  assert.equal(ffn.worker, 0);
 
   const two = await trainPair(client);
   assert.equal(FakeWorker.started.length, 2, 'the second GPT started the second worker');
@@ -124,13 +124,13 @@ test('one worker at connect; a second only for a second GPT; trainers stay with 
 
   // The pool is full: a third GPT goes to the worker holding the fewest heavy objects (a tie: the first).
   const third = await client.createGPT(CONFIG, { seed: 3 });
-  assert.equal(third._worker, 0);
+  assert.equal(third.worker, 0);
   assert.equal(FakeWorker.started.length, 3, 'no worker beyond workers: 2');
   // Worker 1's GPT disposed (and with it its trainer): a new GPT goes there.
   await two.gpts[1].dispose();
   assert.deepEqual(client._workers().map((w) => w.load), [3, 0]);
   const fourth = await client.createGPT(CONFIG, { seed: 4 });
-  assert.equal(fourth._worker, 1);
+  assert.equal(fourth.worker, 1);
   // memoryStats covers every worker.
   const stats = await client.memoryStats();
   assert.equal(stats.workers.length, 2);
@@ -165,7 +165,7 @@ test('a worker that dies is replaced alone: its objects are refused by name, the
   const heard = [];
   client.onRestart((info) => heard.push(info));
   const [a, b] = await Promise.all([1, 2].map((seed) => client.createGPT(CONFIG, { seed })));
-  assert.deepEqual([a._worker, b._worker], [0, 1]);
+  assert.deepEqual([a.worker, b.worker], [0, 1]);
   const reference = await a.forward([1, 2, 3]);
   const pending = b.forward([1, 2, 3]);
   FakeWorker.started[1].crash('simulated crash');
@@ -181,7 +181,7 @@ test('a worker that dies is replaced alone: its objects are refused by name, the
   assert.match(FakeWorker.started[2].url, /&worker=1$/);
   assert.deepEqual(client._workers().map(({ load, epoch }) => [load, epoch]), [[1, 0], [0, 1]]);
   const c = await client.createGPT(CONFIG, { seed: 1 });
-  assert.equal(c._worker, 1, 'the replaced worker, holding nothing, takes the next GPT');
+  assert.equal(c.worker, 1, 'the replaced worker, holding nothing, takes the next GPT');
   assert.deepEqual((await c.forward([1, 2, 3])).logits, reference.logits);
 
   // A worker that keeps dying is given up for the page's thread; worker 0 stays a worker.

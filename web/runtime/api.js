@@ -44,6 +44,9 @@ export const API = {
       dispose: DISPOSE,
       /** The object's number in the worker's handle table (null once disposed). @ts number | null */
       handle: CLIENT,
+      /** The index of the pool's worker the object lives in (0 in-thread): objects on one worker take turns, objects
+       * on two run in parallel. @ts number */
+      worker: CLIENT,
     },
   },
   Handle: {

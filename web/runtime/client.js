@@ -308,9 +308,9 @@ const RemoteObject = declare(class RemoteObject {
     this.#children.add(child);
     child.#parent = this;
   }
-  /** @internal The index of the pool's worker this object lives in. */
-  get _worker() {
-    return this.#runtime?.index ?? null;
+  /** The index of the pool's worker this object lives in (0 in-thread). */
+  get worker() {
+    return this.#runtime?.index ?? 0;
   }
   /** No longer counted in its worker's load, nor are the objects it created (freed with it there). */
   #release() {

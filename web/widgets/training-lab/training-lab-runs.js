@@ -1,9 +1,9 @@
 // training-lab-runs.js — the two training runs of <training-lab>: which setting a comparison changes between run A
 // and run B, building each run's GPT and trainer in the worker (same createGPT seed, same trainer seed, so the same
-// data order and, where the shapes agree, the same initial weights), training them side by side one step at a time
-// (each GPT on its own worker where the runtime has two: they train in parallel; on one worker they take turns and
-// it serves other widgets' calls in between), samples, and the stop rule a run is trained under (the core's
-// training loop applies it and says when a run diverged; the spike markers are this widget's own display).
+// data order and, where the shapes agree, the same initial weights), training them in lockstep one step at a time
+// (in parallel where the runtime put each GPT on its own worker; taking turns on one worker, which serves other
+// widgets' calls in between), samples, and the stop rule a run is trained under (the core's training loop applies it
+// and says when a run diverged; the spike markers are this widget's own display).
 // No DOM: the widget (training-lab.js) draws what this records.
 
 /** Where the Brown corpus excerpt lives (web/data/brown/), from the source file and from the bundle in dist/ alike. */
@@ -241,17 +241,19 @@ export class RunPair {
   }
 
   /**
-   * Trains the runs one step at a time, side by side: each round steps every active run that is behind (all of them
-   * while they are in lockstep) at once, so runs on two workers train in parallel and the pair stays in lockstep
-   * across pauses. The workers answer other calls between the steps.
+   * Trains the runs one step at a time, in lockstep (the one behind first, so they stay so across pauses). Runs on
+   * two workers (the runtime's pool gave each GPT its own) step at once, in parallel; runs on one worker take turns,
+   * which leaves the worker free for other widgets' calls between two steps.
    */
   async run() {
     while (this.playing && !this.disposed) {
       const active = this.runs.filter((r) => !r.finished);
       if (active.length === 0) break;
       const behind = Math.min(...active.map((r) => r.stepsDone));
+      const parallel = new Set(active.map((r) => r.gpt.worker)).size === active.length;
+      const next = active.filter((r) => r.stepsDone === behind).slice(0, parallel ? undefined : 1);
       // Settled, not all(): a failing run's error is thrown only once the other run's step is done too.
-      const steps = await Promise.allSettled(active.filter((r) => r.stepsDone === behind).map((run) => this.step(run)));
+      const steps = await Promise.allSettled(next.map((run) => this.step(run)));
       const failed = steps.find((s) => s.status === 'rejected');
       if (failed) throw failed.reason;
     }
