@@ -9,7 +9,11 @@
 // workers, so a round with n workers runs with that property at n + 1 on the page (the page thread keeps a core).
 // --baseline DIR adds rounds served from another copy of web/ (e.g. an older build, one worker) in the same
 // interleaved run, so its ratio is measured under the same load.
-// Run after `npm run build`:  node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR]
+// --idle P (Linux): before each measurement, waits (up to 10 minutes) until the share of time tasks waited for a CPU
+// over the last 10 s (/proc/pressure/cpu, "some avg10") is below P %: on a machine shared with other jobs, two workers
+// can only be faster than one while a second core is free.
+// Run after `npm run build`:  node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR] [--idle P]
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +26,7 @@ const rounds = Number(arg('--rounds', 3));
 const steps = Number(arg('--steps', 150));
 const warmup = Number(arg('--warmup', 10));
 const baseline = arg('--baseline', null);
+const idle = arg('--idle', null) === null ? null : Number(arg('--idle', null));
 if (![rounds, steps, warmup].every((n) => Number.isInteger(n) && n >= 1) || steps + warmup > 600) {
   console.error('usage: node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR]  (W + M <= 600, the lab\'s steps)');
   process.exit(2);
@@ -33,6 +38,26 @@ const CONFIGS = [
   { key: 'two', label: 'two workers', root: WEB, workers: 2 },
   ...(baseline ? [{ key: 'baseline', label: `baseline ${baseline} (its default, one worker)`, root: resolve(baseline), workers: 1 }] : []),
 ];
+
+/** The CPU pressure (% of the last 10 s some task waited for a CPU), or null where the kernel does not report it. */
+function cpuPressure() {
+  try {
+    return Number(/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** With --idle, waits until the CPU pressure is below it (at most 10 minutes); returns the pressure measured. */
+async function waitIdle() {
+  const until = Date.now() + 600000;
+  let p = cpuPressure();
+  while (idle !== null && p !== null && p >= idle && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 2000));
+    p = cpuPressure();
+  }
+  return p;
+}
 
 /** One round: the lab trained until both runs have done warmup + steps; the pair's steps/s and both runs' curves. */
 async function measure(browser, url, workers) {
@@ -89,26 +114,31 @@ try {
   await out.capture(async () => {
     console.log(`<training-lab>, default comparison (pre- vs post-norm, 6 blocks, d_model 48, batch 8 × 64 bytes, seed 123): ` +
       `steps/s of both runs together from step ${warmup} to step ${warmup + steps}, ${rounds} interleaved rounds, ` +
-      'a new browser context per round, Debian\'s Chromium\n');
+      `a new browser context per round, Debian's Chromium${idle === null ? '' : `, each round started with the CPU pressure below ${idle} %`}\n`);
     for (let i = 0; i < rounds; i++) {
       for (const c of CONFIGS) {
+        const pressure = await waitIdle();
         const r = await measure(browser, servers.get(c.root).url, c.workers);
+        r.pressure = [pressure, cpuPressure()];
         results[c.key].push(r);
         reference ??= r.curves;
         const diff = difference(reference, r.curves);
         if (diff) mismatches.push(`${c.label}, round ${i + 1}: ${diff}`);
-        process.stderr.write(`  round ${i + 1}, ${c.label}: ${r.rate.toFixed(1)} steps/s (${r.runWorkers} worker(s) on the page)\n`);
+        process.stderr.write(`  round ${i + 1}, ${c.label}: ${r.rate.toFixed(1)} steps/s (${r.runWorkers} worker(s) on the page; ` +
+          `CPU pressure ${r.pressure.join(' → ')} %)\n`);
       }
     }
     const med = (key) => median(results[key].map((r) => r.rate));
     const mib = (bytes) => (bytes / 2 ** 20).toFixed(0);
-    console.log('| runtime | workers on the page | steps/s, pair (median) | min | max | × one worker | wasm memory per worker (malloc) |\n' +
-      '|---|---:|---:|---:|---:|---:|---|');
+    const pressures = (key) => (results[key][0].pressure[0] === null ? 'n/a'
+      : [0, 1].map((i) => `${median(results[key].map((r) => r.pressure[i])).toFixed(0)} %`).join(' → '));
+    console.log('| runtime | workers on the page | steps/s, pair (median) | min | max | × one worker | wasm memory per worker (malloc) | ' +
+      'CPU pressure, start → end (median) |\n|---|---:|---:|---:|---:|---:|---|---|');
     for (const c of CONFIGS) {
       const rates = results[c.key].map((r) => r.rate);
       const memory = results[c.key].at(-1).memory.map((w) => `${mib(w.heap)} MiB (${mib(w.allocated)} MiB)`).join(', ');
       console.log(`| ${c.label} | ${results[c.key][0].runWorkers} | ${med(c.key).toFixed(1)} | ${Math.min(...rates).toFixed(1)} | ` +
-        `${Math.max(...rates).toFixed(1)} | ${(med(c.key) / med('one')).toFixed(2)}× | ${memory} |`);
+        `${Math.max(...rates).toFixed(1)} | ${(med(c.key) / med('one')).toFixed(2)}× | ${memory} | ${pressures(c.key)} |`);
     }
     if (baseline) console.log(`\ntwo workers vs the baseline: ${(med('two') / med('baseline')).toFixed(2)}× (goal ≥ 1.7×)`);
     const compared = warmup + steps;
