@@ -216,9 +216,12 @@ export const RuntimeClient = declare(class RuntimeClient {
    * and heapBytes are their sums, stackPointer the first's, `workers` each one's stats.
    */
   async memoryStats() {
-    const each = await Promise.all(this.#pool.running().map((r) => r.send({ op: 'call', method: 'memoryStats', args: [] }).promise));
+    const running = this.#pool.running();
+    const each = await Promise.all((running.length ? running : [this.#pool.forCall()])
+      .map((r) => r.send({ op: 'call', method: 'memoryStats', args: [] }).promise));
     const sum = (key) => each.reduce((total, stats) => total + stats[key], 0);
-    return { allocatedBytes: sum('allocatedBytes'), heapBytes: sum('heapBytes'), stackPointer: each[0].stackPointer, workers: each };
+    return { allocatedBytes: sum('allocatedBytes'), heapBytes: sum('heapBytes'), stackPointer: each[0].stackPointer,
+      workers: each };
   }
 
   /**
