@@ -8,7 +8,7 @@
 // The number of workers is set as a machine sets it: the client's default pool is navigator.hardwareConcurrency − 1
 // workers, so a round with n workers runs with that property at n + 1 on the page (the page thread keeps a core).
 // --baseline DIR adds rounds served from another copy of web/ (e.g. an older build, one worker) in the same
-// interleaved run, so its ratio is measured under the same load.
+// interleaved run, so its ratio is measured under the same load (--baseline-label names it in the table).
 // --idle P (Linux): before each measurement, waits (up to 10 minutes) until the share of time tasks waited for a CPU
 // over the last 10 s (/proc/pressure/cpu, "some avg10") is below P %: on a machine shared with other jobs, two workers
 // can only be faster than one while a second core is free.
@@ -36,7 +36,7 @@ const WEB = fileURLToPath(new URL('../web/', import.meta.url));
 const CONFIGS = [
   { key: 'one', label: 'one worker', root: WEB, workers: 1 },
   { key: 'two', label: 'two workers', root: WEB, workers: 2 },
-  ...(baseline ? [{ key: 'baseline', label: `baseline ${baseline} (its default, one worker)`, root: resolve(baseline), workers: 1 }] : []),
+  ...(baseline ? [{ key: 'baseline', label: arg('--baseline-label', `baseline ${baseline}`), root: resolve(baseline), workers: 1 }] : []),
 ];
 
 /** The CPU pressure (% of the last 10 s some task waited for a CPU), or null where the kernel does not report it. */
