@@ -279,7 +279,9 @@ export class Blockscope {
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<GPT>;
   /**
-   * malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module).
+   * malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module);
+   * on the page's client, of every worker of the pool (allocatedBytes and heapBytes summed, each worker's in
+   * `workers`).
    */
   memoryStats(): MemoryStats;
   /**

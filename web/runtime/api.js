@@ -25,6 +25,10 @@
 // full one the first time a top-level member without this mark is called (runtime-host.js); a runtime loaded with
 // loadBlockscope({module: 'light'}) refuses the unmarked ones by name. Only the runtime's own members carry it: an
 // object's methods always run in the module that created it.
+//
+// A class marked `heavy` makes objects that train or generate (long jobs): the page client puts each new one created
+// from the runtime on the worker of its pool holding the fewest (starting another worker when every one holds one),
+// so two of them run on two cores (web/runtime/pool.js). Objects they create stay in their worker.
 
 export const CALL = Object.freeze({ kind: 'call' });
 export const RUNTIME = Object.freeze({ kind: 'runtime' });
@@ -47,6 +51,9 @@ export const API = {
       dispose: DISPOSE,
       /** The object's number in the worker's handle table (null once disposed). @ts number | null */
       handle: CLIENT,
+      /** The index of the pool's worker the object lives in (0 in-thread): objects on one worker take turns, objects
+       * on two run in parallel. @ts number */
+      worker: CLIENT,
     },
   },
   Handle: {
@@ -67,6 +74,7 @@ export const API = {
   GPT: {
     extends: 'Handle',
     wasm: 'GPT',
+    heavy: true,
     members: {
       /** The config with the book's keys plus tie_weights and norm. @ts GPTConfig */
       config: SNAPSHOT,
@@ -186,6 +194,7 @@ export const API = {
   Trainer: {
     extends: 'BaseHandle',
     wasm: 'Trainer',
+    heavy: true,
     members: {
       /** The full training config (defaults filled in). @ts TrainConfig */
       config: SNAPSHOT,
@@ -246,14 +255,15 @@ export const API = {
     members: {
       /** 'simd' or 'baseline': the wasm flavour this runtime runs. @ts Flavour */
       flavour: SNAPSHOT,
-      /** 'worker', or 'in-thread' when the runtime runs on the page's thread. @ts 'worker' | 'in-thread' */
+      /** 'worker', or 'in-thread' when the runtime (or a replaced worker's successor) runs on the page's thread.
+       * @ts 'worker' | 'in-thread' */
       mode: CLIENT,
       /** Why the client runs in-thread although a worker was wanted (null otherwise). @ts string | null */
       fallbackReason: CLIENT,
-      /** Why the worker was last replaced after it stopped (null while the first one lives). @ts string | null */
+      /** Why a worker was last replaced after it stopped (null while none was). @ts string | null */
       restartReason: CLIENT,
-      /** Calls fn each time the worker stopped and a new runtime took its place (objects created before are gone):
-       * returns a function that unsubscribes. @ts (fn: RestartListener): () => void */
+      /** Calls fn each time a worker stopped and a new runtime took its place (the objects created in it before are
+       * gone): returns a function that unsubscribes. @ts (fn: RestartListener): () => void */
       onRestart: CLIENT,
       /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics.
        * @ts (x: FloatArray, options?: LayerNormOptions): LayerNormResult */
@@ -315,8 +325,9 @@ export const API = {
        * checked against the memory budget before anything large is allocated or downloaded.
        * @ts (source: ModelSource, options?: LoadModelOptions): Promise<GPT> */
       loadModel: create('GPT', { async: true, options: 1, events: { progress: 'onProgress' } }),
-      /** malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module).
-       * @ts (): MemoryStats */
+      /** malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module);
+       * on the page's client, of every worker of the pool (allocatedBytes and heapBytes summed, each worker's in
+       * `workers`). @ts (): MemoryStats */
       memoryStats: light(CALL),
       /** The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
        * answered: 'light' until a call needed the full one (a page's runtime), else 'full'.

@@ -15,8 +15,10 @@ const params = new URLSearchParams(self.location.hash.slice(1));
 const flavour = params.get('flavour');
 let receiveModule = null;
 const compiled = params.get('module') === 'page' ? new Promise((resolve) => { receiveModule = resolve; }) : null;
-if (FLAVOURS.includes(flavour)) loadBlockscope({ flavour, compiled, module: 'light' }).catch(() => {}); // reported by 'init'
-const handle = createHost((message, transfer) => self.postMessage(message, transfer), { lightFirst: true });
+// A pool's first worker starts light; the workers it adds for heavy objects start on the full module (&first=full).
+const module = params.get('first') === 'full' ? 'full' : 'light';
+if (FLAVOURS.includes(flavour)) loadBlockscope({ flavour, compiled, module }).catch(() => {}); // reported by 'init'
+const handle = createHost((message, transfer) => self.postMessage(message, transfer), { lightFirst: module === 'light' });
 self.onmessage = ({ data }) => {
   if (data && 'wasmModule' in data && receiveModule) {
     receiveModule(data.wasmModule);
