@@ -1,8 +1,9 @@
-// Download-size benchmark (not a test): gzip -9 and brotli bytes of each wasm flavour and of the JS glue both
-// share, as built in web/dist/, everything a package or CDN ships (both flavours, the glue once) against the 300 KB
-// gzip budget, the worker bundle, what a page downloads of the widget bundle (its entry and the chunks of the
-// widgets it shows: each widget alone, and the lesson page), and the wasm sections by size. A page downloads the glue
-// and one flavour. Run after `scripts/build.sh wasm`:  npm run bench:size  (writes docs/performance.md's download section)
+// Download-size benchmark (not a test): gzip -9 and brotli bytes of each wasm module (both flavours, each light and
+// full) and of the JS glue they share, as built in web/dist/, everything a package or CDN ships (the glue once) against
+// the 300 KB gzip budget, the worker bundle, what a page downloads of the widget bundle (its entry and the chunks of
+// the widgets it shows: each widget alone, and the lesson page), and the wasm sections by size. A page downloads the
+// glue and one flavour's light module, and that flavour's full module when a widget first needs it.
+// Run after `scripts/build.sh wasm`:  npm run bench:size  (writes docs/performance.md's download section)
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
@@ -37,15 +38,19 @@ await out.capture(() => {
   const glue = readFileSync(new URL('blockscope-glue.js', DIST));
   let combined = gz(glue);
   console.log('| file | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
-  console.log(`| blockscope-glue.js (both flavours) | ${kb(glue.length)} | ${kb(gz(glue))} | ${kb(br(glue))} |`);
-  const perFlavour = {};
+  console.log(`| blockscope-glue.js (every module) | ${kb(glue.length)} | ${kb(gz(glue))} | ${kb(br(glue))} |`);
+  const wasm = {};
   for (const flavour of ['simd', 'baseline']) {
-    const wasm = readFileSync(new URL(`blockscope-${flavour}.wasm`, DIST));
-    combined += gz(wasm);
-    perFlavour[flavour] = wasm;
-    console.log(`| blockscope-${flavour}.wasm | ${kb(wasm.length)} | ${kb(gz(wasm))} | ${kb(br(wasm))} |`);
+    for (const name of [`light-${flavour}`, flavour]) {
+      wasm[name] = readFileSync(new URL(`blockscope-${name}.wasm`, DIST));
+      combined += gz(wasm[name]);
+      console.log(`| blockscope-${name}.wasm | ${kb(wasm[name].length)} | ${kb(gz(wasm[name]))} | ${kb(br(wasm[name]))} |`);
+    }
   }
-  console.log(`\nboth flavours and the glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
+  const first = gz(glue) + gz(wasm['light-simd']);
+  console.log(`\na page's first download (glue + light SIMD128 module), gzip -9: ${kb(first)}; ` +
+    `+ ${kb(gz(wasm.simd))} when a widget needs the full module`);
+  console.log(`both flavours, light and full, and the glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
     `(${combined <= BUDGET ? `${kb(BUDGET - combined)} under` : `${kb(combined - BUDGET)} OVER`})`);
   // The worker bundle (scripts/build-web.sh), which every page with widgets loads next to the wasm.
   console.log('\n| bundle | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
@@ -54,8 +59,10 @@ await out.capture(() => {
   const js = readFileSync(worker);
   console.log(`| blockscope-worker.js | ${kb(js.length)} | ${kb(gz(js))} | ${kb(br(js))} |`);
   widgetPages();
-  console.log('\n| simd wasm section | bytes | gzip alone |\n|---|---:|---:|');
-  for (const s of sections(perFlavour.simd).sort((a, b) => b.size - a.size)) console.log(`| ${s.name} | ${s.size} | ${s.gzip} |`);
+  for (const name of ['simd', 'light-simd']) {
+    console.log(`\n| ${name} wasm section | bytes | gzip alone |\n|---|---:|---:|`);
+    for (const s of sections(wasm[name]).sort((a, b) => b.size - a.size)) console.log(`| ${s.name} | ${s.size} | ${s.gzip} |`);
+  }
 });
 out.publish();
 

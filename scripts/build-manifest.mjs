@@ -11,7 +11,8 @@ const root = process.argv[2] ?? fileURLToPath(new URL('../web/', import.meta.url
 const OUT = 'dist/build-manifest.js';
 // Fetched when the lesson page loads, so cached when the service worker installs (the page then works offline);
 // every other file is cached the first time a page of this build asks for it.
-const PRECACHE = [/^index\.html$/, /^dist\/[^/]+\.js$/, /^dist\/blockscope-simd\.wasm$/, /^presets\/[^/]+\.json$/,
+// Both SIMD128 modules: pages start on the light one, and the lesson page's GPT widgets load the full one.
+const PRECACHE = [/^index\.html$/, /^dist\/[^/]+\.js$/, /^dist\/blockscope-(light-)?simd\.wasm$/, /^presets\/[^/]+\.json$/,
   /^models\/brown\/[^/]+\.(json|safetensors)$/];
 const SKIP = [/^sw\.js$/, /\.map$/, new RegExp(`^${OUT.replace('.', '\\.')}$`), /(^|\/)\./];
 

@@ -248,6 +248,7 @@ class Html(unittest.TestCase):
         page = blockscope.show("gelu-explorer").page()
         self.assertTrue(page.startswith("<!doctype html>"))
         self.assertIn("dist/blockscope-simd.wasm", page)
+        self.assertIn("dist/blockscope-light-simd.wasm", page)
         self.assertIn('<link rel="icon" href="data:,">', page)
 
     def test_outputs_are_deterministic_but_for_their_id(self):

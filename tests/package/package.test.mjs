@@ -20,13 +20,14 @@ const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
 
-/** What a lesson author needs: the runtime, both wasm flavours and their shared glue, the bundles, the types. */
+/** What a lesson author needs: the runtime, both wasm flavours (light and full) and their shared glue, the bundles, the types. */
 const REQUIRED = [
   'package.json', 'README.md',
   'web/runtime/blockscope.js', 'web/runtime/client.js', 'web/runtime/handles.js', 'web/runtime/models.js', 'web/runtime/training.js', 'web/runtime/in-thread.js',
   'web/runtime/worker.js', 'web/runtime/runtime-host.js', 'web/runtime/api.js', 'web/runtime/transport.js',
   'web/runtime/locations.js',
   'web/dist/blockscope-glue.js', 'web/dist/blockscope-simd.wasm', 'web/dist/blockscope-baseline.wasm',
+  'web/dist/blockscope-light-simd.wasm', 'web/dist/blockscope-light-baseline.wasm',
   'web/dist/blockscope-widgets.js', 'web/dist/blockscope-worker.js',
   'web/dist/tokenizers/gpt2/encoder.json', 'web/dist/tokenizers/gpt2/vocab.bpe',
   'web/models/brown/config.json', 'web/models/brown/model.safetensors',
@@ -120,7 +121,7 @@ test('the tarball holds the runtime, both wasm flavours, the bundles, model, dat
 test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GELU and a GPT forward pass equal to the repo', async () => {
   const fromPackage = await nodeEval(env.project, forwardProgram('blockscope/runtime'));
   assert.equal(fromPackage.resolved, new URL('web/runtime/blockscope.js', `file://${env.installed}/`).href);
-  // package.json is the version's source; the wasm reports its own (wasm/bindings.cpp): they must agree.
+  // package.json is the version's source; the wasm reports its own (wasm/runtime_bindings.cpp): they must agree.
   assert.equal(fromPackage.version, MANIFEST.version, 'the packaged wasm reports another version than package.json');
   assert.equal(fromPackage.mean, 4);
   assert.equal(fromPackage.variance, 5);
