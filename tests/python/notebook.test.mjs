@@ -137,7 +137,7 @@ test('a notebook runs in ipykernel (nbclient) and exports to HTML (nbconvert); t
   env.expected = JSON.parse(stdout.match(/^EXPECTED (.*)$/m)[1]);
   assert.ok(stdout.match(/^FROM (.*)$/m)[1].startsWith(env.site), 'the kernel imported another blockscope');
   assert.match(stdout, /^ERROR <layernorm-explorer> has no attribute tokens\. Did you mean .*values=/m);
-  // Outputs: cells 2–4 show one widget each; only the first carries the runtime (≈ 0.9 MB), the others are small.
+  // Outputs: cells 2–4 show one widget each; only the first carries the runtime (≈ 1 MB), the others are small.
   const html = nb.cells.slice(1, 4).map((c) => [].concat(c.outputs.find((o) => o.data?.['text/html'])?.data['text/html']).join(''));
   const sizes = html.map((h) => Buffer.byteLength(h));
   console.log(`notebook outputs: ${sizes.map((n) => n.toLocaleString('en')).join(', ')} bytes; .ipynb ` +
