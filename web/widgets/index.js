@@ -4,13 +4,17 @@
 // the shared runtime as soon as a widget is on its way, and exports what pages script with. Pages that need an
 // element's class before they create the element await load(tag) (or import dist/widgets/<tag>.js: the class).
 import { mark } from '../runtime/marks.js';
-import { watch } from './kit/elements.js';
+import { preloadFiles, watch } from './kit/elements.js';
 import { firstWidgetsShown, scrollWillMove, startFirst } from './kit/start-order.js';
 
 export { ELEMENT_TAGS, load, WIDGET_TAGS } from './kit/elements.js';
 export { TOUR_STEP_EVENT } from './tour/tour-names.js';
 export { connect } from '../runtime/client.js';
 export { MISTAKE_TEXT } from './kit/mistake-text.js';
+
+/* global BLOCKSCOPE_ELEMENT_FILES */
+// Each element's chunks beyond those the entry imports, by tag: written into the entry by scripts/build-widgets.mjs.
+if (typeof BLOCKSCOPE_ELEMENT_FILES === 'string') preloadFiles(JSON.parse(BLOCKSCOPE_ELEMENT_FILES));
 
 mark('entry-evaluated');
 // A page using only connect() (no widget on it) keeps the choice of options: loading a widget starts the runtime.

@@ -37,6 +37,17 @@ export const ELEMENT_TAGS = Object.freeze(Object.keys(MODULES));
 const ELEMENT_MODULES = typeof BLOCKSCOPE_ELEMENT_MODULES === 'string' ? new URL(BLOCKSCOPE_ELEMENT_MODULES, import.meta.url) : null;
 
 const loads = new Map(); // tag -> the promise of its class
+let elementFiles = {}; // tag -> the files of its code beyond those the entry imports (preloadFiles)
+const preloaded = new Set(); // the files asked for so far
+
+/**
+ * Tells which files each element's code is made of beyond those the entry imports (the entry's list, written by the
+ * build): loading an element then asks for all of them at once, instead of learning its chunk's imports only once
+ * the chunk has arrived (a network round trip per import level).
+ */
+export function preloadFiles(files) {
+  elementFiles = files;
+}
 
 /**
  * Defines widget `tag` (its module calls this, through base.js) once — a page may load two copies of the bundle —
@@ -79,6 +90,14 @@ export function load(tag) {
  * a reload. Both reach the one chunk, fetched once (the import() starts it at once; the script only waits for it).
  */
 function importElement(tag) {
+  if (typeof document !== 'undefined') {
+    for (const file of elementFiles[tag] ?? []) {
+      if (preloaded.has(file)) continue;
+      preloaded.add(file);
+      const link = Object.assign(document.createElement('link'), { rel: 'modulepreload', href: new URL(file, import.meta.url).href });
+      (document.head ?? document.documentElement).append(link);
+    }
+  }
   const imported = MODULES[tag]();
   if (!ELEMENT_MODULES || typeof document === 'undefined' || document.readyState === 'complete') return imported;
   const script = document.createElement('script');
