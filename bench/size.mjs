@@ -1,13 +1,15 @@
-// Download-size benchmark (not a test): gzip -9 and brotli bytes of each wasm flavour and of the JS glue they all
-// share, as built in web/dist/, what a page downloads (the glue and the one flavour it picks), everything a package or
-// CDN ships (every flavour, the glue once) against the 300 KB gzip budget, the widget and worker bundles, and the wasm
-// sections by size.
+// Download-size benchmark (not a test): gzip -9 and brotli bytes of each wasm module (simd and baseline, each light and
+// full, and simd-relaxed's full one: its light module is simd's) and of the JS glue they share, as built in web/dist/, everything a package or CDN ships (the glue once) against
+// the 300 KB gzip budget, the worker bundle, what a page downloads of the widget bundle (its entry and the chunks of
+// the widgets it shows: each widget alone, and the lesson page), and the wasm sections by size. A page downloads the
+// glue and one flavour's light module, and that flavour's full module when a widget first needs it.
 // Run after `scripts/build.sh wasm`:  npm run bench:size  (writes docs/performance.md's download section)
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 import { lebReader, wasmSections } from '../scripts/wasm-sections.mjs';
-import { FLAVOURS } from '../web/runtime/locations.js';
+import { chunkGraph, closure, ENTRY, pageFiles } from '../scripts/widget-chunks.mjs';
+import { ELEMENT_TAGS, WIDGET_TAGS } from '../web/widgets/kit/elements.js';
 import { report } from './report.mjs';
 
 const DIST = new URL('../web/dist/', import.meta.url);
@@ -35,26 +37,57 @@ const out = report('download', 'npm run bench:size');
 await out.capture(() => {
   const glue = readFileSync(new URL('blockscope-glue.js', DIST));
   let combined = gz(glue);
-  console.log('| file | bytes | gzip -9 | brotli | a page loading it downloads (with the glue), gzip -9 |\n|---|---:|---:|---:|---:|');
-  console.log(`| blockscope-glue.js (every flavour) | ${kb(glue.length)} | ${kb(gz(glue))} | ${kb(br(glue))} | |`);
-  const perFlavour = {};
-  for (const flavour of FLAVOURS) {
-    const wasm = readFileSync(new URL(`blockscope-${flavour}.wasm`, DIST));
-    combined += gz(wasm);
-    perFlavour[flavour] = wasm;
-    console.log(`| blockscope-${flavour}.wasm | ${kb(wasm.length)} | ${kb(gz(wasm))} | ${kb(br(wasm))} | ${kb(gz(wasm) + gz(glue))} |`);
+  console.log('| file | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
+  console.log(`| blockscope-glue.js (every module) | ${kb(glue.length)} | ${kb(gz(glue))} | ${kb(br(glue))} |`);
+  const wasm = {};
+  for (const flavour of ['simd', 'simd-relaxed', 'baseline']) {
+    for (const name of flavour === 'simd-relaxed' ? [flavour] : [`light-${flavour}`, flavour]) {
+      wasm[name] = readFileSync(new URL(`blockscope-${name}.wasm`, DIST));
+      combined += gz(wasm[name]);
+      console.log(`| blockscope-${name}.wasm | ${kb(wasm[name].length)} | ${kb(gz(wasm[name]))} | ${kb(br(wasm[name]))} |`);
+    }
   }
-  console.log(`\nevery flavour and the glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
+  const first = gz(glue) + gz(wasm['light-simd']);
+  console.log(`\na page's first download (glue + light SIMD128 module), gzip -9: ${kb(first)}; ` +
+    `+ ${kb(gz(wasm.simd))} when a widget needs the full module (simd-relaxed's: ${kb(gz(wasm['simd-relaxed']))})`);
+  console.log(`every module of every flavour and the glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
     `(${combined <= BUDGET ? `${kb(BUDGET - combined)} under` : `${kb(combined - BUDGET)} OVER`})`);
-  // The widget and worker bundles (scripts/build-web.sh), which every page with widgets loads next to the wasm.
+  // The worker bundle (scripts/build-web.sh), which every page with widgets loads next to the wasm.
   console.log('\n| bundle | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
-  for (const name of ['blockscope-widgets.js', 'blockscope-worker.js']) {
-    const file = new URL(name, DIST);
-    if (!existsSync(file)) throw new Error(`web/dist/${name} is missing: run \`bash scripts/build-web.sh\` first`);
-    const js = readFileSync(file);
-    console.log(`| ${name} | ${kb(js.length)} | ${kb(gz(js))} | ${kb(br(js))} |`);
+  const worker = new URL('blockscope-worker.js', DIST);
+  if (!existsSync(worker)) throw new Error('web/dist/blockscope-worker.js is missing: run `bash scripts/build-web.sh` first');
+  const js = readFileSync(worker);
+  console.log(`| blockscope-worker.js | ${kb(js.length)} | ${kb(gz(js))} | ${kb(br(js))} |`);
+  widgetPages();
+  for (const name of ['simd', 'light-simd']) {
+    console.log(`\n| ${name} wasm section | bytes | gzip alone |\n|---|---:|---:|`);
+    for (const s of sections(wasm[name]).sort((a, b) => b.size - a.size)) console.log(`| ${s.name} | ${s.size} | ${s.gzip} |`);
   }
-  console.log('\n| simd wasm section | bytes | gzip alone |\n|---|---:|---:|');
-  for (const s of sections(perFlavour.simd).sort((a, b) => b.size - a.size)) console.log(`| ${s.name} | ${s.size} | ${s.gzip} |`);
 });
 out.publish();
+
+/**
+ * What a page downloads of the widget bundle: the entry and every chunk it and the chunks of the elements it shows
+ * import (each file compressed alone, as a server sends it), for each widget alone (embed.html), the lesson page
+ * (index.html's elements) and the whole bundle.
+ */
+function widgetPages() {
+  const graph = chunkGraph(DIST);
+  const lesson = ELEMENT_TAGS.filter((tag) => readFileSync(new URL('../index.html', DIST), 'utf8').includes(`<${tag}`));
+  // A page's elements, each with its chunks and its per-element module (fetched while the page loads: kit/elements.js).
+  const page = (tags) => [...pageFiles(graph, tags)].map((name) => graph.files.get(name).bytes)
+    .concat(tags.map((tag) => readFileSync(new URL(`widgets/${tag}.js`, DIST))));
+  const rows = [
+    ['the entry alone (a page that only scripts the core: connect())', [...closure(graph, [ENTRY])].map((n) => graph.files.get(n).bytes)],
+    ...WIDGET_TAGS.map((tag) => [`\`<${tag}>\` alone`, page([tag])]),
+    [`the lesson page (its ${lesson.length} elements)`, page(lesson)],
+    ['every file of the bundle', [...graph.files.values()].map((f) => f.bytes)],
+  ];
+  console.log(`\nWhat a page downloads of the widget bundle (${ENTRY}, its chunks and the shown elements' modules, each`,
+    'compressed alone; the in-thread runtime, a chunk of its own, only where no worker can start):\n');
+  console.log('| page | files | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|---:|');
+  for (const [label, files] of rows) {
+    const sum = (f) => files.reduce((n, b) => n + f(b), 0);
+    console.log(`| ${label} | ${files.length} | ${kb(sum((b) => b.length))} | ${kb(sum(gz))} | ${kb(sum(br))} |`);
+  }
+}

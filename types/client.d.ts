@@ -3,10 +3,10 @@
 // Types of `blockscope/client` (web/runtime/client.js): the runtime's API, async, with the wasm in a Web Worker
 // (or on the page's thread). What pages and widgets use. Each Remote* object lives in the worker until disposed.
 import type {
-  Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions, LoadOptions,
-  GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence, RunOutcome,
-  TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
+  Flavour, WasmModule, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind,
+  CheckpointLayout, ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions,
+  LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence,
+  RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
   FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats, ParameterInfo, RowStats,
   MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection, StepId, StepInspection,
   BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason,
@@ -26,6 +26,11 @@ declare class RemoteObject {
   dispose(): Promise<void>;
   /** The object's number in the worker's handle table (null once disposed). */
   readonly handle: number | null;
+  /**
+   * The index of the pool's worker the object lives in (0 in-thread): objects on one worker take turns, objects on two
+   * run in parallel.
+   */
+  readonly worker: number;
 }
 
 declare class RemoteHandle extends RemoteObject {
@@ -201,15 +206,15 @@ export class RemoteResidualMLP extends RemoteHandle {
 export class RuntimeClient {
   /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. */
   readonly flavour: Flavour;
-  /** 'worker', or 'in-thread' when the runtime runs on the page's thread. */
+  /** 'worker', or 'in-thread' when the runtime (or a replaced worker's successor) runs on the page's thread. */
   readonly mode: 'worker' | 'in-thread';
   /** Why the client runs in-thread although a worker was wanted (null otherwise). */
   readonly fallbackReason: string | null;
-  /** Why the worker was last replaced after it stopped (null while the first one lives). */
+  /** Why a worker was last replaced after it stopped (null while none was). */
   readonly restartReason: string | null;
   /**
-   * Calls fn each time the worker stopped and a new runtime took its place (objects created before are gone): returns a
-   * function that unsubscribes.
+   * Calls fn each time a worker stopped and a new runtime took its place (the objects created in it before are gone):
+   * returns a function that unsubscribes.
    */
   onRestart(fn: RestartListener): () => void;
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics. */
@@ -272,9 +277,17 @@ export class RuntimeClient {
    * against the memory budget before anything large is allocated or downloaded.
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<RemoteGPT>;
-  /** malloc'd bytes in use, the wasm memory size and the stack pointer. */
+  /**
+   * malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module);
+   * on the page's client, of every worker of the pool (allocatedBytes and heapBytes summed, each worker's in
+   * `workers`).
+   */
   memoryStats(): Promise<MemoryStats>;
-  /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
-  buildInfo(): Promise<{ flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string }>;
+  /**
+   * The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
+   * answered: 'light' until a call needed the full one (a page's runtime), else 'full'. (simd-relaxed's light module is
+   * simd's, and reports simd.)
+   */
+  buildInfo(): Promise<{ flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string; module: WasmModule }>;
 }
 export type { RemoteObject, RemoteHandle };

@@ -5,6 +5,8 @@
 /** The wasm builds: 'simd-relaxed' (SIMD128 with relaxed-SIMD multiply-adds: fastest, last bits may differ between
  * machines), 'simd' (SIMD128, the same bits everywhere) and 'baseline' (no SIMD). */
 export type Flavour = 'simd-relaxed' | 'simd' | 'baseline';
+/** Which of a flavour's two builds: 'full', or 'light' (only the members api.js marks light; pages start on it). */
+export type WasmModule = 'full' | 'light';
 export type FloatArray = Float32Array | ArrayLike<number>;
 /** One sequence of token ids, or a batch of equal-length sequences. */
 export type TokenIds = Int32Array | ArrayLike<number> | ArrayLike<number>[];
@@ -29,6 +31,9 @@ export interface ConnectOptions {
   flavour?: 'auto' | Flavour;
   /** Run the runtime on the page's thread instead of a Web Worker. */
   inThread?: boolean;
+  /** How many Web Workers the runtime may use: one per heavy job (a GPT that trains or generates), started as needed.
+   * 'auto' (default): navigator.hardwareConcurrency − 1, at least 1 and at most 4; or a number from 1 to 16. */
+  workers?: 'auto' | number;
   /** How long (ms) a worker may take to start before the in-thread fallback (default 10000). */
   workerTimeout?: number;
   /** Let loadModel and createTokenizer fetch from origins other than the page's and Blockscope's. */
@@ -38,8 +43,8 @@ export interface ConnectOptions {
   silentTimeout?: number;
 }
 
-/** Told why the worker stopped and where the runtime now runs (client.onRestart). */
-export type RestartListener = (info: { reason: string; mode: 'worker' | 'in-thread' }) => void;
+/** Told why a worker stopped, where the runtime now runs and which worker of the pool it was (client.onRestart). */
+export type RestartListener = (info: { reason: string; mode: 'worker' | 'in-thread'; worker: number }) => void;
 
 /** GPT.logitLens: logits (n_layers + 1, T, vocab_size), layer 0 the embeddings' output. */
 export interface LogitLens {
@@ -65,8 +70,11 @@ export interface LoadOptions {
   /** 'auto' (default) picks 'simd-relaxed' where the engine supports relaxed SIMD, else 'simd' where it supports
    * SIMD128, else 'baseline'. A flavour the engine cannot run is an Error saying what it lacks. */
   flavour?: 'auto' | Flavour;
-  /** The directory holding blockscope-glue.js and blockscope-<flavour>.wasm (default: ../dist/ next to the runtime). */
+  /** The directory holding blockscope-glue.js and blockscope-[light-]<flavour>.wasm (default: ../dist/ next to the runtime). */
   baseUrl?: string | URL;
+  /** 'full' (default), or 'light': a smaller module whose runtime refuses, by name, every member api.js does not mark
+   * light (activations and LayerNorm on arrays are). */
+  module?: WasmModule;
 }
 
 /** A GPT config with the book's keys (GPT_CONFIG_124M) plus Blockscope's. */
@@ -142,7 +150,13 @@ export interface FeedForwardCosts { parameters: number; flopsPerToken: number; h
 export interface BlockParameters { attention: number; feedForward: number; norms: number; total: number }
 export interface BlockFlops { feedForward: number; attentionProjections: number; attentionScores: number; ffnDominatesBelow: number }
 /** malloc'd bytes in use, the wasm memory size, and the wasm stack pointer (constant unless the stack leaks). */
-export interface MemoryStats { allocatedBytes: number; heapBytes: number; stackPointer: number }
+export interface MemoryStats {
+  allocatedBytes: number;
+  heapBytes: number;
+  stackPointer: number;
+  /** On the page's client: each running worker's stats (allocatedBytes and heapBytes above are their sums). */
+  workers?: MemoryStats[];
+}
 export interface ParameterInfo {
   name: string;
   shape: number[];

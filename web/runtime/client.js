@@ -1,5 +1,6 @@
-// client.js — what widgets and pages use: an async interface to the Blockscope runtime running in a Web
-// Worker (web/runtime/worker.js), so heavy work never blocks the page. If a worker cannot be started (some embedding
+// client.js — what widgets and pages use: an async interface to the Blockscope runtime running in Web Workers
+// (web/runtime/worker.js), so heavy work never blocks the page: a small pool of them (pool.js), one per heavy job, so
+// two trainings, or a training and a generation, run on two cores. If a worker cannot be started (some embedding
 // contexts forbid it), the same interface runs the runtime on the page's thread instead.
 // Every method returns a Promise; arrays come back as typed arrays the caller owns. The proxies' methods come from the
 // API's one declaration (api.js): a declared call or create() is a request to the worker; what only the page can do
@@ -14,6 +15,9 @@
 //   own (absolute) URL. The flavour (simd or baseline, detected here) rides in the worker URL's hash
 //   (#flavour=simd), so the worker starts downloading and compiling the wasm as soon as its script runs, before
 //   this thread — often still busy parsing widgets — has asked it anything.
+// - More workers (pool.js): the first starts at connect(); another when a GPT (api.js `heavy`) is created while every
+//   running worker holds one, up to hardwareConcurrency − 1 (connect({workers}) sets the number). Each is handed the
+//   WebAssembly.Module the page compiled once. An object lives in the worker that created it; requests about it go there.
 // - Fallback: if the Worker constructor throws (CSP worker-src), or the worker fails (error event) or stays silent
 //   for `workerTimeout` ms before it is ready, the client switches once to the in-thread mode, says so in
 //   console.info and in client.mode / client.fallbackReason; widgets keep working.
@@ -25,28 +29,29 @@
 import { API, membersOf } from './api.js';
 import { BlockscopeError } from './wasm-module.js';
 import { importMarks, mark } from './marks.js';
-import { resolveFlavour, WORKER_URL, wasmUrl } from './locations.js';
-import { precompile, startWorker, WorkerTransport } from './transport.js';
+import { resolveFlavour, WORKER_URL } from './locations.js';
+import { RuntimePool } from './pool.js';
 
 export { BlockscopeError };
 
-const MAX_RESTARTS = 3; // worker restarts before the runtime moves to the page's thread
 const instances = new Map(); // options key -> Promise<RuntimeClient>
 const BUNDLE_ORIGIN = new URL(import.meta.url).origin;
 const pageOrigin = () => (typeof location === 'undefined' ? null : location.origin);
 
 /**
  * Connects to the runtime (once per page and set of options).
- * @param {{workerUrl?: string|URL, flavour?: 'auto'|'simd'|'baseline', inThread?: boolean,
+ * @param {{workerUrl?: string|URL, flavour?: 'auto'|'simd'|'baseline', inThread?: boolean, workers?: 'auto'|number,
  *          workerTimeout?: number, allowRemoteModels?: boolean, silentTimeout?: number}} [options]
- *   inThread runs the runtime on the page's thread; workerTimeout (ms, default 10000) is how long a worker may
+ *   inThread runs the runtime on the page's thread; workers is how many workers the pool may start ('auto', the
+ *   default: hardwareConcurrency − 1, from 1 to 4); workerTimeout (ms, default 10000) is how long a worker may
  *   take to start before the in-thread fallback; allowRemoteModels lets loadModel fetch from any origin;
  *   silentTimeout (ms, default 20000) how long a worker may send nothing before it counts as dead and is replaced
- *   (pending calls rejected; after 3 replacements the runtime moves to the page's thread).
+ *   (pending calls rejected; after 3 replacements of one worker its place goes to the page's thread).
  */
 export function connect(options = {}) {
   const workerUrl = new URL(options.workerUrl ?? WORKER_URL, import.meta.url).href;
-  const key = [workerUrl, options.flavour ?? 'auto', !!options.inThread, !!options.allowRemoteModels].join('|');
+  const key = [workerUrl, options.flavour ?? 'auto', !!options.inThread, !!options.allowRemoteModels, options.workers ?? 'auto']
+    .join('|');
   if (!instances.has(key)) {
     const p = RuntimeClient.start(workerUrl, options);
     p.catch(() => instances.delete(key));
@@ -85,10 +90,11 @@ function declare(Proxy, cls) {
 }
 
 /**
- * Asks `owner` (the client, or an object in the worker) to create a runtime object with its method `name`; the
- * callbacks the declaration names in the options argument stay here and hear the worker's events.
+ * Asks the runtime (`parent` null) or the object `parent`, in the pool's runtime `runtime`, to create a runtime object
+ * with its method `name`; the callbacks the declaration names in the options argument stay here and hear the
+ * worker's events. A heavy object (api.js) counts in the runtime's load from the moment it is asked for.
  */
-async function createRemote(owner, client, name, args, spec, signal = null) {
+async function createRemote(runtime, client, parent, name, args, spec, signal = null) {
   let onEvent;
   if (spec.events) {
     const options = { ...(args[spec.options] ?? {}) };
@@ -100,156 +106,122 @@ async function createRemote(owner, client, name, args, spec, signal = null) {
     args = Object.assign([...args], { [spec.options]: options });
     onEvent = (event, data) => handlers[event]?.(data);
   }
-  if (signal?.aborted) throw new Error(`${name} was cancelled before it started`);
-  const { id, promise } = owner._send({ op: 'create', method: name, args }, { onEvent });
-  // An AbortSignal cannot cross to the worker: its abort becomes a 'cancel' of this request there.
-  const onAbort = () => owner._send({ op: 'cancel', target: id });
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const weight = API[spec.returns].heavy ? 1 : 0;
+  let epoch = runtime.epoch;
+  runtime.load += weight; // before anything is awaited: the next heavy object already sees it
   try {
-    return new PROXIES[spec.returns](client, await promise);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
-}
-
-/** A transport whose worker is still starting: messages wait for it, then go through it. */
-class QueuedTransport {
-  #ready;
-  constructor(ready, onReady) {
-    this.#ready = ready.then((t) => {
-      onReady(t);
-      return t;
-    });
-  }
-  send(msg, opts) {
-    let cancelled = false;
-    const sent = this.#ready.then((t) => (cancelled ? { promise: Promise.reject(new Error('cancelled')) } : t.send(msg, opts)));
-    return { id: null, promise: sent.then((r) => r.promise), cancel: () => { cancelled = true; } };
+    if (!parent) {
+      await runtime.ready; // a worker started for this object, or one being replaced
+      if (runtime.epoch !== epoch) [runtime.load, epoch] = [runtime.load + weight, runtime.epoch];
+    }
+    if (signal?.aborted) throw new Error(`${name} was cancelled before it started`);
+    const send = (msg, opts) => (parent ? parent._send(msg, opts) : runtime.send(msg, opts));
+    const { id, promise } = send({ op: 'create', method: name, args }, { onEvent });
+    // An AbortSignal cannot cross to the worker: its abort becomes a 'cancel' of this request there.
+    const onAbort = () => send({ op: 'cancel', target: id });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const proxy = new PROXIES[spec.returns](client, await promise, runtime, epoch);
+      parent?._adopt(proxy);
+      return proxy;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  } catch (err) {
+    runtime.release(weight, epoch);
+    throw err;
   }
 }
 
 export const RuntimeClient = declare(class RuntimeClient {
-  #t;
+  #pool;
   #allowRemoteModels;
-  /** 'worker' or 'in-thread' */
-  mode;
-  /** Why the client runs in-thread although a worker was wanted (null otherwise). */
-  fallbackReason = null;
+  #restartListeners = new Set();
   /** 'simd' or 'baseline' */
   flavour;
 
   static async start(workerUrl, options) {
-    let transport = null;
-    let reason = null; // why a wanted worker could not be used
-    let precompiled = null; // the page's compile of the wasm for the worker (see below)
-    let client = null;
-    const flavour = resolveFlavour(options.flavour);
-    if (!options.inThread) {
-      try {
-        if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
-        // The page downloads and compiles the wasm while the worker thread starts (which alone can take ~100 ms),
-        // and hands the compiled module over; the worker then only instantiates it.
-        precompiled = typeof WebAssembly.compileStreaming === 'function' ? precompile(wasmUrl(flavour)) : null;
-        const hash = `#flavour=${flavour}${precompiled ? '&module=page' : ''}`;
-        const worker = await startWorker(workerUrl, options.workerTimeout ?? 10000, hash, precompiled);
-        transport = new WorkerTransport(worker, { silentMs: options.silentTimeout, onDead: (why) => client?._restart(why) });
-      } catch (err) {
-        reason = err.message;
-        console.info(`Blockscope: ${reason}; running the runtime on the page's thread instead.`);
-      }
-    }
-    if (!transport) {
-      const { createInThreadPort } = await import('./in-thread.js');
-      transport = new WorkerTransport(createInThreadPort());
-    }
-    const mode = options.inThread || reason !== null ? 'in-thread' : 'worker';
-    client = new RuntimeClient(transport, { mode, allowRemoteModels: options.allowRemoteModels });
-    client.fallbackReason = reason;
-    client.#start = { workerUrl, options, flavour };
-    // In-thread after a failed worker start, the module compiled for the worker is used here (the in-thread port
-    // passes messages by reference); a worker's 'init' carries only cloneable options.
-    const init = { flavour };
-    if (mode === 'in-thread' && precompiled) init.compiled = precompiled.then((m) => m.wasmModule);
-    const info = await transport.send({ op: 'init', options: init }).promise;
+    const client = new RuntimeClient(null, { allowRemoteModels: options.allowRemoteModels });
+    const pool = new RuntimePool(workerUrl, options, resolveFlavour(options.flavour), (info) => client.#restarted(info));
+    client.#pool = pool;
+    const info = await pool.open();
     importMarks(info.marks); // the worker's start-up phases, on this page's timeline
     mark('client-ready');
     client.flavour = info.flavour;
     return client;
   }
 
-  #start = null; // what started the worker: {workerUrl, options, flavour}, to start another
-  #restartListeners = new Set();
-  /** How many times the worker was replaced: objects created under an earlier epoch are gone. @internal */
-  _epoch = 0;
-  /** Why the worker was last replaced (null while the first one lives). */
-  restartReason = null;
-
-  constructor(transport, { mode, allowRemoteModels = false } = {}) {
-    this.#t = transport;
-    this.mode = mode;
+  constructor(pool, { allowRemoteModels = false } = {}) {
+    this.#pool = pool;
     this.#allowRemoteModels = allowRemoteModels;
   }
 
+  /** 'worker', or 'in-thread' when the runtime (or a replaced worker of the pool) runs on the page's thread. */
+  get mode() {
+    return this.#pool?.mode;
+  }
+  /** Why the client runs in-thread although a worker was wanted (null otherwise). */
+  get fallbackReason() {
+    return this.#pool?.fallbackReason ?? null;
+  }
+  /** Why a worker was last replaced (null while none was). */
+  get restartReason() {
+    return this.#pool?.restartReason ?? null;
+  }
+
   /**
-   * Calls fn({reason, mode}) each time the worker died and a new runtime took its place (the objects created
-   * before are gone: widgets rebuild theirs). Returns a function that unsubscribes.
+   * Calls fn({reason, mode, worker}) each time a worker of the pool died and a new runtime took its place (the objects
+   * created in it before are gone: widgets rebuild theirs; `worker` is its index). Returns a function that unsubscribes.
    */
   onRestart(fn) {
     this.#restartListeners.add(fn);
     return () => this.#restartListeners.delete(fn);
   }
 
-  /**
-   * Replaces a worker that died (transport.js noticed): a new worker, or the in-thread runtime if none starts.
-   * Requests made meanwhile wait for it. @internal
-   */
-  _restart(why) {
-    if (!this.#start) return null;
-    this._epoch++;
-    this.restartReason = why;
-    const { workerUrl, options, flavour } = this.#start;
-    const ready = (async () => {
-      let transport;
+  #restarted(info) {
+    for (const fn of this.#restartListeners) {
       try {
-        // A worker that keeps dying (its script crashes, the browser keeps killing it) is given up for the page's thread.
-        if (this._epoch > MAX_RESTARTS) throw new Error(`it stopped ${this._epoch} times`);
-        const worker = await startWorker(workerUrl, options.workerTimeout ?? 10000, `#flavour=${flavour}`);
-        transport = new WorkerTransport(worker, { silentMs: options.silentTimeout, onDead: (w) => this._restart(w) });
+        fn(info);
       } catch (err) {
-        console.info(`Blockscope: the worker could not be restarted (${err.message}); running in-thread.`);
-        const { createInThreadPort } = await import('./in-thread.js');
-        transport = new WorkerTransport(createInThreadPort());
-        this.mode = 'in-thread';
-        this.fallbackReason = `the worker stopped (${why}) and could not be restarted: ${err.message}`;
+        console.error(err);
       }
-      await transport.send({ op: 'init', options: { flavour } }).promise;
-      return transport;
-    })();
-    this.#t = new QueuedTransport(ready, (t) => { this.#t = t; });
-    console.warn(`Blockscope: the runtime's worker stopped (${why}); restarting it.`);
-    ready.then(() => {
-      for (const fn of this.#restartListeners) {
-        try {
-          fn({ reason: why, mode: this.mode });
-        } catch (err) {
-          console.error(err);
-        }
-      }
-    }, (err) => console.error(`Blockscope: the runtime could not be restarted: ${err.message}`));
-    return ready;
+    }
   }
 
-  /** @internal Sends a message to the host: {id, promise}. */
+  /** @internal Sends a request about the runtime itself (no handle) to the least busy worker: {id, promise}. */
   _send(msg, opts) {
-    return this.#t.send(msg, opts);
+    return this.#pool.forCall().send(msg, opts);
   }
-  /** @internal A request about the runtime itself (no handle). */
+  /** @internal A request about the runtime itself. */
   _request(msg, opts) {
-    return this.#t.send(msg, opts).promise;
+    return this._send(msg, opts).promise;
   }
-  /** @internal */
-  _create(name, args, spec, signal) {
-    return createRemote(this, this, name, args, spec, signal);
+  /** @internal Creates a runtime object: a heavy one (api.js) on the least-loaded worker, a light one where few are. */
+  async _create(name, args, spec, signal) {
+    const runtime = API[spec.returns].heavy ? this.#pool.forHeavy() : this.#pool.forObject();
+    try {
+      return await createRemote(runtime, this, null, name, args, spec, signal);
+    } catch (err) {
+      if (runtime.removed) return this._create(name, args, spec, signal); // a new worker could not start: elsewhere
+      throw err;
+    }
+  }
+  /** @internal For tests: the pool's runtimes ({index, mode, load, inFlight, epoch}). */
+  _workers() {
+    return this.#pool.describe();
+  }
+
+  /**
+   * malloc'd bytes in use, wasm memory and the stack pointer, of every running runtime of the pool: allocatedBytes
+   * and heapBytes are their sums, stackPointer the first's, `workers` each one's stats.
+   */
+  async memoryStats() {
+    const running = this.#pool.running();
+    const each = await Promise.all((running.length ? running : [this.#pool.forCall()])
+      .map((r) => r.send({ op: 'call', method: 'memoryStats', args: [] }).promise));
+    const sum = (key) => each.reduce((total, stats) => total + stats[key], 0);
+    return { allocatedBytes: sum('allocatedBytes'), heapBytes: sum('heapBytes'), stackPointer: each[0].stackPointer,
+      workers: each };
   }
 
   /**
@@ -296,26 +268,35 @@ function absolute(url) {
   return typeof location === 'undefined' ? String(url) : new URL(String(url), location.href).href;
 }
 
-/** A runtime object living in the worker, with the snapshot properties it was created with. dispose() frees it. */
+/**
+ * A runtime object living in one worker of the pool (the one that created it), with the snapshot properties it was
+ * created with. dispose() frees it.
+ */
 const RemoteObject = declare(class RemoteObject {
   #client;
-  #epoch;
-  constructor(client, info) {
+  #runtime; // the pool's runtime (pool.js) it lives in
+  #epoch; // that runtime's epoch when it was created: another one means the worker was replaced, the object gone
+  #weight; // 1 for a heavy object (api.js), counted in its runtime's load until disposed
+  #parent = null; // the object that created it (a trainer's GPT)
+  #children = new Set(); // the objects it created: disposing it frees them in the worker
+  constructor(client, info, runtime = null, epoch = runtime?.epoch) {
     this.#client = client;
-    this.#epoch = client._epoch;
+    this.#runtime = runtime;
+    this.#epoch = epoch;
+    this.#weight = runtime && API[this.constructor.api].heavy ? 1 : 0;
     this.handle = info.handle;
     for (const [name, spec] of Object.entries(membersOf(this.constructor.api))) {
       if (spec.kind === 'snapshot') this[name] = info[name];
     }
   }
-  /** @internal Sends a message about this object: {id, promise}. */
+  /** @internal Sends a message about this object to its worker: {id, promise}. */
   _send(msg, opts) {
-    if (this.handle == null || this.#epoch !== this.#client._epoch) {
+    if (this.handle == null || this.#epoch !== this.#runtime?.epoch) {
       const why = this.handle == null ? 'has been disposed' : 'was lost when the runtime\'s worker stopped';
       const promise = Promise.reject(new Error(`this ${this.constructor.api} ${why}`));
       return { id: null, promise };
     }
-    return this.#client._send({ ...msg, handle: this.handle }, opts);
+    return this.#runtime.send({ ...msg, handle: this.handle }, opts);
   }
   /** @internal */
   _request(msg, opts) {
@@ -323,17 +304,31 @@ const RemoteObject = declare(class RemoteObject {
   }
   /** @internal */
   _create(name, args, spec) {
-    return createRemote(this, this.#client, name, args, spec);
+    return createRemote(this.#runtime, this.#client, this, name, args, spec);
+  }
+  /** @internal Records an object this one created (in the worker, disposing this one frees it). */
+  _adopt(child) {
+    this.#children.add(child);
+    child.#parent = this;
+  }
+  /** The index of the pool's worker this object lives in (0 in-thread). */
+  get worker() {
+    return this.#runtime?.index ?? 0;
+  }
+  /** No longer counted in its worker's load, nor are the objects it created (freed with it there). */
+  #release() {
+    this.#runtime?.release(this.#weight, this.#epoch);
+    this.#weight = 0;
+    this.#parent?.#children.delete(this);
+    for (const child of this.#children) child.#release();
   }
   async dispose() {
     if (this.handle == null) return;
-    if (this.#epoch !== this.#client._epoch) { // its worker is gone, and the object with it
-      this.handle = null;
-      return;
-    }
     const h = this.handle;
     this.handle = null;
-    await this.#client._send({ op: 'dispose', handle: h }).promise;
+    this.#release();
+    if (this.#epoch !== this.#runtime?.epoch) return; // its worker is gone, and the object with it
+    await this.#runtime.send({ op: 'dispose', handle: h }).promise;
   }
 }, 'BaseHandle');
 

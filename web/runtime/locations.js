@@ -66,17 +66,28 @@ export function resolveFlavour(requested = 'auto') {
 }
 
 /* global BLOCKSCOPE_WASM_BASE, BLOCKSCOPE_WORKER_FILE */
-/** The directory holding blockscope-glue.js, blockscope-<flavour>.wasm and tokenizers/. */
+/** The directory holding blockscope-glue.js, blockscope-[light-]<flavour>.wasm and tokenizers/. */
 export const WASM_BASE = new URL(typeof BLOCKSCOPE_WASM_BASE === 'string' ? BLOCKSCOPE_WASM_BASE : '../dist/', import.meta.url);
 /** The Web Worker script hosting the runtime (worker.js next to this module, or the bundled worker). */
 export const WORKER_URL = new URL(typeof BLOCKSCOPE_WORKER_FILE === 'string' ? BLOCKSCOPE_WORKER_FILE : './worker.js', import.meta.url);
 
-/** The URL of one flavour's .wasm under `base` (default WASM_BASE). */
-export function wasmUrl(flavour, base = WASM_BASE) {
+/**
+ * The modules each flavour is built as (wasm/CMakeLists.txt): 'full' has everything; 'light' only the members api.js
+ * marks `light` (activations and LayerNorm on arrays), so pages start on it and load the full one when a call needs it.
+ */
+export const WASM_MODULES = ['full', 'light'];
+
+/**
+ * The URL of one flavour's .wasm under `base` (default WASM_BASE): its full module, or its light one. simd-relaxed's
+ * light module is simd's: it has no matrix products, the only code the two flavours compute differently.
+ */
+export function wasmUrl(flavour, base = WASM_BASE, module = 'full') {
+  if (!WASM_MODULES.includes(module)) throw new Error(`unknown module '${module}' (expected ${WASM_MODULES.join(' or ')})`);
+  if (module === 'light') return new URL(`blockscope-light-${flavour === 'simd-relaxed' ? 'simd' : flavour}.wasm`, base);
   return new URL(`blockscope-${flavour}.wasm`, base);
 }
 
-/** The URL of the JS glue every flavour shares. */
+/** The URL of the JS glue every module of every flavour shares. */
 export function glueUrl(base = WASM_BASE) {
   return new URL('blockscope-glue.js', base);
 }

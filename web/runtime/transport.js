@@ -60,14 +60,25 @@ export function startWorker(url, timeoutMs, hash = '', precompiled = null) {
   });
 }
 
+const compiled = new Map(); // wasm URL -> Promise<{wasmModule}>: one compile per file for the page's workers
+
 /**
  * {wasmModule: {url, module}} once the page has compiled the wasm at `url` (streaming), or {wasmModule: null} if it
- * could not (network, CORS, a server without application/wasm): never rejects.
+ * could not (network, CORS, a server without application/wasm): never rejects. Compiled once per URL: every worker
+ * of the page is handed the same WebAssembly.Module (posting one shares its compiled code, it is not compiled again).
  */
 export function precompile(url) {
-  return fetch(url, { credentials: 'same-origin' })
-    .then((response) => (response.ok ? WebAssembly.compileStreaming(response) : null))
-    .then((module) => ({ wasmModule: module && { url: url.href, module } }), () => ({ wasmModule: null }));
+  const key = String(url);
+  if (!compiled.has(key)) {
+    compiled.set(key, fetch(url, { credentials: 'same-origin' })
+      .then((response) => (response.ok ? WebAssembly.compileStreaming(response) : null))
+      .then((module) => ({ wasmModule: module && { url: key, module } }), () => ({ wasmModule: null }))
+      .then((message) => {
+        if (!message.wasmModule) compiled.delete(key); // a later worker may try again
+        return message;
+      }));
+  }
+  return compiled.get(key);
 }
 
 /**
@@ -103,6 +114,7 @@ export class WorkerTransport {
         const limit = this.#pending.size ? 3 * silentMs : silentMs;
         if (!hidden && Date.now() - this.#lastHeard > limit) this.#die(`it sent nothing for ${Math.round(limit / 1000)} s`);
       }, Math.min(1000, silentMs / 3));
+      this.#watchdog.unref?.(); // in Node (tests), the watchdog alone does not keep the process alive
     }
   }
   #die(why) {

@@ -22,13 +22,14 @@
 // Event: blockscope-tour-step {step, total, state} (bubbles, composed) after each step is shown; step 0 when it closes.
 // Not a BlockscopeElement (it holds no runtime and no widget state of its own), so not in WIDGET_TAGS either.
 import { attrSpec, COMMON_ATTRS, hashAttributes, sanitizeAttr } from '../kit/attrs.js';
-import { isLoaded, loadLocale, messages, resolveLocale } from '../kit/i18n.js';
+import { addEnglish, isLoaded, loadLocale, messages, resolveLocale } from '../kit/i18n.js';
+import { STEP_TAG, TOUR_STEP_EVENT, TOUR_TAG } from './tour-names.js';
 import { TourStates } from './tour-state.js';
 import { TourView } from './tour-view.js';
+import en from '../i18n/en/tour.js';
 
-export const TOUR_TAG = 'blockscope-tour';
-export const STEP_TAG = 'blockscope-step';
-export const TOUR_STEP_EVENT = 'blockscope-tour-step';
+export { STEP_TAG, TOUR_STEP_EVENT, TOUR_TAG };
+addEnglish(en); // the tour's English messages travel with its code
 
 const KEYS = { ArrowRight: 'next', PageDown: 'next', ArrowLeft: 'back', PageUp: 'back', Home: 'first', End: 'last', Escape: 'close' };
 const TYPING = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]';

@@ -1,8 +1,9 @@
 // training-lab-runs.js — the two training runs of <training-lab>: which setting a comparison changes between run A
 // and run B, building each run's GPT and trainer in the worker (same createGPT seed, same trainer seed, so the same
-// data order and, where the shapes agree, the same initial weights), training them alternately one step at a time
-// so the worker serves other widgets' calls in between, samples, and the stop rule a run is trained under (the core's
-// training loop applies it and says when a run diverged; the spike markers are this widget's own display).
+// data order and, where the shapes agree, the same initial weights), training them in lockstep one step at a time
+// (in parallel where the runtime put each GPT on its own worker; taking turns on one worker, which serves other
+// widgets' calls in between), samples, and the stop rule a run is trained under (the core's training loop applies it
+// and says when a run diverged; the spike markers are this widget's own display).
 // No DOM: the widget (training-lab.js) draws what this records.
 
 /** Where the Brown corpus excerpt lives (web/data/brown/), from the source file and from the bundle in dist/ alike. */
@@ -240,26 +241,37 @@ export class RunPair {
   }
 
   /**
-   * Alternates the runs one step at a time (the one behind first, so they stay in lockstep across pauses): the
-   * worker answers other calls between the steps.
+   * Trains the runs one step at a time, in lockstep (the one behind first, so they stay so across pauses). Runs on
+   * two workers (the runtime's pool gave each GPT its own) step at once, in parallel; runs on one worker take turns,
+   * which leaves the worker free for other widgets' calls between two steps.
    */
   async run() {
     while (this.playing && !this.disposed) {
       const active = this.runs.filter((r) => !r.finished);
       if (active.length === 0) break;
-      const run = active.reduce((behind, r) => (r.stepsDone < behind.stepsDone ? r : behind));
-      await run.trainer.train({
-        steps: 1, evalEvery: this.evalEvery, stopAbove: STOP_RULE,
-        onStep: (r) => {
-          const detail = run.record(r);
-          this.countStep();
-          this.cb.onStep?.(run, detail);
-        },
-      });
-      const done = run.stepsDone;
-      if (!this.disposed && (done % CHECKPOINT_EVERY === 0 || run.finished)) await keepCheckpoint(run);
-      if (!this.disposed && run.failed == null && (done % this.sampleEvery === 0 || run.finished)) await this.takeSample(run);
+      const behind = Math.min(...active.map((r) => r.stepsDone));
+      const parallel = new Set(active.map((r) => r.gpt.worker)).size === active.length;
+      const next = active.filter((r) => r.stepsDone === behind).slice(0, parallel ? undefined : 1);
+      // Settled, not all(): a failing run's error is thrown only once the other run's step is done too.
+      const steps = await Promise.allSettled(next.map((run) => this.step(run)));
+      const failed = steps.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
     }
+  }
+
+  /** One step of `run`, then its checkpoint and sample when they are due. */
+  async step(run) {
+    await run.trainer.train({
+      steps: 1, evalEvery: this.evalEvery, stopAbove: STOP_RULE,
+      onStep: (r) => {
+        const detail = run.record(r);
+        this.countStep();
+        this.cb.onStep?.(run, detail);
+      },
+    });
+    const done = run.stepsDone;
+    if (!this.disposed && (done % CHECKPOINT_EVERY === 0 || run.finished)) await keepCheckpoint(run);
+    if (!this.disposed && run.failed == null && (done % this.sampleEvery === 0 || run.finished)) await this.takeSample(run);
   }
 
   countStep() {

@@ -26,6 +26,10 @@ import { BYTE_CSS } from '../kit/tokens.js';
 import { OFF } from '../kit/layout.js';
 import { RESULTS_CSS, ResultsPanel } from './training-lab-results.js';
 import { LIMITS, settings, whatToLookFor } from './training-lab-text.js';
+import en from '../i18n/en/training-lab.js';
+
+/** The shortest time between two redraws while training (ms): 10 a second at most. */
+const DRAW_MS = 100;
 
 const CSS = `
 fieldset.settings:not(:has(.row:not([${OFF}]))) { display: none; }
@@ -359,7 +363,7 @@ export class TrainingLab extends BlockscopeElement {
       const [a, b] = pair.runs.map((r) => r.stepsDone);
       this.say(() => (a === b ? this.t('lab.status.pausedAt', { step: a }) : this.t('lab.status.pausedAfter', { a, b })));
     }
-    this.scheduleDraw();
+    this.scheduleDraw({ now: true });
   }
 
   /** The state's button label; Train is disabled while building, once done, and while the author locks it. */
@@ -383,9 +387,29 @@ export class TrainingLab extends BlockscopeElement {
 
   // ------------------------------------------------------------------ drawing
 
-  scheduleDraw() {
-    this.frame ||= requestAnimationFrame(() => {
+  /**
+   * Redraws at the next frame, and while steps stream in at most once every DRAW_MS: two runs on two workers report
+   * some 40 steps a second, and a redraw per step (charts and tables: script, layout, paint, raster) would take the
+   * page's threads about half a core, which the workers need on a two-core machine. `now` skips the wait (a change
+   * of state is shown at once).
+   */
+  scheduleDraw({ now = false } = {}) {
+    if (now && this.drawTimer) {
+      clearTimeout(this.drawTimer);
+      this.drawTimer = 0;
+    }
+    if (this.frame || this.drawTimer) return;
+    const wait = now ? 0 : (this.drawnAt ?? -Infinity) + DRAW_MS - performance.now();
+    if (wait > 0) {
+      this.drawTimer = setTimeout(() => {
+        this.drawTimer = 0;
+        this.scheduleDraw({ now: true });
+      }, wait);
+      return;
+    }
+    this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      this.drawnAt = performance.now();
       this.draw();
     });
   }
@@ -440,4 +464,4 @@ function roundLr(lr) {
   return Number(lr.toPrecision(2));
 }
 
-define('training-lab', TrainingLab);
+define('training-lab', TrainingLab, en);

@@ -1,0 +1,155 @@
+// Training-lab benchmark (not a test): <training-lab>'s two runs (its default comparison, pre- vs post-norm, 6 blocks,
+// d_model 48, the same seeds) trained in Debian's Chromium with one worker and with two, in interleaved rounds, each in
+// a new browser context. The figure is steps per second of both runs together (the pair), from the moment both
+// runs have finished step --warmup until both have finished step --warmup + --steps; checkpoints (every 25 steps) and
+// samples (every 50) are part of the lab's work and are counted in. Every round's curves (each step's loss and
+// gradient norm, each validation loss) must equal the first one-worker round's bit for bit: the pool changes where
+// a run trains, never what it computes — the benchmark exits non-zero when they differ.
+// The number of workers is set as a machine sets it: the client's default pool is navigator.hardwareConcurrency − 1
+// workers, so a round with n workers runs with that property at n + 1 on the page (the page thread keeps a core).
+// --baseline DIR adds rounds served from another copy of web/ (e.g. an older build, one worker) in the same
+// interleaved run, so its ratio is measured under the same load (--baseline-label names it in the table).
+// --idle P (Linux): before each measurement, waits (up to 10 minutes) until the share of time tasks waited for a CPU
+// over the last 10 s (/proc/pressure/cpu, "some avg10") is below P %: on a machine shared with other jobs, two workers
+// can only be faster than one while a second core is free.
+// Run after `npm run build`:  node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR] [--idle P]
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { serve } from '../scripts/serve.mjs';
+import { launchBrowser, openPage } from '../tests/browser/support.mjs';
+import { median, report } from './report.mjs';
+
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const rounds = Number(arg('--rounds', 3));
+const steps = Number(arg('--steps', 150));
+const warmup = Number(arg('--warmup', 10));
+const baseline = arg('--baseline', null);
+const idle = arg('--idle', null) === null ? null : Number(arg('--idle', null));
+if (![rounds, steps, warmup].every((n) => Number.isInteger(n) && n >= 1) || steps + warmup > 600) {
+  console.error('usage: node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR]  (W + M <= 600, the lab\'s steps)');
+  process.exit(2);
+}
+
+const WEB = fileURLToPath(new URL('../web/', import.meta.url));
+const CONFIGS = [
+  { key: 'one', label: 'one worker', root: WEB, workers: 1 },
+  { key: 'two', label: 'two workers', root: WEB, workers: 2 },
+  ...(baseline ? [{ key: 'baseline', label: arg('--baseline-label', `baseline ${baseline}`), root: resolve(baseline), workers: 1 }] : []),
+];
+
+/** The CPU pressure (% of the last 10 s some task waited for a CPU), or null where the kernel does not report it. */
+function cpuPressure() {
+  try {
+    return Number(/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** With --idle, waits until the CPU pressure is below it (at most 10 minutes); returns the pressure measured. */
+async function waitIdle() {
+  const until = Date.now() + 600000;
+  let p = cpuPressure();
+  while (idle !== null && p !== null && p >= idle && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 2000));
+    p = cpuPressure();
+  }
+  return p;
+}
+
+/** One round: the lab trained until both runs have done warmup + steps; the pair's steps/s and both runs' curves. */
+async function measure(browser, url, workers) {
+  const { page, context, problems } = await openPage(browser);
+  await page.addInitScript((cores) => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { configurable: true, get: () => cores });
+    window.__steps = [];
+    document.addEventListener('blockscope-train-step', (e) => window.__steps.push({ ...e.detail, t: performance.now() }));
+    document.addEventListener('blockscope-ready', (e) => { if (e.target.localName === 'training-lab') window.__ready = true; });
+  }, workers + 1);
+  await page.goto(`${url}examples/training-lab.html`);
+  await page.waitForFunction(() => window.__ready, null, { timeout: 60000 });
+  await page.click('training-lab button.play');
+  const last = warmup + steps;
+  await page.waitForFunction((n) => ['a', 'b'].every((r) => window.__steps.filter((e) => e.run === r).length >= n), last,
+    { timeout: 600000, polling: 250 });
+  const events = await page.evaluate(() => window.__steps);
+  const memory = await page.evaluate(async () => {
+    const stats = await (await (await import('/dist/blockscope-widgets.js')).connect()).memoryStats();
+    return (stats.workers ?? [stats]).map((w) => ({ heap: w.heapBytes, allocated: w.allocatedBytes }));
+  });
+  await page.click('training-lab button.play'); // pause before closing
+  const runWorkers = page.workers().length;
+  await context.close();
+  if (problems.console.length) throw new Error(`console errors: ${problems.console.join('\n')}`);
+  const byRun = Object.fromEntries(['a', 'b'].map((r) => [r, events.filter((e) => e.run === r).slice(0, last)]));
+  const doneAt = (step) => Math.max(byRun.a[step - 1].t, byRun.b[step - 1].t);
+  const rate = (2 * steps * 1000) / (doneAt(last) - doneAt(warmup));
+  const curves = Object.fromEntries(Object.entries(byRun).map(([r, list]) => [r, list.map(({ step, loss, gradNorm, valLoss }) =>
+    ({ step, loss, gradNorm, valLoss }))]));
+  return { rate, curves, runWorkers, memory };
+}
+
+/** The first difference between two rounds' curves, or null when they are identical bit for bit. */
+function difference(x, y) {
+  for (const r of ['a', 'b']) {
+    for (let i = 0; i < x[r].length; i++) {
+      for (const k of ['step', 'loss', 'gradNorm', 'valLoss']) {
+        if (!Object.is(x[r][i][k], y[r][i]?.[k])) return `run ${r.toUpperCase()} step ${i + 1} ${k}: ${x[r][i][k]} vs ${y[r][i]?.[k]}`;
+      }
+    }
+  }
+  return null;
+}
+
+const servers = new Map();
+for (const { root } of CONFIGS) if (!servers.has(root)) servers.set(root, await serve({ root, port: 0 }));
+const browser = await launchBrowser();
+const out = report('lab', 'npm run bench:lab');
+const results = Object.fromEntries(CONFIGS.map((c) => [c.key, []]));
+let reference = null;
+const mismatches = [];
+try {
+  await out.capture(async () => {
+    console.log(`<training-lab>, default comparison (pre- vs post-norm, 6 blocks, d_model 48, batch 8 × 64 bytes, seed 123): ` +
+      `steps/s of both runs together from step ${warmup} to step ${warmup + steps}, ${rounds} interleaved rounds, ` +
+      `a new browser context per round, Debian's Chromium${idle === null ? '' : `, each round started with the CPU pressure below ${idle} %`}\n`);
+    for (let i = 0; i < rounds; i++) {
+      for (const c of CONFIGS) {
+        const pressure = await waitIdle();
+        const r = await measure(browser, servers.get(c.root).url, c.workers);
+        r.pressure = [pressure, cpuPressure()];
+        results[c.key].push(r);
+        reference ??= r.curves;
+        const diff = difference(reference, r.curves);
+        if (diff) mismatches.push(`${c.label}, round ${i + 1}: ${diff}`);
+        process.stderr.write(`  round ${i + 1}, ${c.label}: ${r.rate.toFixed(1)} steps/s (${r.runWorkers} worker(s) on the page; ` +
+          `CPU pressure ${r.pressure.join(' → ')} %)\n`);
+      }
+    }
+    const med = (key) => median(results[key].map((r) => r.rate));
+    const mib = (bytes) => (bytes / 2 ** 20).toFixed(0);
+    const pressures = (key) => (results[key][0].pressure[0] === null ? 'n/a'
+      : [0, 1].map((i) => `${median(results[key].map((r) => r.pressure[i])).toFixed(0)} %`).join(' → '));
+    console.log('| runtime | workers on the page | steps/s, pair (median) | min | max | × one worker | wasm memory per worker (malloc) | ' +
+      'CPU pressure, start → end (median) |\n|---|---:|---:|---:|---:|---:|---|---|');
+    for (const c of CONFIGS) {
+      const rates = results[c.key].map((r) => r.rate);
+      const memory = results[c.key].at(-1).memory.map((w) => `${mib(w.heap)} MiB (${mib(w.allocated)} MiB)`).join(', ');
+      console.log(`| ${c.label} | ${results[c.key][0].runWorkers} | ${med(c.key).toFixed(1)} | ${Math.min(...rates).toFixed(1)} | ` +
+        `${Math.max(...rates).toFixed(1)} | ${(med(c.key) / med('one')).toFixed(2)}× | ${memory} | ${pressures(c.key)} |`);
+    }
+    if (baseline) console.log(`\ntwo workers vs the baseline: ${(med('two') / med('baseline')).toFixed(2)}× (goal ≥ 1.7×)`);
+    const compared = warmup + steps;
+    console.log(mismatches.length === 0
+      ? `\ncurves: every round identical to the first one-worker round, bit for bit (loss and gradient norm of ${compared} ` +
+        `steps per run, every validation loss)`
+      : `\ncurves DIFFER from the first one-worker round:\n${mismatches.join('\n')}`);
+  });
+  if (mismatches.length === 0) out.publish();
+} finally {
+  await browser.close();
+  for (const { server } of servers.values()) server.close();
+}
+if (mismatches.length) process.exit(1);

@@ -1,0 +1,269 @@
+// pool.js — where the page client's requests run (client.js): a small pool of Web Workers, one per heavy job, or the
+// one runtime on the page's thread. Each worker is a whole Blockscope runtime with its own wasm memory; an object
+// lives in the worker that created it, so every request about it goes there.
+// - Size: navigator.hardwareConcurrency − 1 workers (the page's thread keeps a core), at least one and at most
+//   MAX_WORKERS unless connect({workers}) asks for another number. In-thread there is one runtime.
+// - Lazily: the first worker starts at connect(); another only when a heavy object (api.js `heavy`: a GPT, which
+//   trains and generates) is created while every running worker already holds one.
+// - Placement: a new heavy object goes to the worker holding the fewest (then the least busy); an object made by
+//   another object (a GPT's trainer) stays with it; a light object (a block, a tokenizer) goes to the worker with the
+//   fewest heavy objects; a stateless call to the least busy worker (requests in flight), the first on a tie.
+// - The wasm is compiled once on the page (transport.js precompile, one per URL) and every worker is handed the same
+//   WebAssembly.Module: each instantiates it, none downloads or compiles it again.
+// - A worker that dies is replaced alone: its epoch changes (its objects are gone, client.js refuses them by name),
+//   the others keep theirs. One that died more than MAX_RESTARTS times is replaced by the in-thread runtime.
+import { precompile, startWorker, WorkerTransport } from './transport.js';
+import { WASM_BASE, wasmUrl } from './locations.js';
+
+/** The default pool's largest size: each worker holds its own wasm memory (16 MiB at start, more per model). */
+export const MAX_WORKERS = 4;
+/** The largest pool connect({workers}) may ask for. */
+export const MAX_REQUESTED_WORKERS = 16;
+/** Times one worker may die and be replaced before its place goes to the page's thread. */
+export const MAX_RESTARTS = 3;
+
+/**
+ * The number of workers a pool may start: hardwareConcurrency − 1 (at least 1, at most MAX_WORKERS) for 'auto', else
+ * the integer asked for; anything else is an Error naming it.
+ */
+export function poolSize(requested = 'auto', cores = globalThis.navigator?.hardwareConcurrency) {
+  if (requested === 'auto') return Math.min(MAX_WORKERS, Math.max(1, (Number.isInteger(cores) ? cores : 1) - 1));
+  if (!Number.isInteger(requested) || requested < 1 || requested > MAX_REQUESTED_WORKERS) {
+    throw new Error(`connect(): workers must be 'auto' or an integer from 1 to ${MAX_REQUESTED_WORKERS}, got ${String(requested)}`);
+  }
+  return requested;
+}
+
+/** One runtime of the pool: its worker (or the in-thread host), how many heavy objects live there, how busy it is. */
+export class PoolRuntime {
+  /** Changes each time the worker is replaced: objects created under an earlier epoch are gone. */
+  epoch = 0;
+  /** Heavy objects living here (counted from the moment their create is sent). */
+  load = 0;
+  /** Requests sent and not yet answered (a stream counts until it ends). */
+  inFlight = 0;
+  /** The transport once the runtime answers; null while it starts or restarts. */
+  transport = null;
+  /** Resolves with the transport once the runtime is ready (a new promise at each restart). */
+  ready = null;
+  /** 'worker' or 'in-thread' */
+  mode = 'worker';
+  restarts = 0;
+  /** True once a worker that could not start has been taken out of the pool. */
+  removed = false;
+  constructor(index) {
+    this.index = index;
+  }
+  /** Sends a message to this runtime ({id, promise}); while it (re)starts, the message waits for it (id null). */
+  send(msg, opts) {
+    const sent = this.transport ? this.transport.send(msg, opts) : waiting(this.ready, msg, opts);
+    if (msg.op === 'cancel') return sent;
+    this.inFlight++;
+    const done = () => { this.inFlight--; };
+    sent.promise.then(done, done);
+    return sent;
+  }
+  /** Gives back `weight` heavy objects created under `epoch` (none if the worker was replaced since). */
+  release(weight, epoch) {
+    if (weight && epoch === this.epoch) this.load = Math.max(0, this.load - weight);
+  }
+}
+
+function waiting(ready, msg, opts) {
+  return { id: null, promise: ready.then((t) => t.send(msg, opts).promise) };
+}
+
+async function inThreadTransport() {
+  const { createInThreadPort } = await import('./in-thread.js');
+  return new WorkerTransport(createInThreadPort());
+}
+
+/** The pool of one client. `onRestart({reason, mode, worker})` hears each replaced worker once its successor is ready. */
+export class RuntimePool {
+  #runtimes = [];
+  #max;
+  #workerUrl;
+  #options;
+  #flavour;
+  // The page's compiles, Promise<{wasmModule: {url, module} | null}> each: the light module the first worker starts on,
+  // and the full one, compiled the first time a second worker starts and posted to every worker after the first.
+  #precompiled = null;
+  #precompiledFull = null;
+  #onRestart;
+  /** 'worker', or 'in-thread' once the runtime (or one of the pool's) runs on the page's thread. */
+  mode = 'worker';
+  /** Why the runtime runs in-thread although a worker was wanted (null otherwise). */
+  fallbackReason = null;
+  /** Why a worker was last replaced (null while none was). */
+  restartReason = null;
+
+  constructor(workerUrl, options, flavour, onRestart) {
+    this.#workerUrl = workerUrl;
+    this.#options = options;
+    this.#flavour = flavour;
+    this.#onRestart = onRestart;
+    this.#max = options.inThread ? 1 : poolSize(options.workers ?? 'auto');
+  }
+
+  /** Starts the first runtime (a worker, else in-thread); resolves with its 'init' answer. */
+  async open() {
+    const first = this.#add();
+    let transport = null;
+    let reason = null; // why a wanted worker could not be used
+    if (!this.#options.inThread) {
+      try {
+        if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
+        // The page downloads and compiles the light wasm module while the worker thread starts (which alone can take
+        // ~100 ms), and hands the compiled module over; the worker then only instantiates it, and fetches the full
+        // module itself when a call needs it (runtime-host.js).
+        if (typeof WebAssembly.compileStreaming === 'function') {
+          this.#precompiled = precompile(wasmUrl(this.#flavour, WASM_BASE, 'light'));
+        }
+        transport = await this.#startWorker(first);
+      } catch (err) {
+        reason = err.message;
+        console.info(`Blockscope: ${reason}; running the runtime on the page's thread instead.`);
+      }
+    }
+    transport ??= await this.#inThread(first, reason);
+    const info = await transport.send({ op: 'init', options: this.#initOptions(first) }).promise;
+    first.transport = transport;
+    first.ready = Promise.resolve(transport);
+    return info;
+  }
+
+  /** The runtimes that are running (not starting or restarting). */
+  running() {
+    return this.#runtimes.filter((r) => r.transport && !r.transport.dead);
+  }
+
+  /** Where a stateless call goes: the least busy running runtime, the first on a tie. */
+  forCall() {
+    return least(this.running(), (r) => [r.inFlight, r.load]) ?? this.#runtimes[0];
+  }
+
+  /** Where a new light object goes: the running runtime with the fewest heavy objects, then the least busy. */
+  forObject() {
+    return least(this.running(), (r) => [r.load, r.inFlight]) ?? this.#runtimes[0];
+  }
+
+  /**
+   * Where a new heavy object goes: the runtime holding the fewest (then the least busy), or a new worker when every
+   * one already holds one and the pool may grow. The caller counts the object in (load) before it awaits anything.
+   */
+  forHeavy() {
+    const best = least(this.#runtimes, (r) => [r.load, r.inFlight]);
+    if (best.load === 0 || this.#runtimes.length >= this.#max || this.mode !== 'worker') return best;
+    return this.#grow();
+  }
+
+  /** @internal For tests: each runtime's index, mode, load, requests in flight and epoch. */
+  describe() {
+    return this.#runtimes.map(({ index, mode, load, inFlight, epoch }) => ({ index, mode, load, inFlight, epoch }));
+  }
+
+  #add() {
+    const runtime = new PoolRuntime(this.#runtimes.length);
+    this.#runtimes.push(runtime);
+    return runtime;
+  }
+
+  /**
+   * The 'init' options of `runtime`. In-thread after a failed worker start, the module compiled for the workers is
+   * used (the in-thread port passes messages by reference); a worker's 'init' carries only cloneable options.
+   */
+  #initOptions(runtime) {
+    const init = { flavour: this.#flavour };
+    if (runtime.mode === 'in-thread' && this.#precompiled) init.compiled = this.#precompiled.then((m) => m.wasmModule);
+    return init;
+  }
+
+  /** A worker whose death restarts `runtime` (alone). */
+  async #startWorker(runtime) {
+    // Only the first worker starts on the light module: the pool grows for heavy objects (GPTs), which need the full
+    // one, so later workers start on it (&first=full), all instantiating the page's one compile of it.
+    let compiled = this.#precompiled;
+    if (runtime.index > 0 && compiled) compiled = this.#precompiledFull ??= precompile(wasmUrl(this.#flavour));
+    // The worker's index rides in the hash too: it names the worker in the browser's developer tools.
+    const hash = `#flavour=${this.#flavour}${compiled ? '&module=page' : ''}${runtime.index > 0 ? '&first=full' : ''}` +
+      `&worker=${runtime.index}`;
+    const worker = await startWorker(this.#workerUrl, this.#options.workerTimeout ?? 10000, hash, compiled);
+    const transport = new WorkerTransport(worker, {
+      silentMs: this.#options.silentTimeout,
+      onDead: (why) => this.#restart(runtime, transport, why),
+    });
+    runtime.mode = 'worker';
+    return transport;
+  }
+
+  async #inThread(runtime, reason) {
+    runtime.mode = this.mode = 'in-thread';
+    this.fallbackReason = reason;
+    this.#max = this.#runtimes.length; // threads on the page's thread would only take turns
+    return inThreadTransport();
+  }
+
+  /** Starts one more worker; if it cannot start, it leaves the pool (which stops growing) and requests go elsewhere. */
+  #grow() {
+    const runtime = this.#add();
+    runtime.ready = (async () => {
+      const transport = await this.#startWorker(runtime);
+      await transport.send({ op: 'init', options: this.#initOptions(runtime) }).promise;
+      runtime.transport = transport;
+      return transport;
+    })();
+    runtime.ready.catch((err) => {
+      runtime.removed = true;
+      this.#runtimes.splice(this.#runtimes.indexOf(runtime), 1);
+      this.#max = this.#runtimes.length;
+      console.info(`Blockscope: another worker could not be started (${err.message}); the pool stays at ${this.#max}.`);
+    });
+    return runtime;
+  }
+
+  /** Replaces `runtime`'s worker, which died (`transport` noticed); the other runtimes are left alone. */
+  #restart(runtime, transport, why) {
+    if (runtime.transport !== transport) return; // a worker already replaced
+    runtime.epoch++;
+    runtime.load = 0;
+    runtime.restarts++;
+    runtime.transport = null;
+    this.restartReason = why;
+    runtime.ready = (async () => {
+      let next;
+      try {
+        // A worker that keeps dying (its script crashes, the browser keeps killing it) is given up for the page's thread.
+        if (runtime.restarts > MAX_RESTARTS) throw new Error(`it stopped ${runtime.restarts} times`);
+        next = await this.#startWorker(runtime);
+      } catch (err) {
+        console.info(`Blockscope: the worker could not be restarted (${err.message}); running in-thread.`);
+        next = await this.#inThread(runtime, `the worker stopped (${why}) and could not be restarted: ${err.message}`);
+      }
+      await next.send({ op: 'init', options: this.#initOptions(runtime) }).promise;
+      runtime.transport = next;
+      return next;
+    })();
+    console.warn(`Blockscope: the runtime's worker stopped (${why}); restarting it.`);
+    runtime.ready.then(
+      () => this.#onRestart({ reason: why, mode: this.mode, worker: runtime.index }),
+      (err) => console.error(`Blockscope: the runtime could not be restarted: ${err.message}`),
+    );
+  }
+}
+
+/** True if key a comes before key b (arrays of numbers compared in order). */
+function before(a, b) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+/** The item of `items` with the smallest key(item), the first on a tie; null if there is none. */
+function least(items, key) {
+  let best = null;
+  let bestKey = null;
+  for (const item of items) {
+    const k = key(item);
+    if (best === null || before(k, bestKey)) [best, bestKey] = [item, k];
+  }
+  return best;
+}
