@@ -97,7 +97,7 @@ export function printReport({ rows, rounds, config, ref, tolerance, steadyT1 }) 
     const bytes = weightBytesPerToken(config, row.weightBytes);
     console.log(`| ${row.label} | ${fmt(row.m.load_ms, 0)} ms | ${fmt(row.m.first_forward_ms)} ms | ${fmt(s.prefill)} ms | ` +
       `${row.m.max_abs_diff.toExponential(1)} | ${row.m.greedy_match}/${ref.greedy.length} | ${fmt(s.tpsRange[0])}–${fmt(s.tpsRange[1])} | ${fmt(bytes / 1e6)} MB | ` +
-      `${fmt((bytes * s.tps) / 1e9, 2)} | ${MiB(row.m.end.peak_rss)} |`);
+      `${fmt((bytes * s.tps) / 1e9, 2)} | ${row.m.end ? MiB(row.m.end.peak_rss) : '–'} |`);
   }
   console.log('\n(load: config + weights file to a model ready to run, in the worker, excluding the runtime\'s own start-up ' +
     '(wasm instantiation, import torch); onnxruntime: forward.onnx only, decode.onnx loads on the first decode. ' +
