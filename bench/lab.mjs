@@ -99,7 +99,7 @@ async function measure(browser, url, workers) {
   const events = await page.evaluate(() => window.__steps);
   const cpu1 = linux ? cpuSeconds() : null;
   // Cores the rest of the machine used while the lab trained (null where /proc is not Linux's).
-  const others = cpu0 && (cpu1.machine - cpu0.machine - (cpu1.own - cpu0.own)) / ((Date.now() - t0) / 1000);
+  const others = cpu0 && Math.max(0, (cpu1.machine - cpu0.machine - (cpu1.own - cpu0.own)) / ((Date.now() - t0) / 1000));
   const memory = await page.evaluate(async () => {
     const stats = await (await (await import('/dist/blockscope-widgets.js')).connect()).memoryStats();
     return (stats.workers ?? [stats]).map((w) => ({ heap: w.heapBytes, allocated: w.allocatedBytes }));
@@ -137,7 +137,7 @@ let reference = null;
 const mismatches = [];
 try {
   await out.capture(async () => {
-    console.log(`<training-lab>, default comparison (pre- vs post-norm, 6 blocks, d_model 48, batch 8 × 64 bytes, seed 123): ` +
+    console.log(`\`<training-lab>\`, default comparison (pre- vs post-norm, 6 blocks, d_model 48, batch 8 × 64 bytes, seed 123): ` +
       `steps/s of both runs together from step ${warmup} to step ${warmup + steps}, ${rounds} interleaved rounds, ` +
       `a new browser context per round, Debian's Chromium${quiet === null ? '' : `; a round counts only if the rest of the machine ` +
         `used less than ${quiet} cores meanwhile`}\n`);
