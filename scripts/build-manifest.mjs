@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
 const root = process.argv[2] ?? fileURLToPath(new URL('../web/', import.meta.url));
 const OUT = 'dist/build-manifest.js';
 // Fetched when the lesson page loads, so cached when the service worker installs (the page then works offline);
-// every other file is cached the first time a page of this build asks for it.
-// Both SIMD128 modules: pages start on the light one, and the lesson page's GPT widgets load the full one.
-const PRECACHE = [/^index\.html$/, /^dist\/[^/]+\.js$/, /^dist\/blockscope-(light-)?simd\.wasm$/, /^presets\/[^/]+\.json$/,
-  /^models\/brown\/[^/]+\.(json|safetensors)$/];
+// every other file is cached the first time a page of this build asks for it. The SIMD modules: pages start on the
+// light one, the lesson page's GPT widgets load a full one, simd-relaxed's where the browser has relaxed SIMD (Chromium)
+// and simd's elsewhere.
+const PRECACHE = [/^index\.html$/, /^dist\/[^/]+\.js$/, /^dist\/blockscope-(light-simd|simd|simd-relaxed)\.wasm$/,
+  /^presets\/[^/]+\.json$/, /^models\/brown\/[^/]+\.(json|safetensors)$/];
 const SKIP = [/^sw\.js$/, /\.map$/, new RegExp(`^${OUT.replace('.', '\\.')}$`), /(^|\/)\./];
 
 function* walk(dir) {

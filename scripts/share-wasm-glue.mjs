@@ -6,7 +6,8 @@
 // earlier), as does the order of the glue's wrapper functions for them. This writes the other module with its exports
 // renamed to the SIMD build's names to <output .wasm>, after checking that the two glues are then identical; any other
 // difference (an import or export only one module has) is an error. The same for the imports the glue provides
-// (asmLibraryArg), whose one-letter names can also come in another order.
+// (asmLibraryArg), whose one-letter names can also come in another order; an import the glue does not provide is an
+// error too. Called for the baseline and simd-relaxed full modules and for both light modules.
 // With --subset (a light module, wasm/CMakeLists.txt) the other module may import fewer of the glue's functions:
 // every statement of its glue must then appear, renamed, in the SIMD build's glue, every function it imports must be
 // provided there under the same name, and it must use the same exports; the SIMD glue, which only has more library
@@ -97,7 +98,9 @@ for (const { id, start, body: at, end } of wasmSections(wasm)) {
         if (flags & 1) r.next();
       } else if (kind === 3) r.at += 2; // value type, mutability
       else throw new Error(`unknown import kind ${kind}`);
-      const renamed = module === 'a' && kind === 0 ? importRename.get(field) ?? field : field;
+      // A function the glue does not provide would fail at instantiation (a simd-relaxed kernel left unmerged).
+      if (module === 'a' && kind === 0 && !importRename.has(field)) fail(`${other} imports a.${field}, which its glue does not provide`);
+      const renamed = module === 'a' && kind === 0 ? importRename.get(field) : field;
       body.push(...named(module), ...named(renamed), ...wasm.subarray(kindStart, r.at));
     }
     parts.push(Buffer.from([2, ...leb(body.length), ...body]));

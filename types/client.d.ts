@@ -204,7 +204,7 @@ export class RemoteResidualMLP extends RemoteHandle {
 }
 
 export class RuntimeClient {
-  /** 'simd' or 'baseline': the wasm flavour this runtime runs. */
+  /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. */
   readonly flavour: Flavour;
   /** 'worker', or 'in-thread' when the runtime (or a replaced worker's successor) runs on the page's thread. */
   readonly mode: 'worker' | 'in-thread';
@@ -285,8 +285,9 @@ export class RuntimeClient {
   memoryStats(): Promise<MemoryStats>;
   /**
    * The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
-   * answered: 'light' until a call needed the full one (a page's runtime), else 'full'.
+   * answered: 'light' until a call needed the full one (a page's runtime), else 'full'. (simd-relaxed's light module is
+   * simd's, and reports simd.)
    */
-  buildInfo(): Promise<{ flavour: Flavour; isa: 'simd128' | 'generic'; version: string; module: WasmModule }>;
+  buildInfo(): Promise<{ flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string; module: WasmModule }>;
 }
 export type { RemoteObject, RemoteHandle };

@@ -22,6 +22,8 @@ export * from './shapes.js';
 export function loadBlockscope(options?: LoadOptions): Promise<Blockscope>;
 /** True if this engine supports WebAssembly SIMD128. */
 export function simdSupported(): boolean;
+/** True if this engine supports WebAssembly relaxed SIMD (the simd-relaxed flavour). */
+export function relaxedSimdSupported(): boolean;
 
 export class BaseHandle {
   /** True once dispose() has freed the wasm-side object. */
@@ -212,7 +214,7 @@ export class ResidualMLP extends Handle {
 }
 
 export class Blockscope {
-  /** 'simd' or 'baseline': the wasm flavour this runtime runs. */
+  /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. */
   readonly flavour: Flavour;
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics. */
   layerNorm(x: FloatArray, options?: LayerNormOptions): LayerNormResult;
@@ -286,7 +288,8 @@ export class Blockscope {
   memoryStats(): MemoryStats;
   /**
    * The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
-   * answered: 'light' until a call needed the full one (a page's runtime), else 'full'.
+   * answered: 'light' until a call needed the full one (a page's runtime), else 'full'. (simd-relaxed's light module is
+   * simd's, and reports simd.)
    */
-  buildInfo(): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string; module: WasmModule };
+  buildInfo(): { flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string; module: WasmModule };
 }

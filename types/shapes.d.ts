@@ -2,7 +2,9 @@
 // runtime (runtime.d.ts) and the page client (client.d.ts). The classes and their methods are generated from
 // web/runtime/api.js by scripts/gen-api-types.mjs; these shapes are written by hand.
 
-export type Flavour = 'simd' | 'baseline';
+/** The wasm builds: 'simd-relaxed' (SIMD128 with relaxed-SIMD multiply-adds: fastest, last bits may differ between
+ * machines), 'simd' (SIMD128, the same bits everywhere) and 'baseline' (no SIMD). */
+export type Flavour = 'simd-relaxed' | 'simd' | 'baseline';
 /** Which of a flavour's two builds: 'full', or 'light' (only the members api.js marks light; pages start on it). */
 export type WasmModule = 'full' | 'light';
 export type FloatArray = Float32Array | ArrayLike<number>;
@@ -25,6 +27,7 @@ export class BlockscopeError extends Error {
 export interface ConnectOptions {
   /** The worker script (default: the bundled or source worker next to the client). */
   workerUrl?: string | URL;
+  /** As LoadOptions.flavour. */
   flavour?: 'auto' | Flavour;
   /** Run the runtime on the page's thread instead of a Web Worker. */
   inThread?: boolean;
@@ -64,7 +67,8 @@ export interface AttributionOptions {
 }
 
 export interface LoadOptions {
-  /** 'auto' (default) picks 'simd' when the engine supports SIMD128. */
+  /** 'auto' (default) picks 'simd-relaxed' where the engine supports relaxed SIMD, else 'simd' where it supports
+   * SIMD128, else 'baseline'. A flavour the engine cannot run is an Error saying what it lacks. */
   flavour?: 'auto' | Flavour;
   /** The directory holding blockscope-glue.js and blockscope-[light-]<flavour>.wasm (default: ../dist/ next to the runtime). */
   baseUrl?: string | URL;

@@ -31,7 +31,8 @@ val memoryStats() {
 val buildInfo() {
   val o = val::object();
   const std::string isa = kernel_isa();
-  o.set("flavour", std::string(isa == "simd128" ? "simd" : "baseline"));  // the .wasm file's name
+  // The .wasm file's name.
+  o.set("flavour", std::string(isa == "simd128" ? "simd" : isa == "relaxed-simd" ? "simd-relaxed" : "baseline"));
   o.set("isa", isa);
   o.set("version", std::string(BLOCKSCOPE_VERSION));  // package.json's, via CMake
   return o;

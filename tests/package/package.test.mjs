@@ -20,14 +20,14 @@ const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
 
-/** What a lesson author needs: the runtime, both wasm flavours (light and full) and their shared glue, the bundles, the types. */
+/** What a lesson author needs: the runtime, every wasm flavour (light and full modules) and their shared glue, the bundles, the types. */
 const REQUIRED = [
   'package.json', 'README.md',
   'web/runtime/blockscope.js', 'web/runtime/client.js', 'web/runtime/handles.js', 'web/runtime/models.js', 'web/runtime/training.js', 'web/runtime/in-thread.js',
   'web/runtime/worker.js', 'web/runtime/runtime-host.js', 'web/runtime/api.js', 'web/runtime/transport.js',
   'web/runtime/locations.js',
-  'web/dist/blockscope-glue.js', 'web/dist/blockscope-simd.wasm', 'web/dist/blockscope-baseline.wasm',
-  'web/dist/blockscope-light-simd.wasm', 'web/dist/blockscope-light-baseline.wasm',
+  'web/dist/blockscope-glue.js', 'web/dist/blockscope-simd.wasm', 'web/dist/blockscope-simd-relaxed.wasm',
+  'web/dist/blockscope-baseline.wasm', 'web/dist/blockscope-light-simd.wasm', 'web/dist/blockscope-light-baseline.wasm',
   'web/dist/blockscope-widgets.js', 'web/dist/blockscope-worker.js',
   'web/dist/tokenizers/gpt2/encoder.json', 'web/dist/tokenizers/gpt2/vocab.bpe',
   'web/models/brown/config.json', 'web/models/brown/model.safetensors',

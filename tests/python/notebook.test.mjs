@@ -113,8 +113,9 @@ test('the npm package ships the Python package, and pip installs it from those f
   assert.deepEqual(python.filter((f) => /\/(tests|build|__pycache__)\/|\.egg-info\/|\/blockscope\/web\//.test(f)), []);
   // The installed package carries the build's very files.
   for (const f of ['dist/blockscope-widgets.js', 'dist/blockscope-worker.js', 'dist/blockscope-glue.js',
-    'dist/blockscope-simd.wasm', 'dist/blockscope-baseline.wasm', 'dist/blockscope-light-simd.wasm',
-    'dist/blockscope-light-baseline.wasm', 'presets/layernorm-book42.json', 'models/sort/model.safetensors']) {
+    'dist/blockscope-simd.wasm', 'dist/blockscope-simd-relaxed.wasm', 'dist/blockscope-baseline.wasm',
+    'dist/blockscope-light-simd.wasm', 'dist/blockscope-light-baseline.wasm', 'presets/layernorm-book42.json',
+    'models/sort/model.safetensors']) {
     assert.equal(sha(join(env.site, 'blockscope/web', f)), sha(join(REPO, 'web', f)), f);
   }
 });

@@ -253,7 +253,7 @@ export const API = {
   },
   Blockscope: {
     members: {
-      /** 'simd' or 'baseline': the wasm flavour this runtime runs. @ts Flavour */
+      /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. @ts Flavour */
       flavour: SNAPSHOT,
       /** 'worker', or 'in-thread' when the runtime (or a replaced worker's successor) runs on the page's thread.
        * @ts 'worker' | 'in-thread' */
@@ -330,8 +330,9 @@ export const API = {
        * `workers`). @ts (): MemoryStats */
       memoryStats: light(CALL),
       /** The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
-       * answered: 'light' until a call needed the full one (a page's runtime), else 'full'.
-       * @ts (): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string; module: WasmModule } */
+       * answered: 'light' until a call needed the full one (a page's runtime), else 'full'. (simd-relaxed's light module
+       * is simd's, and reports simd.)
+       * @ts (): { flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string; module: WasmModule } */
       buildInfo: light(CALL),
     },
   },
@@ -346,6 +347,8 @@ export const MODULES = {
     loadBlockscope: FUNCTION,
     /** True if this engine supports WebAssembly SIMD128. @ts (): boolean */
     simdSupported: FUNCTION,
+    /** True if this engine supports WebAssembly relaxed SIMD (the simd-relaxed flavour). @ts (): boolean */
+    relaxedSimdSupported: FUNCTION,
   },
   client: {
     /** Connects to the runtime in a Web Worker (once per page and set of options), or on the page's thread where a

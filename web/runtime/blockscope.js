@@ -1,5 +1,5 @@
 // blockscope.js — the one JavaScript module that owns Blockscope's WebAssembly instance.
-// It picks the SIMD128 or baseline build by feature detection, loads it (browser, Web Worker or Node), and
+// It picks the relaxed-SIMD, SIMD128 or baseline build by feature detection, loads it (browser, Web Worker or Node), and
 // offers plain functions and classes that take and return ordinary typed arrays. Nothing else imports the
 // Emscripten output: widgets talk to this module only.
 //
@@ -15,9 +15,11 @@ import { ResidualMLP, Trainer } from './training.js';
 import { mark } from './marks.js';
 import { fetchBytes, readStream, TEXT_LIMIT } from './downloads.js';
 import { findTokenizerFiles } from './tokenizer-files.js';
-import { glueUrl as glueUrlOf, resolveFlavour, simdSupported, WASM_BASE, wasmUrl as wasmUrlOf } from './locations.js';
+import {
+  glueUrl as glueUrlOf, relaxedSimdSupported, resolveFlavour, simdSupported, unsupportedReason, WASM_BASE, wasmUrl as wasmUrlOf,
+} from './locations.js';
 
-export { simdSupported };
+export { relaxedSimdSupported, simdSupported };
 export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer, BlockscopeError };
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
@@ -25,11 +27,11 @@ const instances = new Map(); // module-flavour@base -> Promise<Blockscope>
 
 /**
  * Loads (once per flavour, module and base URL) and returns the Blockscope runtime.
- * @param {{flavour?: 'auto'|'simd'|'baseline', baseUrl?: string|URL, module?: 'full'|'light'}} [options]
- *   flavour 'auto' (default) picks 'simd' when the engine supports SIMD128; baseUrl is the directory holding
- *   blockscope-glue.js and blockscope-[light-]<flavour>.wasm (default: locations.js's WASM_BASE); module 'full'
- *   (default) or 'light', the small module whose runtime serves only the members api.js marks light (a page's
- *   runtime host starts on it: runtime-host.js).
+ * @param {{flavour?: 'auto'|'simd-relaxed'|'simd'|'baseline', baseUrl?: string|URL, module?: 'full'|'light'}} [options]
+ *   flavour 'auto' (default) picks 'simd-relaxed' where the engine supports relaxed SIMD, else 'simd' where it supports
+ *   SIMD128, else 'baseline'; baseUrl is the directory holding blockscope-glue.js and blockscope-[light-]<flavour>.wasm
+ *   (default: locations.js's WASM_BASE); module 'full' (default) or 'light', the small module whose runtime serves only
+ *   the members api.js marks light (a page's runtime host starts on it: runtime-host.js).
  * @returns {Promise<Blockscope>}
  */
 export function loadBlockscope(options = {}) {
@@ -46,10 +48,9 @@ export function loadBlockscope(options = {}) {
 }
 
 async function instantiate(flavour, base, precompiled, module) {
-  if (flavour === 'simd' && !simdSupported()) {
-    throw new Error('this engine does not support WebAssembly SIMD128; use the baseline flavour');
-  }
-  // One Emscripten glue serves both flavours and both modules (scripts/build-wasm.sh checks that it serves each); it is
+  const unsupported = unsupportedReason(flavour);
+  if (unsupported) throw new Error(`cannot load the ${flavour} flavour: ${unsupported}`);
+  // One Emscripten glue serves every flavour and both modules (scripts/build-wasm.sh checks that it serves each); it is
   // handed the chosen .wasm, as bytes (Node) or compiled (instantiateWasm), and locateFile names it.
   const glueUrl = glueUrlOf(base);
   const wasmUrl = wasmUrlOf(flavour, base, module);
@@ -112,7 +113,7 @@ export class Blockscope {
     this.#m = module;
     this.#base = base;
     this.#module = kind;
-    /** 'simd' or 'baseline' */
+    /** 'simd-relaxed', 'simd' or 'baseline' */
     this.flavour = flavour;
     if (kind === 'light') refuseUnlessLight(this);
   }
