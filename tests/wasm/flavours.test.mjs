@@ -18,7 +18,7 @@ test('with relaxed SIMD, auto loads simd-relaxed, whose kernels are the relaxed 
   assert.equal(resolveFlavour(), 'simd-relaxed');
   const bs = await loadBlockscope();
   assert.equal(bs.flavour, 'simd-relaxed');
-  assert.deepEqual({ ...bs.buildInfo(), version: undefined }, { flavour: 'simd-relaxed', isa: 'relaxed-simd', version: undefined });
+  assert.deepEqual({ ...bs.buildInfo(), version: undefined }, { flavour: 'simd-relaxed', isa: 'relaxed-simd', version: undefined, module: 'full' });
   for (const flavour of ['simd', 'baseline']) {
     const forced = await loadBlockscope({ flavour });
     assert.equal(forced.buildInfo().flavour, flavour);

@@ -9,6 +9,7 @@ import { before, describe, test } from 'node:test';
 
 import { API } from '../../web/runtime/api.js';
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
+import { wasmUrl } from '../../web/runtime/locations.js';
 import { checkedModule } from '../../web/runtime/wasm-module.js';
 import { FLAVOURS } from './support.mjs';
 
@@ -69,7 +70,18 @@ test('only the runtime\'s own members are marked light, and each has calls here'
   assert.deepEqual(LIGHT.slice().sort(), Object.keys(CASES).sort(), 'a light member without calls in this test (or a stale one)');
 });
 
-for (const flavour of FLAVOURS) {
+// simd-relaxed differs from simd only in its matrix products, so it has no light module of its own and starts on simd's.
+const OWN_LIGHT = FLAVOURS.filter((f) => wasmUrl(f, undefined, 'light').pathname.endsWith(`/blockscope-light-${f}.wasm`));
+
+test('simd-relaxed starts on simd\'s light module, as a runtime of its own flavour', async () => {
+  assert.deepEqual(OWN_LIGHT, ['simd', 'baseline']);
+  const light = await loadBlockscope({ flavour: 'simd-relaxed', module: 'light' });
+  assert.equal(light.flavour, 'simd-relaxed');
+  assert.deepEqual({ ...light.buildInfo(), version: undefined }, { flavour: 'simd', isa: 'simd128', version: undefined, module: 'light' });
+  assertSame(light.gelu(values(517, 3)), (await loadBlockscope({ flavour: 'simd-relaxed' })).gelu(values(517, 3)), 'gelu');
+});
+
+for (const flavour of OWN_LIGHT) {
   describe(`${flavour}: the light module`, () => {
     let light;
     let full;
