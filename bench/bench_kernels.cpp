@@ -1,5 +1,6 @@
 // Benchmark of linear_forward's matrix kernels and of their backward in wasm under Node (built by
-// bench/CMakeLists.txt): GFLOP/s of the generic kernels, Eigen (auto-vectorized) and the SIMD128 kernels. Not a test.
+// bench/CMakeLists.txt): GFLOP/s of the generic kernels, Eigen (auto-vectorized) and the SIMD128 kernels, and in the
+// simd-relaxed build the relaxed-SIMD ones next to them. Not a test.
 #include <Eigen/Core>
 #include <algorithm>
 #include <chrono>
@@ -43,6 +44,18 @@ void simd128_gemm_only(float* out, const float* inp, const float* weight, const 
                        int64_t C, int64_t OC) {
   f32_linear({f32_gemm_pack_8__simd128, f32_gemm_4x8__simd128, f32_gemv__simd128, 0}, out, inp, weight, bias, N, C, OC);
 }
+#endif
+#ifdef BLOCKSCOPE_WASM_RELAXED
+void relaxed_linear(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
+                    int64_t OC) {
+  f32_linear(kLinearRelaxed, out, inp, weight, bias, N, C, OC);
+}
+// The kernels the limits table judges: the build's fastest.
+constexpr LinearFn kFastest = relaxed_linear;
+constexpr const char* kFastestName = "relaxed-SIMD";
+#elif defined(__wasm_simd128__)
+constexpr LinearFn kFastest = simd128_linear;
+constexpr const char* kFastestName = "simd128";
 #endif
 
 std::vector<float> uniform_vec(int64_t n, uint64_t seed) {
@@ -102,8 +115,8 @@ double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
 // 128-bit mul + add peak). Matrices of 7 MB and more do not fit in cache.
 void limits_table(const bench::Limits& lim) {
 #ifdef __wasm_simd128__
-  std::printf("\nsimd128 kernels against the machine's limits (read %.1f GB/s, SIMD128 mul+add peak %.1f GFLOP/s)\n",
-              lim.read_gbs, lim.peak_gflops);
+  std::printf("\n%s kernels against the machine's limits (read %.1f GB/s, SIMD128 mul+add peak %.1f GFLOP/s)\n",
+              kFastestName, lim.read_gbs, lim.peak_gflops);
   std::printf("%-4s %-14s %9s %9s %12s\n", "op", "N x C x OC", "GFLOP/s", "GB/s", "% of limit");
   const Shape shapes[] = {{"GEMM", 64, 768, 768, true},   {"GEMM", 64, 768, 2304, true},
                           {"GEMM", 64, 768, 3072, true},  {"GEMM", 64, 3072, 768, true},
@@ -111,7 +124,7 @@ void limits_table(const bench::Limits& lim) {
                           {"GEMV", 1, 3072, 768, true},   {"GEMV", 1, 768, 50257, false}};
   for (const Shape& s : shapes) {
     Buffers bf(s);
-    const double gf = gflops(simd128_linear, s, bf);
+    const double gf = gflops(kFastest, s, bf);
     const bool gemv = s.N == 1;
     const double gbs = gemv ? gf * 2.0 : NAN;  // 2 FLOP per 4-byte weight
     char dims[32];
@@ -129,13 +142,19 @@ void limits_table(const bench::Limits& lim) {
 #endif
 }
 
+#ifdef BLOCKSCOPE_WASM_RELAXED
+constexpr const char* kRelaxedHeader = "   relaxed  relaxed/simd";
+#else
+constexpr const char* kRelaxedHeader = "";
+#endif
+
 void main_table() {
   const Shape shapes[] = {{"GEMM", 64, 768, 768, true},
                           {"GEMM", 64, 768, 3072, true},
                           {"GEMV", 1, 768, 2304, true},
                           {"GEMV", 1, 768, 50257, false}};
-  std::printf("%-4s %-14s %9s %9s %9s %13s %15s %14s\n", "op", "N x C x OC", "generic", "Eigen", "simd128",
-              "simd/Eigen", "simd/generic", "max|simd-Eig|");
+  std::printf("%-4s %-14s %9s %9s %9s %13s %15s %14s%s\n", "op", "N x C x OC", "generic", "Eigen", "simd128",
+              "simd/Eigen", "simd/generic", "max|simd-Eig|", kRelaxedHeader);
   for (const Shape& s : shapes) {
     Buffers bf(s);
     const double g = gflops(generic_linear, s, bf);
@@ -150,7 +169,12 @@ void main_table() {
     char dims[32];
     std::snprintf(dims, sizeof dims, "%lldx%lldx%lld", static_cast<long long>(s.N), static_cast<long long>(s.C),
                   static_cast<long long>(s.OC));
-    std::printf("%-4s %-14s %9.1f %9.1f %9.1f %12.2fx %14.2fx %14.2g\n", s.name, dims, g, e, v, v / e, v / g, dev);
+    std::printf("%-4s %-14s %9.1f %9.1f %9.1f %12.2fx %14.2fx %14.2g", s.name, dims, g, e, v, v / e, v / g, dev);
+#ifdef BLOCKSCOPE_WASM_RELAXED
+    const double r = gflops(relaxed_linear, s, bf);
+    std::printf(" %9.1f %13.2fx", r, r / v);
+#endif
+    std::printf("\n");
   }
 }
 
@@ -200,8 +224,8 @@ void backward_table() {
   const Shape shapes[] = {{"", 2048, 128, 128, false}, {"", 2048, 128, 384, false}, {"", 2048, 128, 512, false},
                           {"", 2048, 512, 128, false}, {"", 2048, 128, 256, false}};
   std::printf("\nlinear_backward kernels, GFLOP/s (2 N C OC per gradient; accumulating, +=)\n");
-  std::printf("%-8s %-14s %9s %9s %9s %13s %15s %14s\n", "grad", "N x C x OC", "generic", "Eigen", "simd128",
-              "simd/Eigen", "simd/generic", "max|simd-Eig|");
+  std::printf("%-8s %-14s %9s %9s %9s %13s %15s %14s%s\n", "grad", "N x C x OC", "generic", "Eigen", "simd128",
+              "simd/Eigen", "simd/generic", "max|simd-Eig|", kRelaxedHeader);
   for (const Shape& s : shapes)
     for (bool dinp : {true, false}) {
       std::vector<float> y_generic, y_eigen, y_simd;
@@ -218,8 +242,15 @@ void backward_table() {
       char dims[32];
       std::snprintf(dims, sizeof dims, "%lldx%lldx%lld", static_cast<long long>(s.N),
                     static_cast<long long>(s.C), static_cast<long long>(s.OC));
-      std::printf("%-8s %-14s %9.1f %9.1f %9.1f %12.2fx %14.2fx %14.2g\n", dinp ? "dinp" : "dweight", dims, g,
+      std::printf("%-8s %-14s %9.1f %9.1f %9.1f %12.2fx %14.2fx %14.2g", dinp ? "dinp" : "dweight", dims, g,
                   e, v, v / e, v / g, dev);
+#ifdef BLOCKSCOPE_WASM_RELAXED
+      std::vector<float> y_relaxed;
+      const double r = backward_gflops(dinp ? kernels_dinp<kLinearBackwardRelaxed>
+                                            : kernels_dweight<kLinearBackwardRelaxed>, s, dinp, y_relaxed);
+      std::printf(" %9.1f %13.2fx", r, r / v);
+#endif
+      std::printf("\n");
     }
 }
 

@@ -12,7 +12,10 @@
 // (default 1500) before navigating: a new Chromium window loads its own WebUI (the omnibox popup, a few hundred
 // chrome:// modules, for about a second on this machine), which competes with the page for the CPU and is no part of
 // a reader's page load; --settle 0 measures with it, as this benchmark did before.
-// Run after `npm run build`:  node bench/page.mjs [--runs N] [--pages lesson,embed] [--root DIR] [--settle MS]
+// --mobile loads the pages as Lighthouse's mobile profile does (a Moto G Power: 412 × 823 CSS px at DPR 1.75, touch;
+// the CPU slowed 4× and the network to 1.6 Mbit/s down, 750 kbit/s up with 150 ms round trips, through the DevTools
+// protocol, applied to the page and to its workers), and reports into its own section (page-mobile).
+// Run after `npm run build`:  node bench/page.mjs [--runs N] [--pages lesson,embed] [--root DIR] [--settle MS] [--mobile]
 // (--root serves another copy of web/, e.g. an older build to compare against.)
 import { resolve } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
@@ -25,12 +28,22 @@ const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[proc
 const runs = Number(arg('--runs', 5));
 const pageNames = arg('--pages', 'lesson,embed').split(',');
 const settleMs = Number(arg('--settle', 1500));
+const mobile = process.argv.includes('--mobile');
+/** Lighthouse's mobile profile (its default "Moto G Power" settings). */
+const MOBILE = {
+  viewport: { width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true },
+  cpuSlowdown: 4,
+  network: { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
+  // The goals the light first module and the per-widget bundle are measured against (ms to the first core number).
+  goals: { lesson: 1500, embed: 1200 },
+  embedBytesGoal: 110 * 1024,
+};
 const PAGES = [
   { name: 'lesson', path: '', label: 'lesson page (5 widgets at load; <training-lab> and <gpt-explorer> load when scrolled to)', widgets: 5, lazyGPT: true },
   { name: 'embed', path: 'embed.html', label: 'embed page (<gelu-explorer> alone)', widgets: 1 },
 ].filter((p) => pageNames.includes(p.name));
 if (PAGES.length === 0 || !Number.isInteger(runs) || runs < 1 || !(settleMs >= 0)) {
-  console.error('usage: node bench/page.mjs [--runs N] [--pages lesson,embed] [--root DIR] [--settle MS]');
+  console.error('usage: node bench/page.mjs [--runs N] [--pages lesson,embed] [--root DIR] [--settle MS] [--mobile]');
   process.exit(2);
 }
 
@@ -65,8 +78,34 @@ function scrollToFirstTable(page) {
   }));
 }
 
+/**
+ * Applies the mobile profile's CPU and network throttling to `page` and to every worker it starts (a dedicated worker
+ * is a target of its own: the page's settings do not reach it). Returns once the page is throttled.
+ */
+async function throttle(context, page) {
+  const apply = async (session) => {
+    await session.send('Network.enable').catch(() => {});
+    await session.send('Network.emulateNetworkConditions', MOBILE.network).catch(() => {});
+    await session.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuSlowdown }).catch(() => {});
+  };
+  const cdp = await context.newCDPSession(page);
+  await apply(cdp);
+  // Workers: attached paused, throttled, then resumed, so none of their requests escapes the profile.
+  cdp.on('Target.attachedToTarget', async ({ sessionId, targetInfo, waitingForDebugger }) => {
+    const send = (method, params = {}) => cdp.send('Target.sendMessageToTarget',
+      { sessionId, message: JSON.stringify({ id: Math.floor(Math.random() * 1e9), method, params }) }).catch(() => {});
+    if (targetInfo.type === 'worker' || targetInfo.type === 'service_worker') {
+      await apply({ send });
+    }
+    if (waitingForDebugger) await send('Runtime.runIfWaitingForDebugger');
+  });
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
+  return cdp;
+}
+
 async function measure(browser, url, { path, widgets, lazyGPT }) {
-  const { page, context } = await openPage(browser);
+  const { page, context } = await openPage(browser, mobile ? MOBILE.viewport : {});
+  if (mobile) await throttle(context, page);
   // Bodies are read and compressed after the timings: doing it while the page loads would compete for the CPU.
   const responses = [];
   context.on('response', (response) => responses.push(response));
@@ -118,7 +157,7 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
 const root = arg('--root', null);
 const { server, url } = await (root ? serve({ root: resolve(root), port: 0 }) : startServer());
 const browser = await launchBrowser();
-const out = report('page', 'npm run bench:page');
+const out = report(mobile ? 'page-mobile' : 'page', 'npm run bench:page');
 try {
   await out.capture(async () => {
     for (const p of PAGES) {
@@ -145,6 +184,13 @@ try {
         const xs = results.map((r) => read(r.timings)).filter((x) => typeof x === 'number');
         if (xs.length === 0) continue;
         console.log(`| ${label} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`);
+      }
+      if (mobile) {
+        const first = median(results.map((r) => r.first.ms));
+        const goal = MOBILE.goals[p.name];
+        console.log(`\nmobile profile (4× CPU, 1.6 Mbit/s, 150 ms RTT): first widget's first core number after ${first.toFixed(0)} ms ` +
+          `(goal ≤ ${goal} ms: ${first <= goal ? 'met' : 'not met'})` + (p.name === 'embed'
+          ? `; ${n(total.sent)} bytes transferred (goal ≤ ${n(MOBILE.embedBytesGoal)}: ${total.sent <= MOBILE.embedBytesGoal ? 'met' : 'not met'})` : ''));
       }
       if (p.lazyGPT) {
         const gpt = results.map((r) => r.gpt);

@@ -1,7 +1,7 @@
 // Size and speed report for the WebAssembly runtime (a benchmark, not a test; numbers are noisy on shared
 // machines, so compare the ratios measured in one run).
 //   node bench/run.mjs [--repeat N] [--tokens 1,64] [--decode-contexts 16,992] [--no-native]
-//                      [--flavours simd,baseline]
+//                      [--flavours simd-relaxed,simd,baseline]   (simd-relaxed: node --experimental-wasm-relaxed-simd)
 // Prints: bytes (raw and gzip) of each wasm flavour and the shared glue, and for a GPT_CONFIG_124M-shaped model with
 // seeded random weights, natively (the Release build, -march=native, and the portable SSE2 build if present) and
 // in Node per wasm flavour: the first pass at each length, passes right after a length change, steady passes,
@@ -19,7 +19,7 @@ const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 const repeat = Number(opt('--repeat', 5));
 const tokens = opt('--tokens', '1,64').split(',').map(Number);
 const contexts = opt('--decode-contexts', '16,992').split(',').map(Number);
-const flavours = opt('--flavours', 'simd,baseline').split(',');
+const flavours = opt('--flavours', 'simd-relaxed,simd,baseline').split(',');
 const native = !args.includes('--no-native');
 const root = fileURLToPath(new URL('../', import.meta.url));
 const GPT_CONFIG_124M = {
@@ -30,7 +30,7 @@ function sizes() {
   const dist = `${root}web/dist/`;
   const rows = [];
   let gzipTotal = 0;
-  for (const f of readdirSync(dist).filter((f) => /^blockscope-(simd\.wasm|baseline\.wasm|glue\.js)$/.test(f)).sort()) {
+  for (const f of readdirSync(dist).filter((f) => /^blockscope-(simd\.wasm|simd-relaxed\.wasm|baseline\.wasm|glue\.js)$/.test(f)).sort()) {
     const bytes = readFileSync(dist + f);
     const gz = gzipSync(bytes, { level: 9 }).length;
     gzipTotal += gz;
@@ -108,7 +108,7 @@ await out.capture(async () => {
   console.log('## Download size\n');
   console.log('| file | bytes | gzip -9 |\n|---|---:|---:|');
   for (const r of s.rows) console.log(`| ${r.file} | ${r.raw.toLocaleString('en')} | ${r.gzip.toLocaleString('en')} |`);
-  console.log(`| **both flavours together** | | **${s.gzipTotal.toLocaleString('en')}** (budget 307,200) |\n`);
+  console.log(`| **every flavour together** | | **${s.gzipTotal.toLocaleString('en')}** (budget 307,200) |\n`);
 
   const runs = [...(native ? [nativeRun('release'), nativeRun('portable')] : [])];
   for (const flavour of flavours) runs.push(await wasmRun(flavour));

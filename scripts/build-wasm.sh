@@ -1,26 +1,35 @@
 #!/usr/bin/env bash
-# Builds both WebAssembly flavours (the CMake presets wasm-simd and wasm-baseline, Debian's Emscripten) and copies
-# the .wasm files and their one shared JS glue (blockscope-glue.js, an ES module) to web/dist/. Incremental.
+# Builds the three WebAssembly flavours (the CMake presets wasm-simd, wasm-simd-relaxed and wasm-baseline, Debian's
+# Emscripten; simd-relaxed also clang-16, lld-16 and npm's binaryen for its kernel module), simd and baseline each as a
+# full and a light module (wasm/CMakeLists.txt; simd-relaxed's light module is simd's), and copies the five .wasm files
+# and their one shared JS glue (blockscope-glue.js, an ES module) to web/dist/. Incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
 # Emscripten 3.1.6's optimizer needs acorn, which Debian installs under /usr/share/nodejs.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 mkdir -p web/dist
-for flavour in simd baseline; do
+for flavour in simd simd-relaxed baseline; do
   dir=build/wasm-$flavour
   # Configure unless a previous configure finished (a failed one leaves CMakeCache.txt but no Makefile).
   if [[ ! -f $dir/Makefile && ! -f $dir/build.ninja ]]; then cmake --preset "wasm-$flavour" >/dev/null; fi
-  # The module, and for SIMD128 the kernels' own test (tests/wasm_kernels/, run in Node by scripts/test.sh).
+  # The modules, and for simd and simd-relaxed the kernels' own test (tests/wasm_kernels/, run in Node by scripts/test.sh).
   cmake --build --preset "wasm-$flavour" -j "$JOBS"
 done
-# One JS glue for both flavours (a package or CDN ships it once, a page loads it with either .wasm): the baseline
-# module gets the SIMD build's export names, and a difference between the two glues fails the build here rather
-# than a page (scripts/share-wasm-glue.mjs).
+# One JS glue for all five modules (a package or CDN ships it once, a page loads it with any .wasm): the others get the
+# full SIMD build's export and import names, and a difference between their glue and the SIMD glue fails the build here
+# rather than a page (scripts/share-wasm-glue.mjs; a light module's glue may lack library functions it does not use).
 cmp -s build/wasm-simd/wasm/blockscope-simd.wasm web/dist/blockscope-simd.wasm 2>/dev/null ||
   cp build/wasm-simd/wasm/blockscope-simd.wasm web/dist/blockscope-simd.wasm
-node scripts/share-wasm-glue.mjs build/wasm-simd/wasm/blockscope-simd.js build/wasm-baseline/wasm/blockscope-baseline.js \
-  build/wasm-baseline/wasm/blockscope-baseline.wasm web/dist/blockscope-baseline.wasm
+glue=build/wasm-simd/wasm/blockscope-simd.js
+for flavour in baseline simd-relaxed; do
+  full=build/wasm-$flavour/wasm/blockscope-$flavour
+  node scripts/share-wasm-glue.mjs $glue $full.js $full.wasm web/dist/blockscope-$flavour.wasm
+done
+for flavour in simd baseline; do
+  light=build/wasm-$flavour/wasm/blockscope-light-$flavour
+  node scripts/share-wasm-glue.mjs $glue $light.js $light.wasm web/dist/blockscope-light-$flavour.wasm --subset
+done
 # Emscripten minifies its JS glue only partly without the Closure compiler; esbuild renames the locals
 # inside the module factory too (-25% gzip). Rebuilt only when the glue changed.
 if [[ build/wasm-simd/wasm/blockscope-simd.js -nt web/dist/blockscope-glue.js ]]; then

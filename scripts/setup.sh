@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Blockscope needs on Debian 12 and is missing: the apt packages (compilers, Eigen, Catch2,
-# nlohmann-json, Emscripten, wabt, Chromium, clang with libFuzzer, PyTorch for the tests that run Copy-as-PyTorch
-# snippets, pip and Jupyter's nbclient/ipykernel/nbconvert for the Python package's notebook test, a word list) and
-# the npm packages in package-lock.json.
+# nlohmann-json, Emscripten, clang-16/lld-16 for the relaxed-SIMD kernels, wabt, Chromium, clang with libFuzzer,
+# PyTorch for the tests that run Copy-as-PyTorch snippets, pip and Jupyter's nbclient/ipykernel/nbconvert for the
+# Python package's notebook test, a word list) and the npm packages in package-lock.json.
 # Idempotent and silent when everything is present. Called by `npm test` and `npm start`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,7 @@ APT_PACKAGES=(
   cmake g++ make pkg-config       # native toolchain
   libeigen3-dev catch2 nlohmann-json3-dev libcli11-dev
   emscripten wabt                 # WebAssembly build (Emscripten 3.1.6) and wasm-objdump
+  clang-16 lld-16                 # the simd-relaxed flavour's kernel module (f32x4.relaxed_madd; core/relaxed_kernels.cmake)
   chromium                        # browser tests (driven by playwright-core)
   clang libclang-rt-dev           # fuzzing: libFuzzer with ASan/UBSan (tests/fuzz)
   python3-torch                   # browser tests run the widgets' Copy-as-PyTorch snippets in Debian's PyTorch

@@ -4,7 +4,7 @@
 #   2. the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   3. fuzzing: every libFuzzer target (tests/fuzz, Clang, ASan+UBSan) replays its regression inputs and
 #      fuzzes for FUZZ_SECONDS (default 30) each; `npm run fuzz` runs them long
-#   4. wasm tests in Node (both flavours, node:test), after the SIMD128 kernel test
+#   4. wasm tests in Node (every flavour, node:test), after the SIMD128 and relaxed-SIMD kernel tests
 #   5. the blockscope command line (against PyTorch goldens, gpt-tokenizer and the wasm build)
 #   6. widget helpers in Node
 #   7. browser tests in Chromium (playwright-core)
@@ -47,16 +47,22 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 step "fuzzing (libFuzzer + ASan + UBSan: regression inputs, then ${FUZZ_SECONDS:-30} s per target)"
 FUZZ_SECONDS=${FUZZ_SECONDS:-30} JOBS=$JOBS bash scripts/fuzz.sh
 
-step "wasm build (simd128 + baseline)"
+step "wasm build (simd128 + simd-relaxed + baseline)"
 bash scripts/build.sh wasm
 step "wasm SIMD128 kernels vs their generic twins (Node)"
 require build/wasm-simd/tests/wasm_kernels/blockscope_kernel_tests.js
 node build/wasm-simd/tests/wasm_kernels/blockscope_kernel_tests.js
-step "wasm tests in Node"
-node --test --test-reporter=spec tests/wasm/
+# Node 20 runs relaxed SIMD behind a flag (Chromium without one). The relaxed build's test program reads its merged
+# .wasm from disk, which Emscripten's Node loader would try with fetch() (refused for a file path) unless fetch is off.
+RELAXED=--experimental-wasm-relaxed-simd
+step "wasm relaxed-SIMD kernels vs their generic twins (Node)"
+require build/wasm-simd-relaxed/tests/wasm_kernels/blockscope_kernel_tests.js
+node $RELAXED --no-experimental-fetch build/wasm-simd-relaxed/tests/wasm_kernels/blockscope_kernel_tests.js
+step "wasm tests in Node (every flavour)"
+node $RELAXED --test --test-reporter=spec tests/wasm/
 
 step "command-line tests (blockscope CLI, native vs wasm)"
-node --test --test-reporter=spec tests/cli/
+node $RELAXED --test --test-reporter=spec tests/cli/
 
 step "widget helpers in Node (tests/web: UTF-8 bytes and token display)"
 node --test --test-reporter=spec tests/web/

@@ -3,10 +3,10 @@
 // Types of `blockscope/client` (web/runtime/client.js): the runtime's API, async, with the wasm in a Web Worker
 // (or on the page's thread). What pages and widgets use. Each Remote* object lives in the worker until disposed.
 import type {
-  Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions, LoadOptions,
-  GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence, RunOutcome,
-  TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
+  Flavour, WasmModule, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind,
+  CheckpointLayout, ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions,
+  LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence,
+  RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
   FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats, ParameterInfo, RowStats,
   MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection, StepId, StepInspection,
   BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason,
@@ -204,7 +204,7 @@ export class RemoteResidualMLP extends RemoteHandle {
 }
 
 export class RuntimeClient {
-  /** 'simd' or 'baseline': the wasm flavour this runtime runs. */
+  /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. */
   readonly flavour: Flavour;
   /** 'worker', or 'in-thread' when the runtime (or a replaced worker's successor) runs on the page's thread. */
   readonly mode: 'worker' | 'in-thread';
@@ -278,11 +278,16 @@ export class RuntimeClient {
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<RemoteGPT>;
   /**
-   * malloc'd bytes in use, the wasm memory size and the stack pointer; on the page's client, of every worker of the
-   * pool (allocatedBytes and heapBytes summed, each worker's in `workers`).
+   * malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module);
+   * on the page's client, of every worker of the pool (allocatedBytes and heapBytes summed, each worker's in
+   * `workers`).
    */
   memoryStats(): Promise<MemoryStats>;
-  /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
-  buildInfo(): Promise<{ flavour: Flavour; isa: 'simd128' | 'generic'; version: string }>;
+  /**
+   * The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
+   * answered: 'light' until a call needed the full one (a page's runtime), else 'full'. (simd-relaxed's light module is
+   * simd's, and reports simd.)
+   */
+  buildInfo(): Promise<{ flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string; module: WasmModule }>;
 }
 export type { RemoteObject, RemoteHandle };

@@ -3,10 +3,10 @@
 // Types of `blockscope/runtime` (web/runtime/blockscope.js): the WebAssembly runtime in the calling thread (pages,
 // Web Workers, Node, bundlers). Arrays it returns are copies the caller owns.
 import type {
-  Flavour, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind, CheckpointLayout,
-  ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions, LoadOptions,
-  GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence, RunOutcome,
-  TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
+  Flavour, WasmModule, FloatArray, TokenIds, NormPlacement, ActivationKind, WeightFormat, TokenizerKind,
+  CheckpointLayout, ConnectOptions, RestartListener, LogitLens, HeadRef, HeadAblationMode, AttributionOptions,
+  LoadOptions, GPTConfig, TrainConfig, TrainerOptions, StepResult, TrainOptions, TrainStopReason, RunDivergence,
+  RunOutcome, TrainOutcome, HeldOutLoss, LayerNormOptions, LayerNormResult, Candidate, FeedForwardOptions,
   FeedForwardCostOptions, FeedForwardCosts, BlockParameters, BlockFlops, MemoryStats, ParameterInfo, RowStats,
   MistakeId, MistakeSite, MistakeInfo, BlockStepId, BlockStepValues, NormInspection, StepId, StepInspection,
   BlockInspection, ForwardInspection, ForwardOptions, ForwardResult, GenerateOptions, GeneratedToken, StopReason,
@@ -15,10 +15,15 @@ import type {
 } from './shapes.js';
 export * from './shapes.js';
 
-/** Loads (once per flavour and base URL) and returns the runtime in the calling thread. */
+/**
+ * Loads (once per flavour, module and base URL) and returns the runtime in the calling thread: the full module unless
+ * options.module is 'light'.
+ */
 export function loadBlockscope(options?: LoadOptions): Promise<Blockscope>;
 /** True if this engine supports WebAssembly SIMD128. */
 export function simdSupported(): boolean;
+/** True if this engine supports WebAssembly relaxed SIMD (the simd-relaxed flavour). */
+export function relaxedSimdSupported(): boolean;
 
 export class BaseHandle {
   /** True once dispose() has freed the wasm-side object. */
@@ -209,7 +214,7 @@ export class ResidualMLP extends Handle {
 }
 
 export class Blockscope {
-  /** 'simd' or 'baseline': the wasm flavour this runtime runs. */
+  /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. */
   readonly flavour: Flavour;
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics. */
   layerNorm(x: FloatArray, options?: LayerNormOptions): LayerNormResult;
@@ -276,10 +281,15 @@ export class Blockscope {
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<GPT>;
   /**
-   * malloc'd bytes in use, the wasm memory size and the stack pointer; on the page's client, of every worker of the
-   * pool (allocatedBytes and heapBytes summed, each worker's in `workers`).
+   * malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module);
+   * on the page's client, of every worker of the pool (allocatedBytes and heapBytes summed, each worker's in
+   * `workers`).
    */
   memoryStats(): MemoryStats;
-  /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. */
-  buildInfo(): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string };
+  /**
+   * The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
+   * answered: 'light' until a call needed the full one (a page's runtime), else 'full'. (simd-relaxed's light module is
+   * simd's, and reports simd.)
+   */
+  buildInfo(): { flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string; module: WasmModule };
 }

@@ -2,7 +2,11 @@
 // runtime (runtime.d.ts) and the page client (client.d.ts). The classes and their methods are generated from
 // web/runtime/api.js by scripts/gen-api-types.mjs; these shapes are written by hand.
 
-export type Flavour = 'simd' | 'baseline';
+/** The wasm builds: 'simd-relaxed' (SIMD128 with relaxed-SIMD multiply-adds: fastest, last bits may differ between
+ * machines), 'simd' (SIMD128, the same bits everywhere) and 'baseline' (no SIMD). */
+export type Flavour = 'simd-relaxed' | 'simd' | 'baseline';
+/** Which of a flavour's two builds: 'full', or 'light' (only the members api.js marks light; pages start on it). */
+export type WasmModule = 'full' | 'light';
 export type FloatArray = Float32Array | ArrayLike<number>;
 /** One sequence of token ids, or a batch of equal-length sequences. */
 export type TokenIds = Int32Array | ArrayLike<number> | ArrayLike<number>[];
@@ -23,6 +27,7 @@ export class BlockscopeError extends Error {
 export interface ConnectOptions {
   /** The worker script (default: the bundled or source worker next to the client). */
   workerUrl?: string | URL;
+  /** As LoadOptions.flavour. */
   flavour?: 'auto' | Flavour;
   /** Run the runtime on the page's thread instead of a Web Worker. */
   inThread?: boolean;
@@ -62,10 +67,14 @@ export interface AttributionOptions {
 }
 
 export interface LoadOptions {
-  /** 'auto' (default) picks 'simd' when the engine supports SIMD128. */
+  /** 'auto' (default) picks 'simd-relaxed' where the engine supports relaxed SIMD, else 'simd' where it supports
+   * SIMD128, else 'baseline'. A flavour the engine cannot run is an Error saying what it lacks. */
   flavour?: 'auto' | Flavour;
-  /** The directory holding blockscope-glue.js and blockscope-<flavour>.wasm (default: ../dist/ next to the runtime). */
+  /** The directory holding blockscope-glue.js and blockscope-[light-]<flavour>.wasm (default: ../dist/ next to the runtime). */
   baseUrl?: string | URL;
+  /** 'full' (default), or 'light': a smaller module whose runtime refuses, by name, every member api.js does not mark
+   * light (activations and LayerNorm on arrays are). */
+  module?: WasmModule;
 }
 
 /** A GPT config with the book's keys (GPT_CONFIG_124M) plus Blockscope's. */

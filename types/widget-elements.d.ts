@@ -24,33 +24,6 @@ declare class BlockscopeElement extends HTMLElement {
 }
 export type { BlockscopeElement };
 
-/** <gelu-explorer> */
-export interface GeluExplorerAttributes extends CommonAttributes {
-  /** left end of the x range (default -3, -20 to 20) */
-  min?: Num;
-  /** right end of the x range (must exceed min) (default 3, -20 to 20) */
-  max?: Num;
-  /** readout position (clamped to the range) (default 1, -20 to 20) */
-  x?: Num;
-  /** arrow-key step (Shift: ×10) (default 0.05, 0.001 to 5) */
-  step?: Num;
-  /** also plot f′(x) (default false) */
-  derivative?: Bool;
-  /** show the largest |tanh − erf| gap (default false) */
-  difference?: Bool;
-  /** readouts to predict first: value (GELU at x), gelu-quiz (default "") */
-  predict?: string;
-  /** the GELU a learner’s code is checked against (default "tanh") */
-  'check-form'?: 'tanh' | 'erf';
-  /** control groups shown (all | none | any of: range, x, derivative, difference, check-form) (default "all") */
-  controls?: string;
-  /** control groups shown but not editable (any of: range, x, derivative, difference, check-form) (default "") */
-  lock?: string;
-  /** panels shown (all | any of: title, legend, chart, controls, predict, readout, difference, formula, eight-values, check, copy-pytorch, status) (default "all") */
-  sections?: string;
-}
-export class GeluExplorer extends BlockscopeElement {}
-
 /** <layernorm-explorer> */
 export interface LayerNormExplorerAttributes extends CommonAttributes {
   /** tokens split by ";", features by "," (default "1, 3, 5, 7; 10, 20, 30, 40; 0, 4, 4, 0") */
@@ -77,6 +50,33 @@ export interface LayerNormExplorerAttributes extends CommonAttributes {
   sections?: string;
 }
 export class LayerNormExplorer extends BlockscopeElement {}
+
+/** <gelu-explorer> */
+export interface GeluExplorerAttributes extends CommonAttributes {
+  /** left end of the x range (default -3, -20 to 20) */
+  min?: Num;
+  /** right end of the x range (must exceed min) (default 3, -20 to 20) */
+  max?: Num;
+  /** readout position (clamped to the range) (default 1, -20 to 20) */
+  x?: Num;
+  /** arrow-key step (Shift: ×10) (default 0.05, 0.001 to 5) */
+  step?: Num;
+  /** also plot f′(x) (default false) */
+  derivative?: Bool;
+  /** show the largest |tanh − erf| gap (default false) */
+  difference?: Bool;
+  /** readouts to predict first: value (GELU at x), gelu-quiz (default "") */
+  predict?: string;
+  /** the GELU a learner’s code is checked against (default "tanh") */
+  'check-form'?: 'tanh' | 'erf';
+  /** control groups shown (all | none | any of: range, x, derivative, difference, check-form) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: range, x, derivative, difference, check-form) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: title, legend, chart, controls, predict, readout, difference, formula, eight-values, check, copy-pytorch, status) (default "all") */
+  sections?: string;
+}
+export class GeluExplorer extends BlockscopeElement {}
 
 /** <ffn-explorer> */
 export interface FeedForwardExplorerAttributes extends CommonAttributes {
@@ -156,6 +156,62 @@ export interface BlockExplorerAttributes extends CommonAttributes {
 }
 export class BlockExplorer extends BlockscopeElement {}
 
+/** <residual-flow-explorer> */
+export interface ResidualFlowExplorerAttributes extends CommonAttributes {
+  /** (default 8, 1 to 32, whole) */
+  depth?: Num;
+  /** the plain net’s weights ~ N(0, std) (log-scale slider) (default 0.3, 0.01 to 1) */
+  std?: Num;
+  /** (default "tanh") */
+  activation?: 'tanh' | 'gelu' | 'relu';
+  /** (default false) */
+  layernorm?: Bool;
+  /** (default false) */
+  'same-std'?: Bool;
+  /** "lesson", or a Blockscope seed: a whole number from 0 to 2⁵³ − 1 (default "lesson") */
+  seed?: string;
+  /** control groups shown (all | none | any of: depth, std, activation, layernorm, same-std, seed, lesson, compounding) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: depth, std, activation, layernorm, same-std, seed, lesson, compounding) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: title, description, results, why, compounding, copy-pytorch, status) (default "all") */
+  sections?: string;
+}
+export class ResidualFlowExplorer extends BlockscopeElement {}
+
+/** <training-lab> */
+export interface TrainingLabAttributes extends CommonAttributes {
+  /** (default "norm") */
+  comparison?: 'norm' | 'ffn' | 'activation' | 'residual' | 'warmup';
+  /** (default 0.015, 0.0001 to 0.1) */
+  lr?: Num;
+  /** (default 600, 100 to 5000, whole) */
+  steps?: Num;
+  /** (default 6, 1 to 8, whole) */
+  layers?: Num;
+  /** (default 48) */
+  'emb-dim'?: '32' | '48' | '64';
+  /** (default 0, 0 to 5000, whole) */
+  warmup?: Num;
+  /** (default 25, 5 to 500, whole) */
+  'eval-every'?: Num;
+  /** (default 50, 10 to 1000, whole) */
+  'sample-every'?: Num;
+  /** (default 123, 0 to 2147483647, whole) */
+  seed?: Num;
+  /** lazy: build the models when the widget nears the viewport (default "lazy") */
+  loading?: 'lazy' | 'eager';
+  /** id of the <gpt-explorer> that inspects the runs' checkpoints (default: the first on the page) (default "") */
+  explorer?: string;
+  /** control groups shown (all | none | any of: comparison, lr, warmup, steps, layers, emb-dim, train, checkpoints) (default "all") */
+  controls?: string;
+  /** control groups shown but not editable (any of: comparison, lr, warmup, steps, layers, emb-dim, train, checkpoints) (default "") */
+  lock?: string;
+  /** panels shown (all | any of: title, description, settings, legend, look-for, loss, gradients, samples, results, copy-pytorch, checkpoints, status) (default "all") */
+  sections?: string;
+}
+export class TrainingLab extends BlockscopeElement {}
+
 /** <gpt-explorer> */
 export interface GPTExplorerAttributes extends CommonAttributes {
   /** (default "The jury said that the") */
@@ -221,62 +277,6 @@ export interface GPTExplorerAttributes extends CommonAttributes {
 }
 export class GPTExplorer extends BlockscopeElement {}
 
-/** <training-lab> */
-export interface TrainingLabAttributes extends CommonAttributes {
-  /** (default "norm") */
-  comparison?: 'norm' | 'ffn' | 'activation' | 'residual' | 'warmup';
-  /** (default 0.015, 0.0001 to 0.1) */
-  lr?: Num;
-  /** (default 600, 100 to 5000, whole) */
-  steps?: Num;
-  /** (default 6, 1 to 8, whole) */
-  layers?: Num;
-  /** (default 48) */
-  'emb-dim'?: '32' | '48' | '64';
-  /** (default 0, 0 to 5000, whole) */
-  warmup?: Num;
-  /** (default 25, 5 to 500, whole) */
-  'eval-every'?: Num;
-  /** (default 50, 10 to 1000, whole) */
-  'sample-every'?: Num;
-  /** (default 123, 0 to 2147483647, whole) */
-  seed?: Num;
-  /** lazy: build the models when the widget nears the viewport (default "lazy") */
-  loading?: 'lazy' | 'eager';
-  /** id of the <gpt-explorer> that inspects the runs' checkpoints (default: the first on the page) (default "") */
-  explorer?: string;
-  /** control groups shown (all | none | any of: comparison, lr, warmup, steps, layers, emb-dim, train, checkpoints) (default "all") */
-  controls?: string;
-  /** control groups shown but not editable (any of: comparison, lr, warmup, steps, layers, emb-dim, train, checkpoints) (default "") */
-  lock?: string;
-  /** panels shown (all | any of: title, description, settings, legend, look-for, loss, gradients, samples, results, copy-pytorch, checkpoints, status) (default "all") */
-  sections?: string;
-}
-export class TrainingLab extends BlockscopeElement {}
-
-/** <residual-flow-explorer> */
-export interface ResidualFlowExplorerAttributes extends CommonAttributes {
-  /** (default 8, 1 to 32, whole) */
-  depth?: Num;
-  /** the plain net’s weights ~ N(0, std) (log-scale slider) (default 0.3, 0.01 to 1) */
-  std?: Num;
-  /** (default "tanh") */
-  activation?: 'tanh' | 'gelu' | 'relu';
-  /** (default false) */
-  layernorm?: Bool;
-  /** (default false) */
-  'same-std'?: Bool;
-  /** "lesson", or a Blockscope seed: a whole number from 0 to 2⁵³ − 1 (default "lesson") */
-  seed?: string;
-  /** control groups shown (all | none | any of: depth, std, activation, layernorm, same-std, seed, lesson, compounding) (default "all") */
-  controls?: string;
-  /** control groups shown but not editable (any of: depth, std, activation, layernorm, same-std, seed, lesson, compounding) (default "") */
-  lock?: string;
-  /** panels shown (all | any of: title, description, results, why, compounding, copy-pytorch, status) (default "all") */
-  sections?: string;
-}
-export class ResidualFlowExplorer extends BlockscopeElement {}
-
 /** <blockscope-tour> (not a widget) */
 export interface BlockscopeTourAttributes {
   /** the tour’s title (default: “Guided tour”, in the tour’s language) (default "") */
@@ -317,26 +317,39 @@ export class BlockscopeTour extends HTMLElement {
 
 declare global {
   interface HTMLElementTagNameMap {
-    'gelu-explorer': GeluExplorer;
     'layernorm-explorer': LayerNormExplorer;
+    'gelu-explorer': GeluExplorer;
     'ffn-explorer': FeedForwardExplorer;
     'block-explorer': BlockExplorer;
-    'gpt-explorer': GPTExplorer;
-    'training-lab': TrainingLab;
     'residual-flow-explorer': ResidualFlowExplorer;
+    'training-lab': TrainingLab;
+    'gpt-explorer': GPTExplorer;
     'blockscope-tour': BlockscopeTour;
   }
 }
 /** Attributes by tag, for JSX/templating type checks. */
 export interface BlockscopeElementAttributesMap {
-  'gelu-explorer': GeluExplorerAttributes;
   'layernorm-explorer': LayerNormExplorerAttributes;
+  'gelu-explorer': GeluExplorerAttributes;
   'ffn-explorer': FeedForwardExplorerAttributes;
   'block-explorer': BlockExplorerAttributes;
-  'gpt-explorer': GPTExplorerAttributes;
-  'training-lab': TrainingLabAttributes;
   'residual-flow-explorer': ResidualFlowExplorerAttributes;
+  'training-lab': TrainingLabAttributes;
+  'gpt-explorer': GPTExplorerAttributes;
   'blockscope-tour': BlockscopeTourAttributes;
 }
-/** Every tag the bundle defines (WIDGET_TAGS at run time). */
+/** Classes by tag (what load(tag) resolves with). */
+export interface BlockscopeElementClassMap {
+  'layernorm-explorer': typeof LayerNormExplorer;
+  'gelu-explorer': typeof GeluExplorer;
+  'ffn-explorer': typeof FeedForwardExplorer;
+  'block-explorer': typeof BlockExplorer;
+  'residual-flow-explorer': typeof ResidualFlowExplorer;
+  'training-lab': typeof TrainingLab;
+  'gpt-explorer': typeof GPTExplorer;
+  'blockscope-tour': typeof BlockscopeTour;
+}
+/** Every widget's tag (WIDGET_TAGS at run time). */
 export type WidgetTag = 'layernorm-explorer' | 'gelu-explorer' | 'ffn-explorer' | 'block-explorer' | 'residual-flow-explorer' | 'training-lab' | 'gpt-explorer';
+/** Every tag the bundle defines: the widgets and the other elements (ELEMENT_TAGS at run time). */
+export type ElementTag = keyof BlockscopeElementClassMap;

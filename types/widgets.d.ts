@@ -1,16 +1,28 @@
-// Types of `blockscope/widgets` (web/dist/blockscope-widgets.js): importing it defines the custom elements.
-// The elements and their attributes (with defaults and ranges) are generated from the widgets' own `static attrs`
-// into widget-elements.d.ts (scripts/gen-widget-types.mjs); this file adds the events. Deep links set attributes as
-// #<id or tag>.<attribute>=<value>. Events bubble and are composed; names start with blockscope-.
+// Types of `blockscope/widgets` (web/dist/blockscope-widgets.js): importing it defines each custom element when the
+// page first uses its tag (its code is a chunk next to the bundle). The elements and their attributes (with defaults
+// and ranges) are generated from the widgets' own `static attrs` into widget-elements.d.ts
+// (scripts/gen-widget-types.mjs); this file adds the events. The classes are types here: at run time a class comes
+// from load(tag), or from the element's own module (`blockscope/widgets/<tag>`, types/widgets/<tag>.d.ts). Deep links
+// set attributes as #<id or tag>.<attribute>=<value>. Events bubble and are composed; names start with blockscope-.
 export { connect } from './client.js';
 import type { ForwardInspection, GPTConfig, NormInspection, StepId, StepResult } from './runtime.js';
 
-export * from './widget-elements.js';
-import type { WidgetTag } from './widget-elements.js';
-/** Every tag the bundle defines, in the lesson's order. */
+export type * from './widget-elements.js';
+import type { BlockscopeElementClassMap, ElementTag, WidgetTag } from './widget-elements.js';
+/** Every widget's tag, in the lesson's order. */
 export const WIDGET_TAGS: readonly WidgetTag[];
+/** Every tag the bundle defines: the widgets and <blockscope-tour>. */
+export const ELEMENT_TAGS: readonly ElementTag[];
+/**
+ * Loads the code of element `tag` (once) and resolves with its class, defined — for a page that needs the class
+ * before it creates the element (e.g. a framework setting `state` on a new element). Loading a widget starts the
+ * runtime. Rejects for a tag that is not Blockscope's or when its code cannot be loaded.
+ */
+export function load<T extends ElementTag>(tag: T): Promise<BlockscopeElementClassMap[T]>;
 /** The name of <blockscope-tour>'s event: 'blockscope-tour-step'. */
 export const TOUR_STEP_EVENT: 'blockscope-tour-step';
+/** What each of the core's mistake ids means, in English: `what` completes "your numbers match …", `fix` says what to change. */
+export const MISTAKE_TEXT: Readonly<Record<string, Readonly<{ what: string; fix: string }>>>;
 
 /** The detail of each Blockscope event (`event.detail`), by event name. */
 export interface BlockscopeEventDetailMap {

@@ -138,6 +138,12 @@ val block_inspection(const BlockInspection& b) {
   return o;
 }
 
+val mistake_ids(std::span<const Mistake> ms) {
+  val ids = val::array();
+  for (Mistake m : ms) ids.call<void>("push", std::string(mistake_id(m)));
+  return ids;
+}
+
 val param_list(const ParamArena& arena) {
   val list = val::array();
   const auto add = [&](const ParamInfo& p, bool int8) {

@@ -14,6 +14,7 @@
 
 #include "blockscope/error.hpp"
 #include "blockscope/inspection.hpp"
+#include "blockscope/mistakes.hpp"
 #include "blockscope/param_arena.hpp"
 
 namespace blockscope::wasm {
@@ -103,6 +104,9 @@ uint64_t seed_of(double seed);
 // Inspection records as JS objects of views: {in: {mean, var}, out: {...}} and one block's record.
 val norm_stats(const LayerNormInspection& n);
 val block_inspection(const BlockInspection& b);
+
+// Mistake ids as a JS array (mistakes.hpp: the order a check tries them in, correct first).
+val mistake_ids(std::span<const Mistake> ms);
 
 // [{name, shape}] of an arena, and one parameter by name.
 val param_list(const ParamArena& arena);

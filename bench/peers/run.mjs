@@ -1,6 +1,6 @@
 // Side-by-side peer benchmark (npm run bench:peers; a benchmark that prints figures, not a test): Blockscope
-// native, wasm SIMD and wasm baseline against onnxruntime-web, onnxruntime-node and PyTorch on identical
-// GPT-2-124M-shaped weights (bench/peers/export.py), each runtime in its own long-lived worker process.
+// native and its wasm flavours (simd-relaxed, simd, baseline) against onnxruntime-web, onnxruntime-node and PyTorch on
+// identical GPT-2-124M-shaped weights (bench/peers/export.py), each runtime in its own long-lived worker process.
 // Every runtime's logits and greedy tokens are first checked against PyTorch's; then interleaved rounds
 // (round r runs every runtime once, the order rotated by r) so machine noise hits all alike; medians over rounds.
 // Training speed comes from bench/train.mjs in the same run. See bench/peers/README.md.
@@ -104,7 +104,7 @@ for (const row of rows) {
 // ---------------------------------------------------------------------------------------------------------
 const active = rows.filter((r) => r.worker);
 for (const r of active) {
-  Object.assign(r.m, { fwd64: [], fwd64_cpu: [], fwd1_first: [], fwd1: [], decode_tps: [], decode_cpu_tps: [], prefill_ms: [] });
+  Object.assign(r.m, { fwd64: [], fwd64_cpu: [], fwd1_first: [], fwd1: [], fwd1_cpu: [], decode_tps: [], decode_cpu_tps: [], prefill_ms: [] });
 }
 
 async function round(row) {
@@ -120,6 +120,7 @@ async function round(row) {
   row.m.fwd64_cpu.push(f64.cpu_ms);
   row.m.fwd1_first.push(f1first.ms);
   row.m.fwd1.push(median(steady.map((s) => s.ms)));
+  row.m.fwd1_cpu.push(median(steady.map((s) => s.cpu_ms)));
   row.m.decode_tps.push(dec.steps / (dec.decode_ms / 1000));
   row.m.decode_cpu_tps.push(dec.steps / (dec.decode_cpu_ms / 1000));
   row.m.prefill_ms.push(dec.prefill_ms);
@@ -155,7 +156,8 @@ function trainingRows() {
   const trainArgs = quick ? ['--rounds', '1', '--steps', '2', '--warmup', '1'] : ['--rounds', '5'];
   log(`training: node bench/train.mjs ${trainArgs.join(' ')}`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bench', 'train.mjs'), ...trainArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--experimental-wasm-relaxed-simd', join(ROOT, 'bench', 'train.mjs'), ...trainArgs],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => resolve(code === 0 ? parseTraining(out) : { skipped: `bench/train.mjs exited with ${code}` }));
@@ -174,7 +176,8 @@ function parseTraining(text) {
     const c = l.split('|').slice(1, -1).map((s) => s.trim());
     out.push({ runtime: c[0], ms: c[1], tokensPerS: c[3], vsTorch: c[4] });
   }
-  return { title, rows: out };
+  const flavours = lines.find((l) => l.startsWith('simd-relaxed against simd:'));
+  return { title, rows: out, flavours };
 }
 
 const training = await trainingRows();

@@ -1,6 +1,7 @@
-// Blockscope WebAssembly worker of the peer benchmark: one flavour (simd or baseline) in Node, loaded through
-// web/runtime/blockscope.js exactly as a page loads it, answering bench/peers/protocol.mjs requests.
-//   node bench/peers/worker-blockscope.mjs MODEL_DIR --flavour simd|baseline [--weights f32|int8]
+// Blockscope WebAssembly worker of the peer benchmark: one flavour (simd-relaxed, simd or baseline) in Node, loaded
+// through web/runtime/blockscope.js exactly as a page loads it, answering bench/peers/protocol.mjs requests.
+//   node [--experimental-wasm-relaxed-simd] bench/peers/worker-blockscope.mjs MODEL_DIR --flavour simd-relaxed|simd|baseline
+//        [--weights f32|int8]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -16,9 +16,12 @@ function nativeCommand(weights) {
   if (!existsSync(nativeExe)) return { skip: `${nativeExe} is missing: run bash scripts/build.sh native` };
   return { cmd: nativeExe, args: ['MODEL', '--weights', weights] };
 }
+// Node 20 validates relaxed SIMD only behind this flag (Chromium needs none).
+const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
 function wasmCommand(flavour, weights) {
   if (!wasmBuilt(flavour)) return { skip: `web/dist/blockscope-${flavour}.wasm or blockscope-glue.js missing: run bash scripts/build.sh wasm` };
-  return { cmd: process.execPath, args: [join(here, 'worker-blockscope.mjs'), 'MODEL', '--flavour', flavour, '--weights', weights] };
+  const flags = flavour === 'simd-relaxed' ? [RELAXED_FLAG] : [];
+  return { cmd: process.execPath, args: [...flags, join(here, 'worker-blockscope.mjs'), 'MODEL', '--flavour', flavour, '--weights', weights] };
 }
 function ortCommand(pkg) {
   const p = peerPackage(pkg);
@@ -48,6 +51,7 @@ const INT8_CHECK = { tolerance: 0.1, greedy: false };
 export const RUNTIMES = [
   { key: 'native', label: 'Blockscope native Release', memory: 'rss', weightBytes: 4, blockscope: true, command: () => nativeCommand('f32') },
   { key: 'native-int8', label: 'Blockscope native Release, int8 weights', memory: 'rss', weightBytes: 1.125, blockscope: true, check: INT8_CHECK, command: () => nativeCommand('int8') },
+  { key: 'wasm-simd-relaxed', label: 'Blockscope wasm SIMD relaxed (FMA)', memory: 'heap', weightBytes: 4, blockscope: true, command: () => wasmCommand('simd-relaxed', 'f32') },
   { key: 'wasm-simd', label: 'Blockscope wasm SIMD', memory: 'heap', weightBytes: 4, blockscope: true, command: () => wasmCommand('simd', 'f32') },
   { key: 'wasm-simd-int8', label: 'Blockscope wasm SIMD, int8 weights', memory: 'heap', weightBytes: 1.125, blockscope: true, check: INT8_CHECK, command: () => wasmCommand('simd', 'int8') },
   { key: 'wasm-baseline', label: 'Blockscope wasm baseline', memory: 'heap', weightBytes: 4, blockscope: true, command: () => wasmCommand('baseline', 'f32') },

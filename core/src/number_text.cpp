@@ -2,14 +2,13 @@
 #include "number_text.hpp"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 namespace blockscope::detail {
 
 std::string real_text(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d < 0 ? "-inf" : "inf";
-  std::string s = nlohmann::json(d).dump();  // shortest round trip; integral values end in ".0"
+  std::string s = shortest_text(d);  // integral values end in ".0"
   if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
   return s;
 }

@@ -4,9 +4,11 @@ Self-contained (standard library only, no imports from the package): setup.py ru
 into the package, and the package reads it to know what to inline.
 
 Paths are relative to the web/ directory of the repository (or of the npm package), which the installed package
-mirrors as blockscope/web/. ``runtime`` is what every widget needs: the widgets bundle and its chunks, the worker, the wasm glue, both
-wasm flavours and the small lesson presets. The other groups are inlined only into the outputs of widgets that use
-them (a trained GPT, the training corpus, GPT-2's tokenizer).
+mirrors as blockscope/web/. ``runtime`` is what every widget needs: the widgets bundle (its entry, the chunks next to
+it and the per-element modules), the worker, the wasm glue, every wasm flavour (simd and baseline each as its
+light module, which widgets start on, and its full one; the page picks the flavour its browser supports) and the
+small lesson presets. The other groups are inlined only into the outputs of widgets that use them (a trained GPT, the
+training corpus, GPT-2's tokenizer).
 """
 
 import glob
@@ -15,11 +17,16 @@ import os
 GROUPS = {
     "runtime": [
         "dist/blockscope-widgets.js",
+        "dist/chunk-*.js",
+        "dist/widgets/*.js",
         "dist/i18n/*.js",
         "dist/blockscope-worker.js",
         "dist/blockscope-glue.js",
         "dist/blockscope-simd.wasm",
+        "dist/blockscope-simd-relaxed.wasm",
         "dist/blockscope-baseline.wasm",
+        "dist/blockscope-light-simd.wasm",
+        "dist/blockscope-light-baseline.wasm",
         "presets/*.json",
     ],
     "models/brown": ["models/brown/config.json", "models/brown/model.safetensors"],

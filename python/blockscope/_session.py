@@ -1,4 +1,4 @@
-"""Which output of a notebook carries Blockscope's files (about 0.8 MB for the runtime), so that each is inlined once.
+"""Which output of a notebook carries Blockscope's files (about 1 MB for the runtime), so that each is inlined once.
 
 In an IPython kernel, the first output that needs a group of files (the runtime; a model; the corpus) carries it, and
 the page shares it with every later output (loader.js). The output stays the carrier until its cell runs again

@@ -6,7 +6,7 @@
 // A group of files (the runtime: bundles, glue, wasm, presets; a model; the corpus) is decoded once per page into
 // blob: URLs, registered in window.__blockscopeNotebook.files by the made-up URL the patched bundles ask for
 // (blockscope-notebook:/dist/…, see _assets.py), and told to the runtime's workers. The runtime group also imports
-// the widgets bundle. An output's widget (its <template>) is put on the page once the groups it needs are there; a
+// the widgets bundle (its modules become blob: URLs in the order they import each other). An output's widget (its <template>) is put on the page once the groups it needs are there; a
 // check= value is pasted into its part="check-input" box and checked once the widget is ready.
 (function () {
   'use strict';
@@ -18,6 +18,9 @@
   const SCHEME = 'blockscope-notebook:/';
   const BUNDLE = 'dist/blockscope-widgets.js';
   const WORKER = 'dist/blockscope-worker.js';
+  // The widgets bundle's modules: its entry, the chunks next to it, the per-element modules (_assets.py).
+  const PAGE_MODULE = /^dist\/(blockscope-widgets|chunk-[\w-]+|widgets\/[\w-]+)\.js$/;
+  const STATIC_IMPORT = /"blockscope-import:\/([^"]+)"/g; // a static import, as _assets.py writes it
   const TYPES = { js: 'text/javascript', wasm: 'application/wasm', json: 'application/json' };
   const typeOf = (path) => TYPES[path.split('.').pop()] || 'application/octet-stream';
   const blobUrl = (data, type) => URL.createObjectURL(new Blob([data], { type }));
@@ -48,23 +51,47 @@
     await Promise.all(Object.entries(files).map(async ([path, data]) => { bytes[path] = await gunzip(data); }));
     const urls = {};
     for (const [path, data] of Object.entries(bytes)) {
-      if (path !== BUNDLE && path !== WORKER) urls[SCHEME + path] = blobUrl(data, typeOf(path));
+      if (!PAGE_MODULE.test(path) && path !== WORKER) urls[SCHEME + path] = blobUrl(data, typeOf(path));
     }
+    const decode = (data) => new TextDecoder().decode(data);
+    Object.assign(urls, pageModules(Object.fromEntries(Object.entries(bytes)
+      .filter(([path]) => PAGE_MODULE.test(path)).map(([path, data]) => [path, decode(data)]))));
     Object.assign(reg.files, urls);
     for (const worker of reg.workers) worker.postMessage({ __blockscopeFiles: urls });
-    const decode = (data) => new TextDecoder().decode(data);
     if (bytes[WORKER]) {
       // The worker starts with the files the page holds now; those added later reach it by message.
       reg.files[SCHEME + WORKER] = blobUrl(`const __blockscopeFiles = ${JSON.stringify(reg.files)};\n${decode(bytes[WORKER])}`,
         TYPES.js);
     }
     if (bytes[BUNDLE]) {
-      if (customElements.get('gelu-explorer')) {
-        console.info('Blockscope: the widgets are already defined on this page; the notebook\'s copy is not loaded.');
+      if (performance.getEntriesByName('blockscope:entry-evaluated').length > 0 || customElements.get('gelu-explorer')) {
+        console.info('Blockscope: the widgets bundle already runs on this page; the notebook\'s copy is not loaded.');
       } else {
-        await import(blobUrl(decode(bytes[BUNDLE]), TYPES.js));
+        await import(reg.files[SCHEME + BUNDLE]);
       }
     }
+  }
+
+  /**
+   * {made-up URL: blob: URL} of the widgets bundle's modules ({path: text}). A module's static imports name the
+   * others as blockscope-import:/<path> (_assets.py); each module becomes a blob: after the ones it imports, with
+   * their blob: URLs written in.
+   */
+  function pageModules(texts) {
+    const urls = {};
+    const visiting = new Set();
+    const make = (path) => {
+      if (urls[SCHEME + path]) return urls[SCHEME + path];
+      if (!(path in texts)) throw new Error(`the widgets bundle imports ${path}, which this output does not carry`);
+      if (visiting.has(path)) throw new Error(`the widgets bundle's modules import each other in a cycle (${path})`);
+      visiting.add(path);
+      const text = texts[path].replace(STATIC_IMPORT, (whole, dep) => JSON.stringify(make(dep)));
+      visiting.delete(path);
+      urls[SCHEME + path] = blobUrl(text, TYPES.js);
+      return urls[SCHEME + path];
+    };
+    for (const path of Object.keys(texts)) make(path);
+    return urls;
   }
 
   function addGroup(name, files) {

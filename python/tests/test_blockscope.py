@@ -10,7 +10,7 @@ import struct
 import unittest
 
 import blockscope
-from blockscope import _assets, _session, _spec
+from blockscope import _assets, _files, _session, _spec
 
 try:
     import torch
@@ -248,6 +248,7 @@ class Html(unittest.TestCase):
         page = blockscope.show("gelu-explorer").page()
         self.assertTrue(page.startswith("<!doctype html>"))
         self.assertIn("dist/blockscope-simd.wasm", page)
+        self.assertIn("dist/blockscope-light-simd.wasm", page)
         self.assertIn('<link rel="icon" href="data:,">', page)
 
     def test_outputs_are_deterministic_but_for_their_id(self):
@@ -265,19 +266,50 @@ class Patch(unittest.TestCase):
                                      'b=new __blockscopeURL(__blockscopeBase).origin;new __blockscopeWorker(a,{type:"module"});'))
         self.assertIn('const __blockscopeBase = "blockscope-notebook:/dist/blockscope-widgets.js";', out)
 
+    def test_chunk_imports(self):
+        text = ('import{a as b}from"./chunk-kit-AB12.js";import"./chunk-x-CD34.js";export{c}from"./chunk-y-EF56.js";'
+                'const g=()=>import("./chunk-gelu-explorer-GH78.js"),t="import(./not-a-specifier)",s="from torch import nn";')
+        out = _assets.patch_bundle(text, "dist/chunk-kit-ZZ99.js")
+        self.assertIn('import{a as b}from"blockscope-import:/dist/chunk-kit-AB12.js";', out)
+        self.assertIn('import"blockscope-import:/dist/chunk-x-CD34.js";', out)
+        self.assertIn('export{c}from"blockscope-import:/dist/chunk-y-EF56.js";', out)
+        self.assertIn('import(new __blockscopeURL("./chunk-gelu-explorer-GH78.js",__blockscopeBase).href)', out)
+        self.assertIn('t="import(./not-a-specifier)",s="from torch import nn";', out)
+        self.assertIn('const __blockscopeBase = "blockscope-notebook:/dist/chunk-kit-ZZ99.js";', out)
+        # A per-element module one directory down imports its chunk from dist/.
+        out = _assets.patch_bundle("export { GeluExplorer } from '../chunk-gelu-explorer-GH78.js';\n", "dist/widgets/gelu-explorer.js")
+        self.assertIn('export { GeluExplorer } from "blockscope-import:/dist/chunk-gelu-explorer-GH78.js";', out)
+
     def test_a_bundle_without_the_seams_is_refused(self):
         with self.assertRaises(blockscope.BlockscopeError):
             _assets.patch_bundle("fetch('x')", "dist/blockscope-worker.js")
         with self.assertRaises(blockscope.BlockscopeError):
             _assets.patch_bundle("new URL('a', import.meta.url); import.meta.resolve('b')", "dist/blockscope-worker.js")
+        entry = 'import{a}from"./chunk-a-AA.js";a();'
+        chunk = 'export const a=()=>new Worker(new URL("./w.js",import.meta.url));'
+        self.assertIn("dist/chunk-a-AA.js", _assets.patch_page({"dist/blockscope-widgets.js": entry, "dist/chunk-a-AA.js": chunk}))
+        with self.assertRaisesRegex(blockscope.BlockscopeError, "new Worker"):
+            _assets.patch_page({"dist/blockscope-widgets.js": entry, "dist/chunk-a-AA.js": chunk.replace("new Worker", "go")})
+        with self.assertRaisesRegex(blockscope.BlockscopeError, "imports dist/chunk-a-AA.js"):
+            _assets.patch_page({"dist/blockscope-widgets.js": entry + chunk})
 
     def test_the_built_bundles_patch(self):
         root = _assets.web_root()
-        for path in ("dist/blockscope-widgets.js", "dist/blockscope-worker.js"):
-            with open(os.path.join(root, *path.split("/")), encoding="utf-8") as f:
-                out = _assets.patch_bundle(f.read(), path)
-            self.assertNotIn("import.meta", out)
-            self.assertIn("new __blockscopeURL(", out)
+        page = {}
+        for path in _files.files_of(root, "runtime"):
+            if _assets.is_page_module(path):
+                with open(os.path.join(root, *path.split("/")), encoding="utf-8") as f:
+                    page[path] = f.read()
+        self.assertIn("dist/blockscope-widgets.js", page)
+        self.assertGreater(len([p for p in page if p.startswith("dist/chunk-")]), 7)
+        self.assertEqual(len([p for p in page if p.startswith("dist/widgets/")]), 8)
+        patched = _assets.patch_page(page)
+        with open(os.path.join(root, "dist", "blockscope-worker.js"), encoding="utf-8") as f:
+            patched["dist/blockscope-worker.js"] = _assets.patch_bundle(f.read(), "dist/blockscope-worker.js")
+        for path, out in patched.items():
+            self.assertNotIn("import.meta", out, path)
+            self.assertNotRegex(out, r"""(from|import)\s*["']\.""", path)  # no relative import is left
+        self.assertTrue(any("new __blockscopeURL(" in out and "new __blockscopeWorker(" in out for out in patched.values()))
 
 
 class FakeEvents:

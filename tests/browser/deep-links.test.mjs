@@ -101,7 +101,8 @@ test('embed.html?widget=… shows one widget configured from the query (for an i
   assert.deepEqual(shown.attrs, { id: 'widget', min: '-5', max: '20', derivative: 'true', theme: 'dark' });
   assert.equal(shown.bg, 'rgb(13, 17, 23)');
   assert.equal(await page.locator('gelu-explorer').count(), 1);
-  assert.equal(await page.evaluate(() => customElements.get('gpt-explorer').checkedValue('model', 'https://other.example/m/')), null);
+  assert.equal(await page.evaluate(async () => (await (await import('/dist/blockscope-widgets.js')).load('gpt-explorer'))
+    .checkedValue('model', 'https://other.example/m/')), null);
   assertClean(problems);
   await context.close();
 });

@@ -53,13 +53,13 @@ const WORDS = {
     title: 'Ein Transformer-Block von innen: Pre-Norm oder Post-Norm', model: 'Modell', legend: 'Platzierung der LayerNorm',
     prev: '◀ Zurück', next: 'Weiter ▶', step: 'Schritt 2 von 9', depth: 'Der Residualstrom über die Tiefe',
     xLabel: 'Block (0 = Token- + Positions-Embeddings)', summary: 'Statistik', params: /\d{3}\.\d{3} Parameter, zufällige Gewichte aus dem Blockscope-Seed 123,/,
-    status: /^\d+ Token, zwei Vorwärtsdurchläufe im Kern \(wasm \w+\)\.$/, role: 'LayerNorm vor der Attention',
+    status: /^\d+ Token, zwei Vorwärtsdurchläufe im Kern \(wasm [\w-]+\)\.$/, role: 'LayerNorm vor der Attention',
   },
   es: {
     title: 'Dentro de un bloque transformer: pre-norm frente a post-norm', model: 'Modelo', legend: 'Posición de la LayerNorm',
     prev: '◀ Anterior', next: 'Siguiente ▶', step: 'paso 2 de 9', depth: 'El flujo residual a lo largo de la profundidad',
     xLabel: 'bloque (0 = embeddings de token + posición)', summary: 'estadística', params: /\d{3}\.\d{3} parámetros, pesos aleatorios de la semilla de Blockscope 123,/,
-    status: /^\d+ tokens, dos pasadas hacia delante en el núcleo \(wasm \w+\)\.$/, role: 'LayerNorm antes de la atención',
+    status: /^\d+ tokens, dos pasadas hacia delante en el núcleo \(wasm [\w-]+\)\.$/, role: 'LayerNorm antes de la atención',
   },
 };
 

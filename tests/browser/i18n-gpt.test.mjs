@@ -65,7 +65,7 @@ test('lang="de" next to English: German words, decimal commas, the same events a
   assert.equal(await text(page, '#de fieldset.weights legend'), 'Gewichte');
   assert.equal(await text(page, '#de button.generate'), 'Generieren');
   assert.equal(await text(page, '#de label[for="seed"]'), 'Blockscope-Seed der zufälligen Gewichte ');
-  assert.match(await text(page, '#de .status'), /^\d+ Tokens durch \d+ Blöcke in \d+ ms \(wasm \w+, in einem Worker\)\.$/);
+  assert.match(await text(page, '#de .status'), /^\d+ Tokens durch \d+ Blöcke in \d+ ms \(wasm [\w-]+, in einem Worker\)\.$/);
   assert.match(await text(page, '#de .model-text'), /trainiert auf dem Brown-Korpus \(Kapitel 5 des Buchs\)\.$/);
   assert.match(await text(page, '#de .gen-model'), /^Generiert wird mit dem trainierten Modell \(Brown-Korpus\)\.$/);
   assert.equal(await text(page, '#en h3'), 'A GPT forward pass in this tab');
@@ -109,7 +109,7 @@ test('lang="es", a German host page, and a change of lang rebuilding the widget 
   assert.equal(await text(page, '#es button.generate'), 'Generar');
   assert.equal(await text(page, '#es .interpret h4'), '¿Qué capa, qué cabeza, qué token?');
   assert.equal(await text(page, '#es .lens thead th'), 'capa');
-  assert.match(await text(page, '#es .status'), /^\d+ tokens a través de \d+ bloques en \d+ ms \(wasm \w+, en un worker\)\.$/);
+  assert.match(await text(page, '#es .status'), /^\d+ tokens a través de \d+ bloques en \d+ ms \(wasm [\w-]+, en un worker\)\.$/);
   assert.equal(await text(page, '#es .uniform-label'), 'uniforme 1/256 = 0,39 %');
   assert.match(await text(page, '#es .ln-readout'), /^bloque 1, token «.*» \(posición \d+\): −?\d+,\d{4}$/);
   assert.match(await text(page, '#es .att-readout'), /^La query «.*» \(posición \d+\) atiende a «.*» \(posición \d+\) con peso \d,\d{4}\.$/);

@@ -105,7 +105,7 @@ test('lang="de": German words, decimal commas; Copy as PyTorch and the events ar
   assert.equal(await text(p, '#lab .loss-chart svg > desc'),
     'Verlust über dem Trainingsschritt für Lauf A (Pre-Norm) und Lauf B (Post-Norm). Die neuesten Zahlen stehen in der Ergebnistabelle darunter.');
   assert.equal(await text(p, '#lab .grad-chart .x-axis .tick text'), 'Emb.');
-  assert.match(await text(p, '#lab .status'), /^Bereit: Lauf A mit 196\.512 und Lauf B mit 196\.512 Parametern \(wasm \w+\)\. Drücken Sie „Trainieren“\.$/);
+  assert.match(await text(p, '#lab .status'), /^Bereit: Lauf A mit 196\.512 und Lauf B mit 196\.512 Parametern \(wasm [\w-]+\)\. Drücken Sie „Trainieren“\.$/);
   assert.match(await text(en.page, '#lab .status'), /^Ready: run A 196,512 and run B 196,512 parameters/);
   assert.equal(await text(p, '#lab .checkpoints h4'), 'Die Modelle, die Sie trainiert haben');
   assert.equal(await text(p, '#lab button.inspect[data-run="b"]'), 'Lauf B im GPT-Explorer untersuchen');
@@ -148,7 +148,7 @@ test('lang="es": Spanish words and decimal commas; fits 360 px', async () => {
   assert.equal(await text(p, '#lab select#comparison option[value="residual"]'), 'con o sin conexiones residuales');
   assert.equal(await text(p, '#lab output[for="lr"]'), '0,015');
   assert.equal(await text(p, '#lab .loss-chart .ref text'), 'conjetura uniforme, ln 256 = 5,55');
-  assert.match(await text(p, '#lab .status'), /^Listo: la ejecución A tiene 196\.512 parámetros y la B, 196\.512 \(wasm \w+\)\. Pulsa «Entrenar»\.$/);
+  assert.match(await text(p, '#lab .status'), /^Listo: la ejecución A tiene 196\.512 parámetros y la B, 196\.512 \(wasm [\w-]+\)\. Pulsa «Entrenar»\.$/);
   assert.equal(await text(p, '#lab .samples figcaption .run-name'), 'A: pre-norm');
   assert.match(await text(p, '#lab .samples figcaption'), /^A: pre-norm — tras el paso 0$/);
   await p.selectOption('#lab select#comparison', 'warmup');

@@ -72,7 +72,7 @@ const CONTROLS = { tokens: ['#preset', '#tok-0', 'button.nudge', 'button.add', '
 test('lang="de": German labels and status, numbers with a decimal comma, no console errors or warnings', async () => {
   const { page: p, context, problems, warnings } = await open(DE);
   assert.equal(await $(p, 'h3').textContent(), 'LayerNorm: jedes Token über seine Merkmale normalisieren');
-  assert.match(await $(p, '.status').textContent(), /^Vom Kern berechnet \(wasm \w+\): T = 3 Token × d = 4 Merkmale\.$/);
+  assert.match(await $(p, '.status').textContent(), /^Vom Kern berechnet \(wasm [\w-]+\): T = 3 Token × d = 4 Merkmale\.$/);
   // The en page shows 4.0000, 5.0000 and ±1.3416, ±0.4472 (layernorm-explorer.test.mjs).
   assert.equal(await $(p, '[data-stat="mean"]').textContent(), '4,0000');
   assert.equal(await $(p, '[data-stat="variance"]').textContent(), '5,0000');
@@ -109,7 +109,7 @@ test('lang="de": German labels and status, numbers with a decimal comma, no cons
 test('lang="es": Spanish labels and numbers, the book preset\'s note and the BatchNorm comparison', async () => {
   const { page: p, context, problems, warnings } = await open(ES);
   assert.equal(await $(p, 'h3').textContent(), 'LayerNorm: normalizar cada token sobre sus características');
-  assert.match(await $(p, '.status').textContent(), /^Calculado por el núcleo \(wasm \w+\): T = 3 tokens × d = 4 características\.$/);
+  assert.match(await $(p, '.status').textContent(), /^Calculado por el núcleo \(wasm [\w-]+\): T = 3 tokens × d = 4 características\.$/);
   assert.equal(await $(p, '[data-stat="mean"]').textContent(), '4,0000');
   assert.equal(await $(p, 'label[for="beta"]').textContent(), 'β (desplazamiento)');
   assert.equal(await $(p, 'label[for="preset"]').textContent(), 'Ejemplo');

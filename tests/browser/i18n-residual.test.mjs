@@ -70,7 +70,7 @@ const CONTROLS = { depth: ['#depth'], std: ['#std', 'button.low-std'], activatio
 test('lang="de": German labels and status, the lesson\'s norms with a decimal comma, PyTorch\'s printout as printed', async () => {
   const { page: p, context, problems, warnings } = await open(DE);
   assert.equal(await $(p, 'h3').textContent(), 'Gradientenfluss mit Residualverbindungen: mit und ohne');
-  assert.match(await $(p, '.status').textContent(), /^Vom Kern berechnet \(wasm \w+\)\.$/);
+  assert.match(await $(p, '.status').textContent(), /^Vom Kern berechnet \(wasm [\w-]+\)\.$/);
   // The en page shows 15.069, 9.787 and 29.272, 31.163 (residual-flow-explorer.test.mjs).
   const plain = await p.locator(`${TAG} td[data-net="withoutResidual"]`).allTextContents();
   const res = await p.locator(`${TAG} td[data-net="withResidual"]`).allTextContents();
@@ -104,7 +104,7 @@ test('lang="de": German labels and status, the lesson\'s norms with a decimal co
 test('lang="es": Spanish labels and numbers', async () => {
   const { page: p, context, problems, warnings } = await open(ES);
   assert.equal(await $(p, 'h3').textContent(), 'Flujo del gradiente con conexiones residuales: con y sin');
-  assert.match(await $(p, '.status').textContent(), /^Calculado por el núcleo \(wasm \w+\)\.$/);
+  assert.match(await $(p, '.status').textContent(), /^Calculado por el núcleo \(wasm [\w-]+\)\.$/);
   assert.equal(await $(p, 'td[data-net="withResidual"]').textContent(), '29,272');
   assert.equal(await $(p, 'button.lesson').textContent(), 'Volver a los pesos de la lección');
   assert.equal(await $(p, '#activation option[value="gelu"]').textContent(), 'GELU (aprox. tanh)');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
-import { WIDGET_TAGS } from '../../web/widgets/kit/start-runtime.js';
+import { WIDGET_TAGS } from '../../web/widgets/kit/elements.js';
 
 // The lesson page shows every widget, in this order, and a second <gpt-explorer> (section 6, the BPE model) last.
 const WIDGETS = [...WIDGET_TAGS.map((t) => (t === 'gpt-explorer' ? '#gpt-widget' : t)), '#gpt-words'];

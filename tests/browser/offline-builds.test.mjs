@@ -1,7 +1,8 @@
 // The service worker caches one build as a unit (web/sw.js): a site deployed as build A, then as build B with one
 // refresh that fails half-way, then as B for good. At no point — online or offline — does the page get files of
 // two builds: after the failed refresh it runs A entirely (offline too), after the good one B entirely, and A's
-// cache is gone. Two copies of web/ serve as the builds; B differs from A in its bundles, its glue and its page.
+// cache is gone. Two copies of web/ serve as the builds; B differs from A in its bundles (the widgets' entry and two of
+// its chunks among them), its glue and its page.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, appendFileSync, rmSync } from 'node:fs';
@@ -12,11 +13,17 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { serve } from '../../scripts/serve.mjs';
+import { chunkGraph, elementChunk } from '../../scripts/widget-chunks.mjs';
 import { assertClean, launchBrowser, openPage } from './support.mjs';
 
 const WEB = fileURLToPath(new URL('../../web/', import.meta.url));
 const MANIFEST = fileURLToPath(new URL('../../scripts/build-manifest.mjs', import.meta.url));
-const CHANGED = ['dist/blockscope-widgets.js', 'dist/blockscope-worker.js', 'dist/blockscope-glue.js', 'index.html'];
+// The widget bundle's entry, the chunk of <gelu-explorer> (which the page loads on demand) and a chunk the widgets share.
+const GRAPH = chunkGraph(join(WEB, 'dist'));
+const GELU = elementChunk(GRAPH, 'gelu-explorer');
+const SHARED = [...GRAPH.files.get(GELU).imports].sort()[0];
+const CHANGED = ['dist/blockscope-widgets.js', `dist/${GELU}`, `dist/${SHARED}`, 'dist/blockscope-worker.js',
+  'dist/blockscope-glue.js', 'index.html'];
 
 let tmp;
 let browser;

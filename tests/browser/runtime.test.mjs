@@ -1,4 +1,4 @@
-// The runtime demo page in real Chromium: both wasm flavours load from the local server and run a tiny GPT
+// The runtime demo page in real Chromium: every wasm flavour loads from the local server and run a tiny GPT
 // forward pass; logits and LayerNorm statistics appear and follow the prompt.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -7,7 +7,7 @@ import { assertClean, browserSuite, openPage, screenshot } from './support.mjs';
 
 const env = browserSuite();
 
-for (const flavour of ['simd', 'baseline']) {
+for (const flavour of ['simd-relaxed', 'simd', 'baseline']) {
   test(`runtime demo runs a GPT forward pass in Chromium (${flavour})`, async () => {
     const { page, context, problems } = await openPage(env.browser);
     await page.goto(`${env.url}runtime.html?flavour=${flavour}`);

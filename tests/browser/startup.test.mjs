@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { assertClean, launchBrowser, openPage, startServer } from './support.mjs';
-import { WIDGET_TAGS } from '../../web/widgets/kit/start-runtime.js';
+import { WIDGET_TAGS } from '../../web/widgets/kit/elements.js';
 
 const PHASES = ['entry-evaluated', 'worker-created', 'worker-started', 'glue-loaded', 'wasm-compiled', 'runtime-ready',
   'client-ready', 'first-result', 'widgets-defined', 'first-widget-started'];
@@ -39,7 +39,7 @@ test('the embed page names the flavour in the worker URL and marks every start-u
   await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
   assert.equal(workers.length, 1, `one worker: ${workers.join(', ')}`);
   const flavour = await page.evaluate(async () => (await (await import('./dist/blockscope-widgets.js')).connect()).flavour);
-  assert.match(workers[0], new RegExp(`/dist/blockscope-worker\\.js#flavour=${flavour}&module=page$`));
+  assert.match(workers[0], new RegExp(`/dist/blockscope-worker\\.js#flavour=${flavour}&module=page&worker=0$`));
   const m = await marks(page);
   assert.deepEqual(PHASES.filter((p) => typeof m[p] !== 'number'), [], `marks: ${JSON.stringify(m)}`);
   // Causal order only (each phase needs the one before it); 1 ms of slack for the worker's clock conversion.

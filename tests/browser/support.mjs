@@ -80,8 +80,9 @@ export async function launchBrowser() {
 
 /** A page that records console errors, page errors and non-local requests. */
 export async function openPage(browser, { width = 1280, height = 900, reducedMotion = 'no-preference', colorScheme = 'light',
-  hasTouch = false, isMobile = false } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion, colorScheme, hasTouch, isMobile });
+  hasTouch = false, isMobile = false, deviceScaleFactor = 1 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, reducedMotion, colorScheme, hasTouch, isMobile,
+    deviceScaleFactor });
   const page = await context.newPage();
   const problems = { console: [], external: [] };
   page.on('console', (msg) => {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { encode as gptTokenizerEncode } from 'gpt-tokenizer/encoding/r50k_base';
 
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
-import { assertClose, LOGITS_ATOL } from '../wasm/support.mjs';
+import { assertClose, FLAVOURS, LOGITS_ATOL } from '../wasm/support.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = process.env.BLOCKSCOPE_CLI ?? join(root, 'build/release/cli/blockscope');
@@ -60,7 +60,7 @@ test('init writes both layouts; the same seed samples the same tokens natively a
     const native = JSON.parse(ok('generate', '--model', dir, '--prompt-ids', '1,2,3', '--max-new-tokens', '15',
       '--tokenizer', 'bytes', '--no-stop', '--json', ...sampling));
     assert.equal(native.tokens.length, 15);
-    for (const flavour of ['simd', 'baseline']) {
+    for (const flavour of FLAVOURS) {
       const bs = await loadBlockscope({ flavour });
       const gpt = await bs.loadModel({ url: `${dir}/` });
       const wasm = [...gpt.generate([1, 2, 3], { maxNewTokens: 15, temperature: 0.9, topK: 20, topP: 0.95, seed: 77 })]

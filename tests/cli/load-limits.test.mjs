@@ -1,5 +1,5 @@
 // One memory budget for the CLI and the page: the same checkpoint loads with `blockscope` and with the runtime's
-// loadModel in both wasm flavours, or both refuse it with the same message — a GPT-2-layout file that stores its
+// loadModel in every wasm flavour, or both refuse it with the same message — a GPT-2-layout file that stores its
 // tied head twice (state_dict()'s lm_head.weight next to wte.weight) loads everywhere, a config whose float32
 // weights exceed the core's limit and a model.safetensors larger than its config allows are refused alike.
 import assert from 'node:assert/strict';
@@ -9,10 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 
 import { BlockscopeError, loadBlockscope } from '../../web/runtime/blockscope.js';
+import { FLAVOURS } from '../wasm/support.mjs';
 import { ok, readSafetensors, run, scratch } from './support.mjs';
 
 const work = scratch('load-limits');
-const FLAVOURS = ['simd', 'baseline'];
 
 /** Writes F32 tensors {name: {shape, data}} as safetensors (8-byte header length, JSON header, data). */
 function writeSafetensors(path, tensors) {
@@ -55,7 +55,7 @@ function cliError(dir) {
   return r.stderr.replace(/^blockscope: error: /, '').trimEnd();
 }
 
-test('a GPT-2-layout checkpoint storing its tied head twice loads in the CLI and in both wasm flavours', async () => {
+test('a GPT-2-layout checkpoint storing its tied head twice loads in the CLI and in every wasm flavour', async () => {
   // Large enough that the embedding dominates (V x C = 25.7 M floats): the page's old file-size rule (weights x 1.1
   // + 64 MiB) refused this 206 MB file, whose second copy of the embedding the core's rule (max_safetensors_bytes)
   // allows for.
@@ -82,7 +82,7 @@ test('a GPT-2-layout checkpoint storing its tied head twice loads in the CLI and
   }
 });
 
-test('a config over the weight limit is refused by the CLI and both wasm flavours with the same message', async () => {
+test('a config over the weight limit is refused by the CLI and every wasm flavour with the same message', async () => {
   const dir = join(work, 'huge-config');
   mkdirSync(dir);
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ vocab_size: 100000000, context_length: 64, emb_dim: 64, n_heads: 4, n_layers: 2 }));

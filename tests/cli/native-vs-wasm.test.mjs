@@ -1,7 +1,8 @@
-// The same training run natively (blockscope train) and in both wasm flavours (Trainer in web/runtime/blockscope.js):
+// The same training run natively (blockscope train) and in every wasm flavour (Trainer in web/runtime/blockscope.js):
 // same weights, seed, data split and schedule give the same losses step by step. Not bit for bit: native
-// matrix products go through Eigen (SSE), wasm SIMD through the hand-written SIMD128 kernels and wasm baseline
-// through Eigen's scalar code, which sum in different orders; the test prints the largest difference.
+// matrix products go through Eigen (SSE), wasm SIMD through the hand-written SIMD128 kernels (simd-relaxed: the same
+// with fused multiply-adds) and wasm baseline through Eigen's scalar code, which sum in different orders; the test
+// prints the largest difference.
 // A diverging run goes through the one training loop (the core's TrainingRun) everywhere: it stops at the same
 // step and ends with the same weights, bit for bit.
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
+import { FLAVOURS } from '../wasm/support.mjs';
 import { englishText, initTiny, jsonLines, ok, readSafetensors, run, scratch, writeText } from './support.mjs';
 
 const STEPS = 15;
@@ -38,7 +40,7 @@ test('native and wasm training give the same loss curve for the same seed', asyn
   assert.equal(native.length, STEPS);
   const summary = jsonLines(ok('train', '--model', model, '--data', textPath, '--out', join(work, 'out2'), '--json', ...args))
     .at(-1);
-  for (const flavour of ['simd', 'baseline']) {
+  for (const flavour of FLAVOURS) {
     const { gpt, trainer } = await wasmTrainer(flavour, model, text, summary);
     let worst = 0;
     for (let s = 0; s < STEPS; s++) {
@@ -53,7 +55,7 @@ test('native and wasm training give the same loss curve for the same seed', asyn
   }
 });
 
-test('a diverging run stops at the same step with the same weights natively and in both wasm flavours', async () => {
+test('a diverging run stops at the same step with the same weights natively and in every wasm flavour', async () => {
   // lr 1e10: update 1 (every weight moved by about the learning rate) makes update 2's loss non-finite. The rule
   // keeps the weights after update 0 — those that gave update 1's finite loss — rather than the ones after
   // update 1 that produced the NaN (which the page used to keep). Weights after a real update cannot be compared
@@ -75,7 +77,7 @@ test('a diverging run stops at the same step with the same weights natively and 
   assert.equal(summary.steps, 0);
   console.log(`native: diverged at step ${bad.step} (loss ${bad.loss}), kept the weights after step ${summary.steps}`);
   const native = readSafetensors(join(out, 'model.safetensors')).tensors;
-  for (const flavour of ['simd', 'baseline']) {
+  for (const flavour of FLAVOURS) {
     const { gpt, trainer } = await wasmTrainer(flavour, model, text, summary);
     const result = trainer.train({ steps: 30 });
     assert.equal(result.reason, 'diverged', flavour);

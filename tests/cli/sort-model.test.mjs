@@ -1,5 +1,5 @@
 // The shipped sorting model (web/models/sort, made by models/sort/train.mjs): its logits agree with PyTorch's
-// (tests/reference/make_trained_goldens.py) natively and in both wasm flavours; greedy decoding through the CLI sorts every held-out input exactly, as
+// (tests/reference/make_trained_goldens.py) natively and in every wasm flavour; greedy decoding through the CLI sorts every held-out input exactly, as
 // its model card says; the head table's attention figures are what a fresh measurement gives; the held-out inputs
 // are never training inputs; its tokens.json lets `generate --prompt "… SEP"` print the sorted numbers as text (and
 // refuse a word that is not a symbol); and the recipe itself runs (at a tiny scale) and is deterministic.
@@ -13,6 +13,7 @@ import { greedyAccuracy, headRoles, roleName } from '../../models/sort/evaluate.
 import { example, makeSplits, symbols } from '../../models/sort/task.mjs';
 import { loadRecipe, runRecipe } from '../../models/sort/train.mjs';
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
+import { FLAVOURS } from '../wasm/support.mjs';
 import { fails, ok, root, run, scratch } from './support.mjs';
 
 const MODEL = join(root, 'web/models/sort');
@@ -43,7 +44,7 @@ test('native logits of the shipped model agree with PyTorch', () => {
   }
 });
 
-for (const flavour of ['simd', 'baseline']) {
+for (const flavour of FLAVOURS) {
   test(`wasm ${flavour}: logits agree with PyTorch and every held-out input is sorted`, async () => {
     const bs = await loadBlockscope({ flavour });
     const gpt = await bs.loadModel({ config: JSON.stringify(config), weights: readFileSync(join(MODEL, 'model.safetensors')) });

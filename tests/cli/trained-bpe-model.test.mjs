@@ -1,6 +1,6 @@
 // The shipped BPE model (web/models/brown-bpe, made by `node models/brown/train.mjs --recipe bpe`): its own
 // tokenizer encodes the reference prompts as OpenAI encoder.py's algorithm does on the same files, and its logits
-// agree with PyTorch's (tests/reference/make_trained_goldens.py brown-bpe) natively and in both wasm flavours; the
+// agree with PyTorch's (tests/reference/make_trained_goldens.py brown-bpe) natively and in every wasm flavour; the
 // figures its card reports — held-out Brown loss, held-out prose bits per byte, English-word rate — are what a fresh
 // measurement gives; and the BPE recipe itself runs (at a tiny scale), deterministically.
 import assert from 'node:assert/strict';
@@ -14,6 +14,7 @@ import { heldOutProse, wordRate } from '../../models/lib/english.mjs';
 import { prepare } from '../../models/brown/prepare-corpus.mjs';
 import { runRecipe } from '../../models/brown/train.mjs';
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
+import { FLAVOURS } from '../wasm/support.mjs';
 import { maxDiff, ok, root, scratch, writeText } from './support.mjs';
 
 const MODEL = join(root, 'web/models/brown-bpe');
@@ -42,7 +43,7 @@ test("the model's own tokenizer and native logits agree with encoder.py's ids an
   }
 });
 
-for (const flavour of ['simd', 'baseline']) {
+for (const flavour of FLAVOURS) {
   test(`wasm ${flavour}: the model and its tokenizer from the directory agree with PyTorch`, async () => {
     const bs = await loadBlockscope({ flavour });
     const source = { url: pathToFileURL(`${MODEL}/`).href };

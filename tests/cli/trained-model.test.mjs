@@ -1,5 +1,5 @@
 // The shipped trained model (web/models/brown, made by models/brown/train.mjs): its logits agree with PyTorch's
-// (tests/reference/make_trained_goldens.py) natively and in both wasm flavours; the validation loss its model
+// (tests/reference/make_trained_goldens.py) natively and in every wasm flavour; the validation loss its model
 // card reports is what a fresh evaluation of the held-out documents gives, natively and in wasm; and the recipe
 // itself runs (at a tiny scale) and is deterministic.
 import assert from 'node:assert/strict';
@@ -13,6 +13,7 @@ import { heldOutProse, wordRate } from '../../models/lib/english.mjs';
 import { prepare } from '../../models/brown/prepare-corpus.mjs';
 import { runRecipe } from '../../models/brown/train.mjs';
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
+import { FLAVOURS } from '../wasm/support.mjs';
 import { maxDiff, ok, root, scratch, writeText } from './support.mjs';
 
 const MODEL = join(root, 'web/models/brown');
@@ -39,7 +40,7 @@ test('native logits of the shipped model agree with PyTorch (book layout, F16 we
   }
 });
 
-for (const flavour of ['simd', 'baseline']) {
+for (const flavour of FLAVOURS) {
   test(`wasm ${flavour}: logits and held-out loss of the shipped model agree with PyTorch`, async () => {
     const bs = await loadBlockscope({ flavour });
     const gpt = await bs.loadModel({ config: JSON.stringify(config), weights });

@@ -12,19 +12,22 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 
 import { serve } from '../../scripts/serve.mjs';
+import { chunkGraph, elementChunk, ENTRY } from '../../scripts/widget-chunks.mjs';
+import { WIDGET_TAGS } from '../../web/widgets/kit/elements.js';
 import { assertClean, launchBrowser, openPage } from '../browser/support.mjs';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const MANIFEST = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
 
-/** What a lesson author needs: the runtime, both wasm flavours and their shared glue, the bundles, the types. */
+/** What a lesson author needs: the runtime, every wasm flavour (light and full modules) and their shared glue, the bundles, the types. */
 const REQUIRED = [
   'package.json', 'README.md',
   'web/runtime/blockscope.js', 'web/runtime/client.js', 'web/runtime/handles.js', 'web/runtime/models.js', 'web/runtime/training.js', 'web/runtime/in-thread.js',
   'web/runtime/worker.js', 'web/runtime/runtime-host.js', 'web/runtime/api.js', 'web/runtime/transport.js',
   'web/runtime/locations.js',
-  'web/dist/blockscope-glue.js', 'web/dist/blockscope-simd.wasm', 'web/dist/blockscope-baseline.wasm',
+  'web/dist/blockscope-glue.js', 'web/dist/blockscope-simd.wasm', 'web/dist/blockscope-simd-relaxed.wasm',
+  'web/dist/blockscope-baseline.wasm', 'web/dist/blockscope-light-simd.wasm', 'web/dist/blockscope-light-baseline.wasm',
   'web/dist/blockscope-widgets.js', 'web/dist/blockscope-worker.js',
   'web/dist/tokenizers/gpt2/encoder.json', 'web/dist/tokenizers/gpt2/vocab.bpe',
   'web/models/brown/config.json', 'web/models/brown/model.safetensors',
@@ -90,6 +93,16 @@ test('the tarball holds the runtime, both wasm flavours, the bundles, model, dat
   for (const locale of ['de', 'es']) {
     assert.ok(files.some((f) => f === `web/dist/i18n/${locale}.js`), `no ${locale} message chunk packed`);
   }
+  // The widgets bundle's chunks and per-element modules: every file the entry and the chunks import is packed, and
+  // every element has its chunk and its module (chunkGraph and elementChunk throw otherwise).
+  const graph = chunkGraph(join(env.installed, 'web/dist'));
+  for (const tag of [...WIDGET_TAGS, 'blockscope-tour']) {
+    assert.ok(files.includes(`web/dist/${elementChunk(graph, tag)}`), `<${tag}>'s chunk is not packed`);
+    assert.ok(files.includes(`web/dist/widgets/${tag}.js`), `<${tag}>'s module is not packed`);
+    assert.ok(files.includes(`types/widgets/${tag}.d.ts`), `<${tag}>'s module types are not packed`);
+  }
+  const chunks = files.filter((f) => /^web\/dist\/chunk-[\w-]+\.js$/.test(f)).map((f) => f.slice('web/dist/'.length));
+  assert.deepEqual(chunks.sort(), [...graph.files.keys()].filter((f) => f !== ENTRY).sort(), 'packed chunks the bundle does not use');
   assert.deepEqual(files.filter((f) => FORBIDDEN.test(f)), [], 'files that must not be shipped');
   assert.equal(env.pack.version, MANIFEST.version);
   assert.equal(MANIFEST.private, undefined, 'a private package cannot be published');
@@ -108,7 +121,7 @@ test('the tarball holds the runtime, both wasm flavours, the bundles, model, dat
 test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GELU and a GPT forward pass equal to the repo', async () => {
   const fromPackage = await nodeEval(env.project, forwardProgram('blockscope/runtime'));
   assert.equal(fromPackage.resolved, new URL('web/runtime/blockscope.js', `file://${env.installed}/`).href);
-  // package.json is the version's source; the wasm reports its own (wasm/bindings.cpp): they must agree.
+  // package.json is the version's source; the wasm reports its own (wasm/runtime_bindings.cpp): they must agree.
   assert.equal(fromPackage.version, MANIFEST.version, 'the packaged wasm reports another version than package.json');
   assert.equal(fromPackage.mean, 4);
   assert.equal(fromPackage.variance, 5);
@@ -127,9 +140,10 @@ test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GE
   assert.deepEqual(client.gelu.map((v) => v.toFixed(4)), ['0.8412', '-0.1588']);
   // The subpaths a bundler or a page resolves.
   const resolved = await nodeEval(env.project, `process.stdout.write(JSON.stringify(
-    ['blockscope/widgets', 'blockscope/client', 'blockscope/dist/blockscope-simd.wasm'].map((s) => import.meta.resolve(s))))`);
+    ['blockscope/widgets', 'blockscope/widgets/gelu-explorer', 'blockscope/client', 'blockscope/dist/blockscope-simd.wasm']
+      .map((s) => import.meta.resolve(s))))`);
   assert.deepEqual(resolved.map((u) => u.slice(`file://${env.installed}/`.length)),
-    ['web/dist/blockscope-widgets.js', 'web/runtime/client.js', 'web/dist/blockscope-simd.wasm']);
+    ['web/dist/blockscope-widgets.js', 'web/dist/widgets/gelu-explorer.js', 'web/runtime/client.js', 'web/dist/blockscope-simd.wasm']);
 });
 
 test('a page using <gelu-explorer> from node_modules/blockscope shows the core\'s GELU(1) in Chromium', async () => {
@@ -159,6 +173,9 @@ test('a page using <gelu-explorer> from node_modules/blockscope shows the core\'
     assert.equal(shown, core.toFixed(4));
     const wasm = requested.filter((n) => n.endsWith('.wasm'));
     assert.ok(wasm.length > 0 && wasm.every((n) => n.includes('/node_modules/blockscope/web/dist/')), `wasm from ${wasm}`);
+    const chunks = requested.filter((n) => /\/chunk-[\w-]+\.js$/.test(n));
+    assert.ok(chunks.some((n) => n.includes('/node_modules/blockscope/web/dist/chunk-gelu-explorer-')), `chunks: ${chunks}`);
+    assert.ok(!chunks.some((n) => /chunk-(layernorm|ffn|block|gpt)-explorer-|chunk-training-lab-/.test(n)), `other widgets: ${chunks}`);
     assert.deepEqual(failed, [], 'failed requests');
     assertClean(problems);
     await context.close();

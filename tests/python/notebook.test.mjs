@@ -113,7 +113,9 @@ test('the npm package ships the Python package, and pip installs it from those f
   assert.deepEqual(python.filter((f) => /\/(tests|build|__pycache__)\/|\.egg-info\/|\/blockscope\/web\//.test(f)), []);
   // The installed package carries the build's very files.
   for (const f of ['dist/blockscope-widgets.js', 'dist/blockscope-worker.js', 'dist/blockscope-glue.js',
-    'dist/blockscope-simd.wasm', 'dist/blockscope-baseline.wasm', 'presets/layernorm-book42.json', 'models/sort/model.safetensors']) {
+    'dist/blockscope-simd.wasm', 'dist/blockscope-simd-relaxed.wasm', 'dist/blockscope-baseline.wasm',
+    'dist/blockscope-light-simd.wasm', 'dist/blockscope-light-baseline.wasm', 'presets/layernorm-book42.json',
+    'models/sort/model.safetensors']) {
     assert.equal(sha(join(env.site, 'blockscope/web', f)), sha(join(REPO, 'web', f)), f);
   }
 });
@@ -136,7 +138,7 @@ test('a notebook runs in ipykernel (nbclient) and exports to HTML (nbconvert); t
   env.expected = JSON.parse(stdout.match(/^EXPECTED (.*)$/m)[1]);
   assert.ok(stdout.match(/^FROM (.*)$/m)[1].startsWith(env.site), 'the kernel imported another blockscope');
   assert.match(stdout, /^ERROR <layernorm-explorer> has no attribute tokens\. Did you mean .*values=/m);
-  // Outputs: cells 2–4 show one widget each; only the first carries the runtime (≈ 0.8 MB), the others are small.
+  // Outputs: cells 2–4 show one widget each; only the first carries the runtime (≈ 1 MB), the others are small.
   const html = nb.cells.slice(1, 4).map((c) => [].concat(c.outputs.find((o) => o.data?.['text/html'])?.data['text/html']).join(''));
   const sizes = html.map((h) => Buffer.byteLength(h));
   console.log(`notebook outputs: ${sizes.map((n) => n.toLocaleString('en')).join(', ')} bytes; .ipynb ` +

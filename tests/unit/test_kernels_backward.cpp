@@ -1,6 +1,6 @@
 // Tests for the backward kernels of f32_linear (core/src/kernels): the generic set against a double-precision
-// naive reference, and, when compiled with -msimd128 (tests/wasm_kernels/), the SIMD128 set against its
-// generic twins. Gradients start with random values (to prove +=), NaN guard cells follow every buffer, and
+// naive reference, and, when compiled with -msimd128 (tests/wasm_kernels/), the SIMD128 set (and in the simd-relaxed
+// build the relaxed set) against its generic twins. Gradients start with random values (to prove +=), NaN guard cells follow every buffer, and
 // shapes are not multiples of the 4x8 tile.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -301,15 +301,40 @@ TEST_CASE("backward kernels: the simd128 packings equal their generic twins bit 
   });
 }
 
-TEST_CASE("backward kernels: f32_gemm_acc_4x8__simd128 tiles equal their generic twin",
-          "[kernels][backward][simd128]") {
+namespace {
+// Every tile shape of `gemm_acc` against the generic twin; the largest difference goes to *worst.
+void check_gemm_acc_tiles(GemmAccFn gemm_acc, double* worst) {
   for (int64_t mr = 1; mr <= kGemmMR; ++mr)
     for (int64_t nc = 1; nc <= kGemmNR; ++nc)
       for (int64_t K : kKs) {
         const Tile t(mr, nc, K);
-        require_close(run_gemm_acc_tile(f32_gemm_acc_4x8__simd128, t),
-                      run_gemm_acc_tile(f32_gemm_acc_4x8__generic, t), t.name(), &worst_tile);
+        require_close(run_gemm_acc_tile(gemm_acc, t), run_gemm_acc_tile(f32_gemm_acc_4x8__generic, t), t.name(), worst);
       }
+}
+
+// f32_linear_backward on kernel set `k` against the generic set (every blocking, every problem, and a shape the
+// default blocking splits) and against the double reference.
+void check_linear_backward(const LinearBackwardKernels& k, double* worst) {
+  const std::vector<LinearBackwardKernels> tested = blockings(k);
+  const std::vector<LinearBackwardKernels> generic = blockings(kLinearBackwardGeneric);
+  for (size_t b = 0; b < tested.size(); ++b)
+    for_each_problem([&](const Problem& p) {
+      const Grads got = run_backward(tested[b], p), want = run_backward(generic[b], p);
+      for (Want w : {kDinp, kDweight, kDbias}) {
+        const std::string what = p.name() + grad_name(w) + " mc=" + std::to_string(tested[b].mc);
+        require_close(got.get(w), want.get(w), what, worst);
+        require_close(got.get(w), reference(p, w), what + " vs reference");
+      }
+    });
+  const Problem big(300, 19, 141);  // the default blocking's split shapes, as in the generic test
+  const Grads got = run_backward(k, big), want = run_backward(kLinearBackwardGeneric, big);
+  for (Want w : {kDinp, kDweight, kDbias}) require_close(got.get(w), want.get(w), big.name() + grad_name(w), worst);
+}
+}  // namespace
+
+TEST_CASE("backward kernels: f32_gemm_acc_4x8__simd128 tiles equal their generic twin",
+          "[kernels][backward][simd128]") {
+  check_gemm_acc_tiles(f32_gemm_acc_4x8__simd128, &worst_tile);
 }
 
 TEST_CASE("backward kernels: f32_colsum_acc_16__simd128 equals its generic twin", "[kernels][backward][simd128]") {
@@ -322,22 +347,25 @@ TEST_CASE("backward kernels: f32_colsum_acc_16__simd128 equals its generic twin"
 
 TEST_CASE("backward kernels: f32_linear_backward on the simd128 kernels equals the generic kernels",
           "[kernels][backward][simd128]") {
-  const std::vector<LinearBackwardKernels> simd = blockings(kLinearBackwardSimd128);
-  const std::vector<LinearBackwardKernels> generic = blockings(kLinearBackwardGeneric);
-  for (size_t b = 0; b < simd.size(); ++b)
-    for_each_problem([&](const Problem& p) {
-      const Grads got = run_backward(simd[b], p), want = run_backward(generic[b], p);
-      for (Want w : {kDinp, kDweight, kDbias}) {
-        const std::string what = p.name() + grad_name(w) + " mc=" + std::to_string(simd[b].mc);
-        require_close(got.get(w), want.get(w), what, &worst_backward);
-        require_close(got.get(w), reference(p, w), what + " vs reference");
-      }
-    });
-  const Problem big(300, 19, 141);  // the default blocking's split shapes, as in the generic test
-  const Grads got = run_backward(kLinearBackwardSimd128, big), want = run_backward(kLinearBackwardGeneric, big);
-  for (Want w : {kDinp, kDweight, kDbias})
-    require_close(got.get(w), want.get(w), big.name() + grad_name(w), &worst_backward);
+  check_linear_backward(kLinearBackwardSimd128, &worst_backward);
   std::printf("largest |simd128 - generic| (backward): gemm_acc tile %.3g, colsum %.3g, linear_backward %.3g\n",
               worst_tile, worst_colsum, worst_backward);
 }
+
+#ifdef BLOCKSCOPE_WASM_RELAXED
+// The simd-relaxed flavour's kernels (relaxed_madd: fused or not, as the engine likes) within the same tolerances.
+TEST_CASE("backward kernels: f32_gemm_acc_4x8__relaxed tiles match their generic twin", "[kernels][backward][relaxed]") {
+  double worst = 0;
+  check_gemm_acc_tiles(f32_gemm_acc_4x8__relaxed, &worst);
+  std::printf("largest |relaxed - generic| (backward): gemm_acc tile %.3g\n", worst);
+}
+
+TEST_CASE("backward kernels: f32_linear_backward on the relaxed kernels matches the generic kernels",
+          "[kernels][backward][relaxed]") {
+  REQUIRE(kLinearBackwardRelaxed.gemm_acc == f32_gemm_acc_4x8__relaxed);
+  double worst = 0;
+  check_linear_backward(kLinearBackwardRelaxed, &worst);
+  std::printf("largest |relaxed - generic| (backward): linear_backward %.3g\n", worst);
+}
+#endif
 #endif

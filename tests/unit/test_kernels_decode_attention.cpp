@@ -1,6 +1,7 @@
 // Tests for the decoding attention kernels (kernels/f32_attention.cpp): each *_generic kernel against a
 // double-precision reference, and, in the wasm kernel test (-msimd128), each *_simd128 kernel against its
-// generic twin, bit for bit (they sum in the same order). Key/value rows are read strided as in a KV cache;
+// generic twin, bit for bit (they sum in the same order), and in the simd-relaxed build each *_relaxed kernel against
+// its generic twin within the tolerance. Key/value rows are read strided as in a KV cache;
 // head sizes and row counts are not multiples of the vector width; outputs start as NaN with NaN guards after.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -52,6 +53,10 @@ void require_close(const std::vector<float>& got, const std::vector<double>& wan
   REQUIRE(d.excess <= 0.0);
 }
 
+#ifdef BLOCKSCOPE_WASM_RELAXED
+std::vector<double> widen(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+#endif
+
 template <class F>
 void for_each_head(F&& f) {
   for (int64_t hs : kHeadSizes)
@@ -98,6 +103,32 @@ TEST_CASE("kernels: f32_attention_weighted_sum__simd128 equals its generic twin 
       INFO(h.name() << ": column " << i);
       REQUIRE(got[i] == want[i]);
     }
+  });
+}
+#endif
+
+#ifdef BLOCKSCOPE_WASM_RELAXED
+// relaxed_madd may fuse (round once) or not, so the relaxed kernels are not bit-identical to their twins: they are
+// held to the tolerance the generic kernels meet against the double reference, against both.
+TEST_CASE("kernels: f32_attention_scores__relaxed matches its generic twin", "[kernels][relaxed]") {
+  for_each_head([](const Head& h) {
+    const auto got = run_scores(f32_attention_scores__relaxed, h);
+    require_close(got, widen(run_scores(f32_attention_scores__generic, h)), h);
+    std::vector<double> want(static_cast<size_t>(h.S));
+    for (int64_t s = 0; s < h.S; ++s)
+      for (int64_t j = 0; j < h.hs; ++j) want[s] += static_cast<double>(h.q[j]) * h.rows[s * h.stride + j];
+    require_close(got, want, h);
+  });
+}
+
+TEST_CASE("kernels: f32_attention_weighted_sum__relaxed matches its generic twin", "[kernels][relaxed]") {
+  for_each_head([](const Head& h) {
+    const auto got = run_weighted_sum(f32_attention_weighted_sum__relaxed, h);
+    require_close(got, widen(run_weighted_sum(f32_attention_weighted_sum__generic, h)), h);
+    std::vector<double> want(static_cast<size_t>(h.hs));
+    for (int64_t s = 0; s < h.S; ++s)
+      for (int64_t j = 0; j < h.hs; ++j) want[j] += static_cast<double>(h.p[s]) * h.rows[s * h.stride + j];
+    require_close(got, want, h);
   });
 }
 #endif

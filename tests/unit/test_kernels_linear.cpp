@@ -1,6 +1,6 @@
 // Tests for core/src/kernels: each *_generic kernel against a double-precision naive reference, and, when
-// compiled with -msimd128 (the wasm kernel test, tests/wasm_kernels/), each *_simd128 kernel against its
-// generic twin. Shapes are not multiples of the vector width; outputs start as NaN so unwritten elements
+// compiled with -msimd128 (the wasm kernel test, tests/wasm_kernels/), each *_simd128 kernel (and in the simd-relaxed
+// build each *_relaxed kernel) against its generic twin. Shapes are not multiples of the vector width; outputs start as NaN so unwritten elements
 // fail, and the cells around each output must still be NaN afterwards (nothing written out of bounds).
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -192,21 +192,78 @@ TEST_CASE("kernels: f32_linear on the simd128 kernels equals the generic kernels
               worst_gemv, worst_linear);
 }
 
-TEST_CASE("kernels: linear_forward runs the simd128 kernels in SIMD128 builds", "[kernels][simd128]") {
+namespace {
+// linear_forward runs kernel set `k`: the same kernels give the same bits.
+void require_linear_forward_runs(const LinearKernels& k) {
   for (int64_t N : {1, 3, 4, 9}) {
     const Problem p(N, 17, 33, true);
     std::vector<float> y(static_cast<size_t>(N * p.OC), kNaN);
     linear_forward(y.data(), p.x.data(), p.w.data(), p.bias(), p.N, p.C, p.OC);
-    const std::vector<float> want = run_linear(kLinearSimd128, p);
-    for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == want[i]);  // same kernels, same bits
+    const std::vector<float> want = run_linear(k, p);
+    for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == want[i]);
   }
 }
+}  // namespace
+
+#ifndef BLOCKSCOPE_WASM_RELAXED
+TEST_CASE("kernels: linear_forward runs the simd128 kernels in SIMD128 builds", "[kernels][simd128]") {
+  require_linear_forward_runs(kLinearSimd128);
+}
+#else
+// The simd-relaxed flavour's kernels (relaxed_madd: fused or not, as the engine likes) within the same tolerances as
+// the SIMD128 ones, but not bit for bit.
+TEST_CASE("kernels: f32_gemm_4x8__relaxed tiles match their generic twin", "[kernels][relaxed]") {
+  double worst = 0;
+  for_each_tile_problem([&](const Problem& p) {
+    require_close(run_gemm_tile(f32_gemm_4x8__relaxed, p), run_gemm_tile(f32_gemm_4x8__generic, p), p, &worst);
+  });
+  std::printf("largest |relaxed - generic|: gemm tile %.3g\n", worst);
+}
+
+TEST_CASE("kernels: f32_gemv__relaxed matches its generic twin", "[kernels][relaxed]") {
+  double worst = 0;
+  for (int64_t C : kCs)
+    for (int64_t OC : kOCs)
+      for (bool bias : {true, false}) {
+        const Problem p(1, C, OC, bias);
+        require_close(run_gemv(f32_gemv__relaxed, p), run_gemv(f32_gemv__generic, p), p, &worst);
+      }
+  std::printf("largest |relaxed - generic|: gemv %.3g\n", worst);
+}
+
+TEST_CASE("kernels: f32_linear on the relaxed kernels matches the generic kernels and the reference", "[kernels][relaxed]") {
+  REQUIRE(kLinearRelaxed.gemm == f32_gemm_4x8__relaxed);
+  REQUIRE(kLinearRelaxed.gemv == f32_gemv__relaxed);
+  double worst = 0;
+  for (int64_t gemv_below_n : {kLinearRelaxed.gemv_below_n, int64_t{0}, int64_t{100}}) {
+    LinearKernels relaxed = kLinearRelaxed, generic = kLinearGeneric;
+    relaxed.gemv_below_n = generic.gemv_below_n = gemv_below_n;
+    for_each_linear_problem([&](const Problem& p) {
+      const std::vector<float> got = run_linear(relaxed, p);
+      require_close(got, run_linear(generic, p), p, &worst);
+      require_close(got, reference(p), p);
+    });
+  }
+  std::printf("largest |relaxed - generic|: linear %.3g\n", worst);
+}
+
+TEST_CASE("kernels: linear_forward runs the relaxed kernels in the simd-relaxed build", "[kernels][relaxed]") {
+  require_linear_forward_runs(kLinearRelaxed);
+}
+#endif
 #endif
 
 TEST_CASE("kernels: the dispatch table names this build's ISA and holds its kernels", "[kernels]") {
   const Dispatch& d = active();
   REQUIRE(std::string(kernel_isa()) == d.isa);
-#ifdef __wasm_simd128__
+#if defined(BLOCKSCOPE_WASM_RELAXED)
+  REQUIRE(std::string(d.isa) == "relaxed-simd");
+  REQUIRE(d.linear == f32_linear__relaxed);
+  REQUIRE(d.linear_backward == f32_linear_backward__relaxed);
+  REQUIRE(d.attention_scores == f32_attention_scores__relaxed);
+  REQUIRE(d.attention_weighted_sum == f32_attention_weighted_sum__relaxed);
+  REQUIRE(d.q8_gemv == q8_gemv__simd128);
+#elif defined(__wasm_simd128__)
   REQUIRE(std::string(d.isa) == "simd128");
   REQUIRE(d.linear == f32_linear__simd128);
   REQUIRE(d.linear_backward == f32_linear_backward__simd128);

@@ -1,4 +1,4 @@
-// A seeded fuzz of the JavaScript API, both flavours: random calls with random (often hostile) arguments on
+// A seeded fuzz of the JavaScript API, every flavour: random calls with random (often hostile) arguments on
 // random live or disposed objects, disposed in random orders. Every failure must be an ordinary Error naming
 // a problem (never a wasm trap or an embind marshalling error), and afterwards the stack pointer is where it
 // started, the heap holds no more than the runtime's reusable buffers, and the runtime still computes the

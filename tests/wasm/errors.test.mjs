@@ -1,5 +1,5 @@
 // Bad input through the wasm API: every mistake is a thrown Error whose message names the problem, and the
-// module keeps working afterwards (both flavours).
+// module keeps working afterwards (every flavour).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 

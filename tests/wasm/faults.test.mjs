@@ -1,4 +1,4 @@
-// Faults of the whole runtime rather than of one input, in both wasm flavours: the memory budget is the runtime's
+// Faults of the whole runtime rather than of one input, in every wasm flavour: the memory budget is the runtime's
 // (models, KV caches and generators that each fit their own budget but not together end in a BlockscopeError naming
 // what the runtime holds — never a trap — and the stack and heap are as before); generations dropped half-way are
 // freed by the garbage collector or with their model; int8 weights report a non-finite activation as float32

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
 import { connect } from '../../web/runtime/client.js';
-import { FLAVOURS } from './support.mjs';
+import { FLAVOURS, WASM_FLAGS } from './support.mjs';
 
 const brown = new URL('../../web/models/brown/', import.meta.url);
 const source = () => ({ config: readFileSync(new URL('config.json', brown), 'utf8'), weights: readFileSync(new URL('model.safetensors', brown)) });
@@ -98,7 +98,7 @@ test('save an 8.5M-parameter model for the int8 memory test', async () => {
 
 for (const flavour of FLAVOURS) {
   test(`wasm ${flavour}: an int8 load grows memory by at most 0.35x the float32 weights`, () => {
-    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, flavour, `file://${dir}/`],
+    const out = JSON.parse(execFileSync(process.execPath, [...WASM_FLAGS, '--input-type=module', '-e', CHILD, flavour, `file://${dir}/`],
       { encoding: 'utf8', cwd: fileURLToPath(new URL('../../', import.meta.url)) }));
     assert.equal(out.format, 'int8');
     const weightBytes = 4 * out.parameters;

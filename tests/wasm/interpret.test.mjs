@@ -1,4 +1,4 @@
-// The logit lens, head ablation and attribution through the wasm runtime (both flavours) and the page client,
+// The logit lens, head ablation and attribution through the wasm runtime (every flavour) and the page client,
 // against PyTorch (tests/golden/interpret.json, tests/reference/make_interpret_goldens.py): the tiny golden GPT and
 // the shipped trained model, lens and ablated logits within 1e-4, attributions within 1e-4 of each vector's scale.
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Sizes that would wrap wasm32's 32-bit size_t, parameter counts beyond int64 or any allocator, top-k beyond
-// 2^32 and lone surrogates, through the JS API of both flavours: each is refused (or handled) with a clear
+// 2^32 and lone surrogates, through the JS API of every flavour: each is refused (or handled) with a clear
 // message, nothing is allocated, and the runtime keeps working.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { loadBlockscope } from '../../web/runtime/blockscope.js';
-import { assertClose, FLAVOURS, LOGITS_ATOL } from './support.mjs';
+import { assertClose, FLAVOURS, LOGITS_ATOL, WASM_FLAGS } from './support.mjs';
 
 // 8.5 M parameters (34 MB of float32): large next to the runtime's own 16 MiB of memory.
 const CONFIG = { vocab_size: 8192, context_length: 256, emb_dim: 256, n_heads: 4, n_layers: 8, drop_rate: 0, qkv_bias: true, tie_weights: true };
@@ -52,7 +52,7 @@ for (const flavour of FLAVOURS) {
     test(`wasm ${flavour}: loading from ${how} grows memory by at most 1.2x the float32 weights`, async () => {
       const { readFileSync } = await import('node:fs');
       const url = `file://${dir}/`;
-      const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, flavour, url, how],
+      const out = JSON.parse(execFileSync(process.execPath, [...WASM_FLAGS, '--input-type=module', '-e', CHILD, flavour, url, how],
         { encoding: 'utf8', cwd: fileURLToPath(new URL('../../', import.meta.url)) }));
       const weightBytes = 4 * out.parameters;
       assert.equal(out.parameters, 8_481_280);

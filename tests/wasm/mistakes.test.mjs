@@ -1,4 +1,4 @@
-// The learners' mistakes through the runtime, in both flavours: the same PyTorch goldens as
+// The learners' mistakes through the runtime, in every flavour: the same PyTorch goldens as
 // tests/unit/test_mistakes.cpp (layer_norm_variants.json and module_mistakes.json, PyTorch running each mistaken
 // formula), the core's id lists, and bad ids, steps and shapes refused by name with the runtime still working.
 import assert from 'node:assert/strict';

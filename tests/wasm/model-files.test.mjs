@@ -1,4 +1,4 @@
-// Model files, tokenizers and generation through the wasm runtime (both flavours): checkpoints in both
+// Model files, tokenizers and generation through the wasm runtime (every flavour): checkpoints in both
 // layouts and three dtypes against PyTorch logits, GPT-2 tokenization against gpt-tokenizer, malformed input,
 // and KV-cache generation equal to full forward passes.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// A checkpoint's tokenizer through the wasm runtime (both flavours), chosen as the CLI chooses it: GPT-2-format files
+// A checkpoint's tokenizer through the wasm runtime (every flavour), chosen as the CLI chooses it: GPT-2-format files
 // next to the model (tests/golden/models/bpe_tiny: vocab.json + merges.txt) win and give the ids the CLI gives
 // (tests/golden/models/bpe_tiny.json); without them, the core's default for the vocabulary; a vocabulary file without
 // its merges, a tokenizer with more ids than the model, and a vocabulary no tokenizer fits are errors naming them.

@@ -1,6 +1,6 @@
 // Decimal numbers into the wasm core: its strtod is the JS engine's Number() (wasm/strtod.cpp), so a value sent in
 // a JSON config must come back bit for bit. A training config's `clip` (any double >= 0) travels JS -> JSON text
-// -> the core's parser -> a C++ double -> nlohmann's shortest-decimal writer -> JSON.parse, in both flavours; the
+// -> the core's parser -> a C++ double -> nlohmann's shortest-decimal writer -> JSON.parse, in every flavour; the
 // native build reads the same texts with glibc (tests/unit/test_json_numbers.cpp).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { connect } from '../../web/runtime/client.js';
 import { MAX_RESTARTS, MAX_WORKERS, poolSize } from '../../web/runtime/pool.js';
 import { createHost } from '../../web/runtime/runtime-host.js';
-import { wasmUrl } from '../../web/runtime/locations.js';
+import { WASM_BASE, wasmUrl } from '../../web/runtime/locations.js';
 
 /** A Web Worker stand-in: the runtime host on this thread, answering asynchronously as a worker would. */
 class FakeWorker {
@@ -49,17 +49,19 @@ const CONFIG = { vocab_size: 32, context_length: 16, emb_dim: 32, n_heads: 4, n_
 const tokens = Array.from({ length: 3000 }, (_, i) => (i * 7 + Math.floor(i / 5)) % 32);
 const trainerOptions = (seed) => ({ tokens, config: { steps: 30, batch_size: 4, lr: 3e-3, seed } });
 let compiles = 0;
-let compiled;
+const compiledByUrl = new Map(); // the page's compiles: the light module (first worker) and the full one (the others)
 const originals = { compileStreaming: WebAssembly.compileStreaming, fetch: globalThis.fetch };
 
 before(async () => {
   globalThis.Worker = FakeWorker;
-  // The page compiles the wasm once (transport.js precompile): a real module, counted.
-  compiled = await WebAssembly.compile(readFileSync(wasmUrl('simd')));
-  globalThis.fetch = async () => ({ ok: true });
-  WebAssembly.compileStreaming = async () => {
+  // The page compiles each wasm it needs once (transport.js precompile): real modules, counted.
+  globalThis.fetch = async (url) => ({ ok: true, url: String(url) });
+  WebAssembly.compileStreaming = async (response) => {
+    const { url } = await response;
     compiles++;
-    return compiled;
+    const module = await WebAssembly.compile(readFileSync(new URL(url)));
+    compiledByUrl.set(url, module);
+    return module;
   };
 });
 after(() => {
@@ -106,16 +108,19 @@ test('one worker at connect; a second only for a second GPT; trainers stay with 
   assert.deepEqual(w0.ops('create'), ['createFeedForward', 'createGPT', 'createTrainer']);
   assert.deepEqual(w1.ops('create'), ['createGPT', 'createTrainer']);
   assert.deepEqual([w0.ops('stream'), w1.ops('stream')], [['train'], ['train']], 'each trainer trained in its own worker');
-  assert.match(w1.url, /#flavour=simd&module=page&worker=1$/);
-  // Compiled once on the page; every worker was handed that same module.
-  assert.equal(compiles, 1);
-  assert.ok([w0, w1].every((w) => w.modules.length === 1 && w.modules[0].wasmModule.module === compiled));
+  // The first worker starts on the light module, the one added for the second GPT on the full module.
+  assert.match(w0.url, /#flavour=simd&module=page&worker=0$/);
+  assert.match(w1.url, /#flavour=simd&module=page&first=full&worker=1$/);
+  // Each compiled once on the page and handed over.
+  assert.equal(compiles, 2);
+  assert.equal(w0.modules[0].wasmModule.url, wasmUrl('simd', WASM_BASE, 'light').href);
   assert.equal(w1.modules[0].wasmModule.url, wasmUrl('simd').href);
+  assert.ok([w0, w1].every((w) => w.modules.length === 1 && w.modules[0].wasmModule.module === compiledByUrl.get(w.modules[0].wasmModule.url)));
 
   const one = await trainPair(await connect({ workers: 1, flavour: 'simd' }));
   assert.deepEqual(one.placed, { gpts: [0, 0], trainers: [0, 0] }, 'workers: 1 keeps everything on one worker');
   assert.equal(FakeWorker.started.length, 3, 'the one-worker client started one worker');
-  assert.equal(compiles, 1, 'the second client reuses the page\'s compiled module');
+  assert.equal(compiles, 2, 'the second client reuses the page\'s compiled modules');
   const inThread = await trainPair(await connect({ inThread: true, flavour: 'simd' }));
   assert.equal(two.curves[0].length, 30);
   assert.deepEqual(two.curves, one.curves, 'two workers: the same curves as one, bit for bit');

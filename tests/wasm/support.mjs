@@ -6,7 +6,11 @@ import { readFileSync } from 'node:fs';
 export const ATOL = 1e-5;
 export const RTOL = 1e-5;
 export const LOGITS_ATOL = 1e-4;
-export const FLAVOURS = ['simd', 'baseline'];
+// Every flavour the build ships, the bit-exact SIMD128 one first. simd-relaxed needs Node's --experimental-wasm-relaxed-simd
+// (scripts/test.sh passes it); without it those tests fail, naming the flag.
+export const FLAVOURS = ['simd', 'baseline', 'simd-relaxed'];
+/** The wasm feature flags this process runs with, for the Node processes a test starts (so they run every flavour too). */
+export const WASM_FLAGS = process.execArgv.filter((a) => a.startsWith('--experimental-wasm-'));
 
 const goldenDir = new URL('../golden/', import.meta.url);
 const cache = new Map();

@@ -1,4 +1,4 @@
-// Training through the wasm API, for both flavours, mirroring the native tests (test_gpt_training.cpp,
+// Training through the wasm API, for every flavour, mirroring the native tests (test_gpt_training.cpp,
 // test_trainer.cpp, test_residual_mlp.cpp): the tiny GPT's loss and every parameter gradient against PyTorch
 // autograd, PyTorch's loss curves step for step, seeded sampling, per-layer gradient norms, the residual-flow
 // network, bad input by name (without leaks), checkpoints and optimizer state; and SIMD vs baseline.

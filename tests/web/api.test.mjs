@@ -4,7 +4,7 @@
 // not the others fails here.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import test from 'node:test';
 
 import { API, membersOf } from '../../web/runtime/api.js';
@@ -32,7 +32,10 @@ test('every declared member has a doc comment with its TypeScript signature', ()
 
 test('the declarations are valid TypeScript (tsc --strict)', () => {
   const tsc = new URL('node_modules/.bin/tsc', ROOT).pathname;
-  const files = ['shapes', 'runtime', 'client', 'widget-elements', 'widgets'].map((f) => new URL(`types/${f}.d.ts`, ROOT).pathname);
+  // With the per-element modules' types (types/widgets/<tag>.d.ts, the package's "blockscope/widgets/<tag>").
+  const modules = readdirSync(new URL('types/widgets/', ROOT)).map((f) => `widgets/${f.replace(/\.d\.ts$/, '')}`);
+  assert.ok(modules.length >= 8, `per-element module types: ${modules}`);
+  const files = ['shapes', 'runtime', 'client', 'widget-elements', 'widgets', ...modules].map((f) => new URL(`types/${f}.d.ts`, ROOT).pathname);
   execFileSync(tsc, ['--noEmit', '--strict', '--lib', 'esnext,dom', '--target', 'es2022', '--module', 'nodenext', ...files],
     { encoding: 'utf8' });
 });

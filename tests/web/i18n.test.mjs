@@ -5,13 +5,17 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import test from 'node:test';
 
-import { isLoaded, loadLocale, LOCALES, Messages, matchLocale, messages } from '../../web/widgets/kit/i18n.js';
+import { addEnglish, isLoaded, loadLocale, LOCALES, Messages, matchLocale, messages } from '../../web/widgets/kit/i18n.js';
 import { fmt } from '../../web/widgets/kit/values.js';
+import enKit from '../../web/widgets/i18n/en/kit.js';
+import enGelu from '../../web/widgets/i18n/en/gelu-explorer.js';
+import english from '../../web/widgets/i18n/en/index.js';
 
 const I18N = new URL('../../web/widgets/i18n/', import.meta.url);
-// Every locale's table, through the loader the widgets use (each but English is a chunk loaded on demand).
-const TABLES = {};
-for (const locale of Object.keys(LOCALES)) {
+// Every locale's table: English, the reference, from its files (i18n/en/index.js; the widgets add each file with their
+// code), every other one through the loader the widgets use (a chunk loaded on demand).
+const TABLES = { en: english };
+for (const locale of Object.keys(LOCALES).filter((l) => l !== 'en')) {
   await loadLocale(locale);
   TABLES[locale] = (await LOCALES[locale].load()).default;
 }
@@ -90,6 +94,20 @@ test('a locale speaks English until its table is loaded, then its own language',
   assert.equal(messages('de').t('kit.locked'), TABLES.de['kit.locked']);
   assert.notEqual(TABLES.de['kit.locked'], TABLES.en['kit.locked']);
   assert.equal(messages('fr').locale, 'en');
+});
+
+test('English has the kit\'s messages, and a widget\'s once its code adds them (addEnglish: they travel in its chunk)', () => {
+  const en = messages('en');
+  assert.equal(en.t('kit.locked'), enKit['kit.locked']);
+  const key = 'gelu.failed';
+  assert.ok(Object.hasOwn(enGelu, key));
+  assert.equal(en.has(key), false, 'a widget\'s English before its code was loaded');
+  addEnglish(enGelu);
+  addEnglish(enGelu); // adding a file twice is harmless
+  assert.equal(en.t(key), enGelu[key]);
+  assert.equal(messages('de').t(key), TABLES.de[key]);
+  assert.throws(() => addEnglish({ [key]: 'another text' }), /"gelu\.failed" is already English for another text/);
+  assert.throws(() => addEnglish(null), /expected a message table/);
 });
 
 test('plural forms and placeholders; unknown tags fall back', () => {

@@ -1,17 +1,22 @@
 // The widgets' attributes are declared once, in each class's `static attrs`: the committed TypeScript declarations
 // (types/widget-elements.d.ts) must be what scripts/gen-widget-types.mjs writes from them, and the one tag list
-// (WIDGET_TAGS, kit/start-runtime.js) must be exactly the tags the bundle defines.
+// (WIDGET_TAGS, kit/elements.js) must be exactly the tags the bundle defines.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import test from 'node:test';
 
-import { generate, OUTPUT } from '../../scripts/gen-widget-types.mjs';
+import { generate, MODULE_TYPES, OUTPUT } from '../../scripts/gen-widget-types.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 
-test(`${OUTPUT} is what scripts/gen-widget-types.mjs writes from the widgets' static attrs`, async () => {
-  const { text } = await generate();
-  assert.equal(readFileSync(new URL(OUTPUT, ROOT), 'utf8'), text, `${OUTPUT} is stale: run node scripts/gen-widget-types.mjs`);
+test(`${OUTPUT} and ${MODULE_TYPES}<tag>.d.ts are what scripts/gen-widget-types.mjs writes from the widgets' static attrs`, async () => {
+  const { files } = await generate();
+  assert.ok(Object.keys(files).length >= 9, `generated files: ${Object.keys(files)}`);
+  for (const [path, text] of Object.entries(files)) {
+    assert.equal(readFileSync(new URL(path, ROOT), 'utf8'), text, `${path} is stale: run node scripts/gen-widget-types.mjs`);
+  }
+  const stray = readdirSync(new URL(MODULE_TYPES, ROOT)).map((f) => `${MODULE_TYPES}${f}`).filter((p) => !(p in files));
+  assert.deepEqual(stray, [], 'type files of elements the bundle no longer has');
 });
 
 test('WIDGET_TAGS lists exactly the tags the bundle defines, each once', async () => {

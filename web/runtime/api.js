@@ -20,6 +20,12 @@
 //   DISPOSE  frees the object: in the worker through the host's handle table, never as a call
 //   FUNCTION a function a module exports (MODULES)
 //
+// light(spec): the member is served by the light wasm module too (wasm/CMakeLists.txt builds it from the bindings these
+// members need: activations and LayerNorm on arrays). A page's runtime host starts on the light module and loads the
+// full one the first time a top-level member without this mark is called (runtime-host.js); a runtime loaded with
+// loadBlockscope({module: 'light'}) refuses the unmarked ones by name. Only the runtime's own members carry it: an
+// object's methods always run in the module that created it.
+//
 // A class marked `heavy` makes objects that train or generate (long jobs): the page client puts each new one created
 // from the runtime on the worker of its pool holding the fewest (starting another worker when every one holds one),
 // so two of them run on two cores (web/runtime/pool.js). Objects they create stay in their worker.
@@ -33,6 +39,7 @@ export const FUNCTION = Object.freeze({ kind: 'function' });
 export const create = (returns, { async = false, options = null, events = null } = {}) =>
   Object.freeze({ kind: 'create', returns, async, options, events });
 export const stream = (event) => Object.freeze({ kind: 'stream', event });
+export const light = (spec) => Object.freeze({ ...spec, light: true });
 
 export const API = {
   BaseHandle: {
@@ -246,7 +253,7 @@ export const API = {
   },
   Blockscope: {
     members: {
-      /** 'simd' or 'baseline': the wasm flavour this runtime runs. @ts Flavour */
+      /** 'simd-relaxed', 'simd' or 'baseline': the wasm flavour this runtime runs. @ts Flavour */
       flavour: SNAPSHOT,
       /** 'worker', or 'in-thread' when the runtime (or a replaced worker's successor) runs on the page's thread.
        * @ts 'worker' | 'in-thread' */
@@ -260,25 +267,25 @@ export const API = {
       onRestart: CLIENT,
       /** LayerNorm of x (rows, d) with gamma/beta (default 1/0) and eps, with its statistics.
        * @ts (x: FloatArray, options?: LayerNormOptions): LayerNormResult */
-      layerNorm: CALL,
+      layerNorm: light(CALL),
       /** LayerNorm of x as a learner's code with mistake `id` computes it ('correct' is LayerNorm itself).
        * @ts (id: MistakeId, x: FloatArray, options?: LayerNormOptions): Float32Array */
-      layerNormMistake: CALL,
+      layerNormMistake: light(CALL),
       /** The LayerNorm mistake ids, 'correct' first: the order a check tries them in. @ts (): MistakeId[] */
-      layerNormMistakes: CALL,
+      layerNormMistakes: light(CALL),
       /** The activation `expected` of x as a learner's code with mistake `id` computes it.
        * @ts (id: MistakeId, expected: ActivationKind, x: FloatArray): Float32Array */
-      activationMistake: CALL,
+      activationMistake: light(CALL),
       /** The activation mistakes that apply where `expected` is meant, 'correct' first. @ts (expected: ActivationKind): MistakeId[] */
-      activationMistakes: CALL,
+      activationMistakes: light(CALL),
       /** Every mistake id the core knows, with the site where it happens. @ts (): MistakeInfo[] */
-      mistakes: CALL,
+      mistakes: light(CALL),
       /** An activation applied elementwise. @ts (kind: ActivationKind, x: FloatArray): Float32Array */
-      activation: CALL,
+      activation: light(CALL),
       /** d activation / dx at x. @ts (kind: ActivationKind, x: FloatArray): Float32Array */
-      activationDerivative: CALL,
+      activationDerivative: light(CALL),
       /** GELU with F.gelu's naming: 'tanh' (default) or 'none' (exact erf). @ts (x: FloatArray, options?: { approximate?: 'tanh' | 'none' }): Float32Array */
-      gelu: RUNTIME,
+      gelu: light(RUNTIME),
       /** The k most likely next tokens of one row of logits, ranked as the sampler ranks them.
        * @ts (logits: FloatArray, options?: { k?: number; temperature?: number }): Candidate[] */
       topCandidates: CALL,
@@ -318,11 +325,15 @@ export const API = {
        * checked against the memory budget before anything large is allocated or downloaded.
        * @ts (source: ModelSource, options?: LoadModelOptions): Promise<GPT> */
       loadModel: create('GPT', { async: true, options: 1, events: { progress: 'onProgress' } }),
-      /** malloc'd bytes in use, the wasm memory size and the stack pointer; on the page's client, of every worker of the
-       * pool (allocatedBytes and heapBytes summed, each worker's in `workers`). @ts (): MemoryStats */
-      memoryStats: CALL,
-      /** The build's flavour (its .wasm file), the ISA its kernels target, and the package version. @ts (): { flavour: Flavour; isa: 'simd128' | 'generic'; version: string } */
-      buildInfo: CALL,
+      /** malloc'd bytes in use, the wasm memory size and the stack pointer, of the module that answers (buildInfo().module);
+       * on the page's client, of every worker of the pool (allocatedBytes and heapBytes summed, each worker's in
+       * `workers`). @ts (): MemoryStats */
+      memoryStats: light(CALL),
+      /** The build's flavour (its .wasm file), the ISA its kernels target, the package version, and the module that
+       * answered: 'light' until a call needed the full one (a page's runtime), else 'full'. (simd-relaxed's light module
+       * is simd's, and reports simd.)
+       * @ts (): { flavour: Flavour; isa: 'relaxed-simd' | 'simd128' | 'generic'; version: string; module: WasmModule } */
+      buildInfo: light(CALL),
     },
   },
 };
@@ -330,11 +341,14 @@ export const API = {
 /** What each package entry exports besides its classes. */
 export const MODULES = {
   runtime: {
-    /** Loads (once per flavour and base URL) and returns the runtime in the calling thread.
+    /** Loads (once per flavour, module and base URL) and returns the runtime in the calling thread: the full module
+     * unless options.module is 'light'.
      * @ts (options?: LoadOptions): Promise<Blockscope> */
     loadBlockscope: FUNCTION,
     /** True if this engine supports WebAssembly SIMD128. @ts (): boolean */
     simdSupported: FUNCTION,
+    /** True if this engine supports WebAssembly relaxed SIMD (the simd-relaxed flavour). @ts (): boolean */
+    relaxedSimdSupported: FUNCTION,
   },
   client: {
     /** Connects to the runtime in a Web Worker (once per page and set of options), or on the page's thread where a

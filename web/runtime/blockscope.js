@@ -1,5 +1,5 @@
 // blockscope.js — the one JavaScript module that owns Blockscope's WebAssembly instance.
-// It picks the SIMD128 or baseline build by feature detection, loads it (browser, Web Worker or Node), and
+// It picks the relaxed-SIMD, SIMD128 or baseline build by feature detection, loads it (browser, Web Worker or Node), and
 // offers plain functions and classes that take and return ordinary typed arrays. Nothing else imports the
 // Emscripten output: widgets talk to this module only.
 //
@@ -7,6 +7,7 @@
 // dispose() (or `using`), and by a FinalizationRegistry as a safety net if a caller forgets. Arrays this
 // module returns are copies the caller owns; the zero-copy views the bindings produce never escape.
 
+import { API } from './api.js';
 import { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer } from './models.js';
 import { checkedBuffer, jsonText, num, toFloat32 } from './handles.js';
 import { BlockscopeError, checkedModule } from './wasm-module.js';
@@ -14,41 +15,45 @@ import { ResidualMLP, Trainer } from './training.js';
 import { mark } from './marks.js';
 import { fetchBytes, readStream, TEXT_LIMIT } from './downloads.js';
 import { findTokenizerFiles } from './tokenizer-files.js';
-import { glueUrl as glueUrlOf, resolveFlavour, simdSupported, WASM_BASE, wasmUrl as wasmUrlOf } from './locations.js';
+import {
+  glueUrl as glueUrlOf, relaxedSimdSupported, resolveFlavour, simdSupported, unsupportedReason, WASM_BASE, wasmUrl as wasmUrlOf,
+} from './locations.js';
 
-export { simdSupported };
+export { relaxedSimdSupported, simdSupported };
 export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer, BlockscopeError };
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
-const instances = new Map(); // flavour -> Promise<Blockscope>
+const instances = new Map(); // module-flavour@base -> Promise<Blockscope>
 
 /**
- * Loads (once per flavour) and returns the Blockscope runtime.
- * @param {{flavour?: 'auto'|'simd'|'baseline', baseUrl?: string|URL}} [options]
- *   flavour 'auto' (default) picks 'simd' when the engine supports SIMD128; baseUrl is the directory holding
- *   blockscope-glue.js and blockscope-<flavour>.wasm (default: locations.js's WASM_BASE).
+ * Loads (once per flavour, module and base URL) and returns the Blockscope runtime.
+ * @param {{flavour?: 'auto'|'simd-relaxed'|'simd'|'baseline', baseUrl?: string|URL, module?: 'full'|'light'}} [options]
+ *   flavour 'auto' (default) picks 'simd-relaxed' where the engine supports relaxed SIMD, else 'simd' where it supports
+ *   SIMD128, else 'baseline'; baseUrl is the directory holding blockscope-glue.js and blockscope-[light-]<flavour>.wasm
+ *   (default: locations.js's WASM_BASE); module 'full' (default) or 'light', the small module whose runtime serves only
+ *   the members api.js marks light (a page's runtime host starts on it: runtime-host.js).
  * @returns {Promise<Blockscope>}
  */
 export function loadBlockscope(options = {}) {
   const flavour = resolveFlavour(options.flavour);
+  const module = options.module ?? 'full';
   const base = new URL(options.baseUrl ?? WASM_BASE, import.meta.url);
-  const key = `${flavour}@${base.href}`;
+  const key = `${module}-${flavour}@${base.href}`;
   if (!instances.has(key)) {
-    const p = instantiate(flavour, base, options.compiled);
+    const p = instantiate(flavour, base, options.compiled, module);
     p.catch(() => instances.delete(key)); // a failed load may be retried
     instances.set(key, p);
   }
   return instances.get(key);
 }
 
-async function instantiate(flavour, base, precompiled) {
-  if (flavour === 'simd' && !simdSupported()) {
-    throw new Error('this engine does not support WebAssembly SIMD128; use the baseline flavour');
-  }
-  // One Emscripten glue serves both flavours (scripts/build-wasm.sh checks that the two builds' glue is the same); it
-  // is handed the chosen flavour's .wasm, as bytes (Node) or compiled (instantiateWasm), and locateFile names it.
+async function instantiate(flavour, base, precompiled, module) {
+  const unsupported = unsupportedReason(flavour);
+  if (unsupported) throw new Error(`cannot load the ${flavour} flavour: ${unsupported}`);
+  // One Emscripten glue serves every flavour and both modules (scripts/build-wasm.sh checks that it serves each); it is
+  // handed the chosen .wasm, as bytes (Node) or compiled (instantiateWasm), and locateFile names it.
   const glueUrl = glueUrlOf(base);
-  const wasmUrl = wasmUrlOf(flavour, base);
+  const wasmUrl = wasmUrlOf(flavour, base, module);
   const moduleArgs = {
     locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : new URL(path, base)).href, print: () => {}, printErr: () => {},
   };
@@ -78,8 +83,8 @@ async function instantiate(flavour, base, precompiled) {
     });
   }
   const { default: createModule } = await glue;
-  const module = await (failed ? Promise.race([createModule(moduleArgs), failed]) : createModule(moduleArgs));
-  const runtime = new Blockscope(checkedModule(module), flavour, base);
+  const instance = await (failed ? Promise.race([createModule(moduleArgs), failed]) : createModule(moduleArgs));
+  const runtime = new Blockscope(checkedModule(instance), flavour, base, module);
   mark('runtime-ready');
   return runtime;
 }
@@ -103,11 +108,14 @@ const STAGING_BYTES = 1 << 20;
 export class Blockscope {
   #m;
   #base;
-  constructor(module, flavour, base) {
+  #module;
+  constructor(module, flavour, base, kind = 'full') {
     this.#m = module;
     this.#base = base;
-    /** 'simd' or 'baseline' */
+    this.#module = kind;
+    /** 'simd-relaxed', 'simd' or 'baseline' */
     this.flavour = flavour;
+    if (kind === 'light') refuseUnlessLight(this);
   }
 
   /** LayerNorm of x (rows, d) with gamma/beta (default 1/0, d = gamma.length or x.length) and eps. */
@@ -373,7 +381,23 @@ export class Blockscope {
   memoryStats() {
     return this.#m.memoryStats();
   }
+  /** {flavour, isa, version} of the build, and module: 'full' or 'light'. */
   buildInfo() {
-    return this.#m.buildInfo();
+    return { ...this.#m.buildInfo(), module: this.#module };
+  }
+}
+
+/**
+ * On a runtime of the light module, every member api.js does not mark light (the light module lacks its bindings)
+ * becomes one that fails naming it: an Error thrown, or a rejected Promise for an async create().
+ */
+function refuseUnlessLight(runtime) {
+  for (const [name, spec] of Object.entries(API.Blockscope.members)) {
+    if (spec.light || typeof runtime[name] !== 'function') continue;
+    const refuse = () => new Error(`${name}() needs Blockscope's full module; this runtime runs the light one ` +
+      '(loadBlockscope() without {module: \'light\'} loads the full one)');
+    Object.defineProperty(runtime, name, {
+      value: spec.async ? () => Promise.reject(refuse()) : () => { throw refuse(); },
+    });
   }
 }

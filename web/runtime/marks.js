@@ -1,9 +1,10 @@
 // marks.js — performance marks at the phases of Blockscope's start-up (bench/page.mjs reads them, and so do a
 // browser's performance tools): "blockscope:<phase>" on the page's timeline. The Web Worker has its own timeline,
 // so its marks travel to the page as absolute times (timeOrigin + now) and are re-entered there.
-//   page:   entry-evaluated (the widget bundle's entry ran), worker-created, widgets-defined (every widget's code
-//           ran), first-widget-started (the widget on screen set up and asked for its numbers: start-order.js),
-//           client-ready (the runtime answered 'init'), first-result (the first call answered)
+//   page:   entry-evaluated (the widget bundle's entry ran), worker-created, widgets-defined (the code of the
+//           elements loaded first ran: those on screen), first-widget-started (the widget on screen set up and asked
+//           for its numbers: start-order.js), client-ready (the runtime answered 'init'), first-result (the first call
+//           answered)
 //   worker: worker-started, glue-loaded, wasm-compiled, runtime-ready (module instantiated, bindings checked)
 const perf = typeof performance !== 'undefined' && typeof performance.mark === 'function' ? performance : null;
 const recorded = new Set();

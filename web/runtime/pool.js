@@ -13,7 +13,7 @@
 // - A worker that dies is replaced alone: its epoch changes (its objects are gone, client.js refuses them by name),
 //   the others keep theirs. One that died more than MAX_RESTARTS times is replaced by the in-thread runtime.
 import { precompile, startWorker, WorkerTransport } from './transport.js';
-import { wasmUrl } from './locations.js';
+import { WASM_BASE, wasmUrl } from './locations.js';
 
 /** The default pool's largest size: each worker holds its own wasm memory (16 MiB at start, more per model). */
 export const MAX_WORKERS = 4;
@@ -85,7 +85,10 @@ export class RuntimePool {
   #workerUrl;
   #options;
   #flavour;
-  #precompiled = null; // Promise<{wasmModule: {url, module} | null}>: the page's compile, posted to every worker
+  // The page's compiles, Promise<{wasmModule: {url, module} | null}> each: the light module the first worker starts on,
+  // and the full one, compiled the first time a second worker starts and posted to every worker after the first.
+  #precompiled = null;
+  #precompiledFull = null;
   #onRestart;
   /** 'worker', or 'in-thread' once the runtime (or one of the pool's) runs on the page's thread. */
   mode = 'worker';
@@ -110,9 +113,12 @@ export class RuntimePool {
     if (!this.#options.inThread) {
       try {
         if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
-        // The page downloads and compiles the wasm while the worker thread starts (which alone can take ~100 ms),
-        // and hands the compiled module over; the worker then only instantiates it.
-        if (typeof WebAssembly.compileStreaming === 'function') this.#precompiled = precompile(wasmUrl(this.#flavour));
+        // The page downloads and compiles the light wasm module while the worker thread starts (which alone can take
+        // ~100 ms), and hands the compiled module over; the worker then only instantiates it, and fetches the full
+        // module itself when a call needs it (runtime-host.js).
+        if (typeof WebAssembly.compileStreaming === 'function') {
+          this.#precompiled = precompile(wasmUrl(this.#flavour, WASM_BASE, 'light'));
+        }
         transport = await this.#startWorker(first);
       } catch (err) {
         reason = err.message;
@@ -174,9 +180,14 @@ export class RuntimePool {
 
   /** A worker whose death restarts `runtime` (alone). */
   async #startWorker(runtime) {
+    // Only the first worker starts on the light module: the pool grows for heavy objects (GPTs), which need the full
+    // one, so later workers start on it (&first=full), all instantiating the page's one compile of it.
+    let compiled = this.#precompiled;
+    if (runtime.index > 0 && compiled) compiled = this.#precompiledFull ??= precompile(wasmUrl(this.#flavour));
     // The worker's index rides in the hash too: it names the worker in the browser's developer tools.
-    const hash = `#flavour=${this.#flavour}${this.#precompiled ? '&module=page' : ''}&worker=${runtime.index}`;
-    const worker = await startWorker(this.#workerUrl, this.#options.workerTimeout ?? 10000, hash, this.#precompiled);
+    const hash = `#flavour=${this.#flavour}${compiled ? '&module=page' : ''}${runtime.index > 0 ? '&first=full' : ''}` +
+      `&worker=${runtime.index}`;
+    const worker = await startWorker(this.#workerUrl, this.#options.workerTimeout ?? 10000, hash, compiled);
     const transport = new WorkerTransport(worker, {
       silentMs: this.#options.silentTimeout,
       onDead: (why) => this.#restart(runtime, transport, why),

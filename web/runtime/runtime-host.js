@@ -8,6 +8,10 @@
 // class), 'stream' one of the long jobs below; an undeclared method, or a member of another kind, is an error.
 // Long jobs yield to the event loop after every token, and after every micro-batch (and evaluation) of a training
 // step, so a 'cancel' or another widget's call waits at most one of them.
+// Light first (the worker's and the in-thread host's mode): the host starts on the flavour's light module, and the
+// first top-level call of a member api.js does not mark light loads the full module (once, however many such calls
+// arrive meanwhile); from then on every top-level call goes to the full module. Objects live on in the module that
+// created them: their wrappers hold that module's objects.
 import { API, membersOf } from './api.js';
 import { loadBlockscope } from './blockscope.js';
 import { exportMarks } from './marks.js';
@@ -35,14 +39,29 @@ function transferables(value, list = []) {
 }
 
 /**
- * Returns the message handler of one runtime host; `post(message, transfer)` sends replies and events.
+ * Returns the message handler of one runtime host; `post(message, transfer)` sends replies and events. lightFirst
+ * starts it on the light module (see above); else it loads the full module at 'init', as loadBlockscope() does.
  */
-export function createHost(post) {
+export function createHost(post, { lightFirst = false } = {}) {
   const handles = new Map(); // handle -> {obj, cls}
   const cancelled = new Set(); // ids of stream requests the page cancelled
   const aborts = new Map(); // id of an async create under way (a download) -> its AbortController
-  let runtime = null;
+  let runtime = null; // the runtime top-level calls go to
+  let loadOptions = null; // 'init''s options, for loading the full module later
+  let full = null; // Promise of the full runtime, once a call needed it (light first)
   let nextHandle = 1;
+
+  /** The full module's runtime, loaded at the first call that needs it; a failed load is tried again next time. */
+  function fullRuntime() {
+    full ??= loadBlockscope({ ...loadOptions, module: 'full' }).then((rt) => {
+      runtime = rt;
+      return rt;
+    }, (err) => {
+      full = null;
+      throw err;
+    });
+    return full;
+  }
 
   /** Stores `obj` as an object of class `cls`: {handle, ...its declared snapshot properties}. */
   function store(obj, cls) {
@@ -55,11 +74,16 @@ export function createHost(post) {
     return info;
   }
 
-  function target(handle) {
-    if (handle == null) return { obj: runtime, cls: 'Blockscope' };
-    const entry = handles.get(handle);
-    if (!entry) throw new Error(`handle ${handle} does not exist (disposed?)`);
-    return entry;
+  /**
+   * {obj, cls, spec} of a request's target and its declared member of `kind`: an object by handle, or the runtime —
+   * the full one, loaded first, for a member the light module does not serve.
+   */
+  async function target(msg, kind) {
+    const entry = msg.handle == null ? { obj: runtime, cls: 'Blockscope' } : handles.get(msg.handle);
+    if (!entry) throw new Error(`handle ${msg.handle} does not exist (disposed?)`);
+    const spec = declared(entry.cls, msg.method, kind);
+    if (msg.handle == null && !spec.light) return { cls: entry.cls, spec, obj: await fullRuntime() };
+    return { ...entry, spec };
   }
 
   // The long jobs, by class and method.
@@ -106,17 +130,17 @@ export function createHost(post) {
 
   const ops = {
     async init(msg) {
-      runtime = await loadBlockscope(msg.options ?? {});
+      loadOptions = msg.options ?? {};
+      runtime = await loadBlockscope({ ...loadOptions, module: lightFirst ? 'light' : 'full' });
+      if (!lightFirst) full = Promise.resolve(runtime);
       return { flavour: runtime.flavour, build: runtime.buildInfo(), marks: exportMarks() };
     },
-    call(msg) {
-      const { obj, cls } = target(msg.handle);
-      declared(cls, msg.method, 'call');
+    async call(msg) {
+      const { obj } = await target(msg, 'call');
       return obj[msg.method](...(msg.args ?? []));
     },
     async create(msg) {
-      const { obj, cls } = target(msg.handle);
-      const spec = declared(cls, msg.method, 'create');
+      const { obj, spec } = await target(msg, 'create');
       const args = [...(msg.args ?? [])];
       if (spec.events) { // the page's callbacks become events it hears
         const options = { ...(args[spec.options] ?? {}) };
@@ -134,9 +158,8 @@ export function createHost(post) {
         aborts.delete(msg.id);
       }
     },
-    stream(msg) {
-      const { obj, cls } = target(msg.handle);
-      declared(cls, msg.method, 'stream');
+    async stream(msg) {
+      const { obj, cls } = await target(msg, 'stream');
       return streams[`${cls}.${msg.method}`](obj, msg);
     },
     cancel(msg) {

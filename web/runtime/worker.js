@@ -1,8 +1,10 @@
 // worker.js — the Web Worker that hosts Blockscope's wasm runtime for pages, so model loading, forward passes
 // and generation never block the page. The protocol lives in runtime-host.js; web/runtime/client.js is the other end.
-// When the page names the flavour in the worker URL's hash (#flavour=simd, as client.js does), loading starts right
-// away; the page's 'init' then finds the runtime loading or loaded. With &module=page the page compiles the wasm
-// itself while this thread starts and posts {wasmModule: {url, module}} (or {wasmModule: null}: load it here).
+// The host starts on the flavour's light module and loads the full one when a call needs it (runtime-host.js). When the
+// page names the flavour in the worker URL's hash (#flavour=simd, as client.js does), loading the light module starts
+// right away; the page's 'init' then finds it loading or loaded. With &module=page the page compiles the (light) wasm
+// itself while this thread starts and posts {wasmModule: {url, module}} (or {wasmModule: null}: load it here); a
+// module is used for the file at its URL only.
 import { loadBlockscope } from './blockscope.js';
 import { FLAVOURS } from './locations.js';
 import { mark } from './marks.js';
@@ -13,8 +15,10 @@ const params = new URLSearchParams(self.location.hash.slice(1));
 const flavour = params.get('flavour');
 let receiveModule = null;
 const compiled = params.get('module') === 'page' ? new Promise((resolve) => { receiveModule = resolve; }) : null;
-if (FLAVOURS.includes(flavour)) loadBlockscope({ flavour, compiled }).catch(() => {}); // reported by 'init'
-const handle = createHost((message, transfer) => self.postMessage(message, transfer));
+// A pool's first worker starts light; the workers it adds for heavy objects start on the full module (&first=full).
+const module = params.get('first') === 'full' ? 'full' : 'light';
+if (FLAVOURS.includes(flavour)) loadBlockscope({ flavour, compiled, module }).catch(() => {}); // reported by 'init'
+const handle = createHost((message, transfer) => self.postMessage(message, transfer), { lightFirst: module === 'light' });
 self.onmessage = ({ data }) => {
   if (data && 'wasmModule' in data && receiveModule) {
     receiveModule(data.wasmModule);

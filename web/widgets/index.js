@@ -1,20 +1,26 @@
-// The widget bundle's entry: importing it defines every Blockscope custom element. Lesson authors load the
-// built file (dist/blockscope-widgets.js) with one <script type="module"> and then use the tags.
-// start-runtime.js comes first: it starts the runtime before the widgets' modules are evaluated.
-import './kit/start-runtime.js';
-export { WIDGET_TAGS } from './kit/start-runtime.js';
+// The widget bundle's entry (dist/blockscope-widgets.js): lesson authors load it with one <script type="module"> and
+// then use the tags. It is small: it defines each Blockscope element when the page first uses it (kit/elements.js
+// watch(): the element's module is a chunk of its own, loaded from next to this file; those on screen first), starts
+// the shared runtime as soon as a widget is on its way, and exports what pages script with. Pages that need an
+// element's class before they create the element await load(tag) (or import dist/widgets/<tag>.js: the class).
 import { mark } from '../runtime/marks.js';
+import { preloadFiles, watch } from './kit/elements.js';
+import { firstWidgetsShown, scrollWillMove, startFirst } from './kit/start-order.js';
 
-export { GeluExplorer } from './gelu-explorer/gelu-explorer.js';
-export { LayerNormExplorer } from './layernorm-explorer/layernorm-explorer.js';
-export { FeedForwardExplorer } from './ffn-explorer/ffn-explorer.js';
-export { BlockExplorer } from './block-explorer/block-explorer.js';
-export { GPTExplorer } from './gpt-explorer/gpt-explorer.js';
-export { TrainingLab } from './training-lab/training-lab.js';
-export { ResidualFlowExplorer } from './residual-flow-explorer/residual-flow-explorer.js';
-// Not a widget: <blockscope-tour> steps the widgets above through states (tour/tour.js).
-export { BlockscopeTour, TOUR_STEP_EVENT } from './tour/tour.js';
+export { ELEMENT_TAGS, load, WIDGET_TAGS } from './kit/elements.js';
+export { TOUR_STEP_EVENT } from './tour/tour-names.js';
 export { connect } from '../runtime/client.js';
 export { MISTAKE_TEXT } from './kit/mistake-text.js';
 
-mark('widgets-defined');
+/* global BLOCKSCOPE_ELEMENT_FILES */
+// Each element's chunks beyond those the entry imports, by tag: written into the entry by scripts/build-widgets.mjs.
+if (typeof BLOCKSCOPE_ELEMENT_FILES === 'string') preloadFiles(JSON.parse(BLOCKSCOPE_ELEMENT_FILES));
+
+mark('entry-evaluated');
+// A page using only connect() (no widget on it) keeps the choice of options: loading a widget starts the runtime.
+// The widgets on screen come first, the others once those have their numbers — except when the browser is about to
+// scroll the page (a reload restoring the reader's position, a #fragment), which needs every widget laid out first.
+if (typeof document !== 'undefined') {
+  const order = scrollWillMove() ? {} : { first: startFirst, later: firstWidgetsShown };
+  watch(document, order).then(() => mark('widgets-defined'));
+}

@@ -16,7 +16,8 @@ enum class Activation { GeluTanh, GeluErf, Relu, Tanh };
 const char* activation_name(Activation a);
 Activation parse_activation(const char* name);
 
-// The instruction set this build's kernels target: "simd128" (wasm with -msimd128) or "generic".
+// The instruction set this build's kernels target: "simd128" (wasm with -msimd128), "relaxed-simd" (the simd-relaxed
+// wasm flavour: SIMD128 with relaxed-SIMD multiply-add kernels) or "generic".
 const char* kernel_isa();
 
 // out = LayerNorm(inp) over the last axis: (x - mean) / sqrt(var + eps) * weight + bias, biased variance,

@@ -1,7 +1,8 @@
 // The one place the core chooses kernels by instruction set (ggml's pattern): ops.cpp, ops_backward.cpp and
 // quantized.cpp ask kernels::active() for the kernel of each operation, and only kernels/ knows which ISA the
 // build targets. Native builds run the matrix products through Eigen, whose code uses the CPU's full vector width;
-// wasm builds with -msimd128 get the hand-written SIMD128 kernels (and link no Eigen product).
+// wasm builds with -msimd128 get the hand-written SIMD128 kernels (and link no Eigen product), and the simd-relaxed
+// flavour (BLOCKSCOPE_WASM_RELAXED) the same with its multiply-add kernels from the relaxed-SIMD module.
 #pragma once
 
 #include <cstdint>
@@ -35,9 +36,15 @@ void f32_linear__simd128(float* out, const float* inp, const float* weight, cons
 void f32_linear_backward__simd128(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                                   const float* weight, int64_t N, int64_t C, int64_t OC);
 #endif
+#ifdef BLOCKSCOPE_WASM_RELAXED
+void f32_linear__relaxed(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
+                         int64_t OC);
+void f32_linear_backward__relaxed(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                                  const float* weight, int64_t N, int64_t C, int64_t OC);
+#endif
 
 struct Dispatch {
-  const char* isa;                   // "simd128" or "generic"
+  const char* isa;                   // "relaxed-simd", "simd128" or "generic"
   LinearFn linear;                   // linear_forward
   LinearBackwardFn linear_backward;  // linear_backward
   // Attention for a few query rows without dropout (decoding), keys and values read in place; null: the blocked

@@ -61,8 +61,8 @@ inline float dot_tail(float sum, const float* q, const float* k, int64_t from, i
 }
 }  // namespace
 
-void f32_attention_scores__simd128(float* scores, const float* q, const float* k, int64_t stride, int64_t hs,
-                                   int64_t S) {
+void SIMD_KERNEL(f32_attention_scores)(float* scores, const float* q, const float* k, int64_t stride,
+                                       int64_t hs, int64_t S) {
   const int64_t hs4 = hs & ~(kW - 1);
   int64_t s = 0;
   // Four keys at a time: the query's vector loaded once per step, one accumulator per key.
@@ -76,17 +76,15 @@ void f32_attention_scores__simd128(float* scores, const float* q, const float* k
       a2 = muladd(a2, qv, load(k2 + i));
       a3 = muladd(a3, qv, load(k3 + i));
     }
-    vf d = hsum4(a0, a1, a2, a3);
-    if (hs4 != hs) {
-      float r[4];
-      store(r, d);
-      r[0] = dot_tail(r[0], q, k0, hs4, hs);
-      r[1] = dot_tail(r[1], q, k1, hs4, hs);
-      r[2] = dot_tail(r[2], q, k2, hs4, hs);
-      r[3] = dot_tail(r[3], q, k3, hs4, hs);
-      d = load(r);
+    const vf d = hsum4(a0, a1, a2, a3);
+    if (hs4 == hs) {
+      store(scores + s, d);
+    } else {  // lane by lane, in registers: the relaxed-SIMD kernel module has no stack of its own
+      scores[s] = dot_tail(wasm_f32x4_extract_lane(d, 0), q, k0, hs4, hs);
+      scores[s + 1] = dot_tail(wasm_f32x4_extract_lane(d, 1), q, k1, hs4, hs);
+      scores[s + 2] = dot_tail(wasm_f32x4_extract_lane(d, 2), q, k2, hs4, hs);
+      scores[s + 3] = dot_tail(wasm_f32x4_extract_lane(d, 3), q, k3, hs4, hs);
     }
-    store(scores + s, d);
   }
   for (; s < S; ++s) {
     const float* kr = k + s * stride;
@@ -97,8 +95,8 @@ void f32_attention_scores__simd128(float* scores, const float* q, const float* k
   }
 }
 
-void f32_attention_weighted_sum__simd128(float* out, const float* p, const float* v, int64_t stride,
-                                         int64_t hs, int64_t S) {
+void SIMD_KERNEL(f32_attention_weighted_sum)(float* out, const float* p, const float* v, int64_t stride,
+                                             int64_t hs, int64_t S) {
   int64_t j = 0;
   // 16 columns at a time: even and odd value rows into two sets of four accumulators (eight independent
   // dependency chains), added at the end.
@@ -133,7 +131,18 @@ void f32_attention_weighted_sum__simd128(float* out, const float* p, const float
     if (s < S) e = muladd(e, load_splat(p + s), load(v + s * stride + j));
     store(out + j, add(e, o));
   }
-  if (j < hs) f32_attention_weighted_sum__generic(out + j, p, v + j, stride, hs - j, S);
+  // The last hs % 4 columns one at a time, summed as the generic kernel sums them (in scalars rather than by a call
+  // to it, whose 64-column blocks live on the stack: the relaxed-SIMD kernel module has no stack of its own).
+  for (; j < hs; ++j) {
+    float e = 0.0f, o = 0.0f;
+    int64_t s = 0;
+    for (; s + 1 < S; s += 2) {
+      e += p[s] * v[s * stride + j];
+      o += p[s + 1] * v[(s + 1) * stride + j];
+    }
+    if (s < S) e += p[s] * v[s * stride + j];
+    out[j] = e + o;
+  }
 }
 #endif
 

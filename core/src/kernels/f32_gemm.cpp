@@ -56,8 +56,8 @@ void f32_gemm_pack_8__simd128(float* packed, const float* weight, const float* b
     for (int64_t j = 0; j < kGemmNR; ++j) p[j] = weight[j * C + k];
 }
 
-void f32_gemm_4x8__simd128(float* out, int64_t out_stride, const float* inp, int64_t inp_stride,
-                           const float* packed, int64_t mr, int64_t nc, int64_t C) {
+void SIMD_KERNEL(f32_gemm_4x8)(float* out, int64_t out_stride, const float* inp, int64_t inp_stride,
+                               const float* packed, int64_t mr, int64_t nc, int64_t C) {
   using namespace simd128;
   // Rows past mr alias the row before them (as in XNNPACK): they recompute and store identical values,
   // so the loop stays branch-free and never touches memory outside the tile.

@@ -37,17 +37,25 @@ void f32_gemm_acc_4x8__generic(float* out, int64_t out_stride, const float* pack
 namespace {
 using namespace simd128;
 
-// p[0..n) += the first n (1..8) lanes of lo:hi; memory past p[n - 1] is neither read nor written.
+// p[0..n) += the first n (1..8) lanes of lo:hi; memory past p[n - 1] is neither read nor written. In registers
+// only, as store_n: the relaxed-SIMD kernel module has no stack of its own (scripts/merge-relaxed-kernels.mjs).
 inline void add_store_n(float* p, vf lo, vf hi, int64_t n) {
   if (n == kGemmNR) {
     store(p, add(load(p), lo));
     store(p + 4, add(load(p + 4), hi));
     return;
   }
-  alignas(16) float t[kGemmNR];
-  store(t, lo);
-  store(t + 4, hi);
-  for (int64_t j = 0; j < n; ++j) p[j] += t[j];
+  if (n & 4) {
+    store(p, add(load(p), lo));
+    lo = hi;
+    p += 4;
+  }
+  if (n & 2) {
+    wasm_v128_store64_lane(p, add(wasm_v128_load64_zero(p), lo), 0);
+    lo = wasm_i64x2_shuffle(lo, lo, 1, 1);
+    p += 2;
+  }
+  if (n & 1) p[0] += wasm_f32x4_extract_lane(lo, 0);
 }
 }  // namespace
 
@@ -87,8 +95,8 @@ void f32_pack_b_8__simd128(float* packed, const float* src, int64_t ld, int64_t 
   }
 }
 
-void f32_gemm_acc_4x8__simd128(float* out, int64_t out_stride, const float* packed_a, const float* packed_b,
-                               int64_t mr, int64_t nc, int64_t K) {
+void SIMD_KERNEL(f32_gemm_acc_4x8)(float* out, int64_t out_stride, const float* packed_a,
+                                   const float* packed_b, int64_t mr, int64_t nc, int64_t K) {
   // Both operands packed: one pointer each with constant offsets, so V8 spends no address arithmetic per
   // row (~7% faster than reading four strided A rows, measured). Padding rows of the strip are zero; their
   // sums are computed and dropped, since += cannot store twice the way the forward GEMM's aliased rows do.

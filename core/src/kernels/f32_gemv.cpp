@@ -65,9 +65,9 @@ __attribute__((noinline)) float dot(const float* x, const float* w, int64_t C, i
 }
 
 // dot(x, w) for four rows quarter_stride floats apart (w0, w0 + quarter_stride, ...), each summed exactly as dot()
-// sums it (the same bits): four sequential streams through memory. Not inlined, as dot.
-__attribute__((noinline)) void dot4(float* out, const float* x, const float* w0, int64_t quarter_stride, int64_t C,
-                                    int64_t C16, int64_t C4) {
+// sums it (the same bits), returned as the four lanes: four sequential streams through memory. Not inlined, as dot.
+__attribute__((noinline)) vf dot4(const float* x, const float* w0, int64_t quarter_stride, int64_t C, int64_t C16,
+                                  int64_t C4) {
   const float* w1 = w0 + quarter_stride;
   const float* w2 = w1 + quarter_stride;
   const float* w3 = w2 + quarter_stride;
@@ -92,28 +92,27 @@ __attribute__((noinline)) void dot4(float* out, const float* x, const float* w0,
     a0 = muladd(a0, load(w0 + k), xk), b0 = muladd(b0, load(w1 + k), xk);
     c0 = muladd(c0, load(w2 + k), xk), d0 = muladd(d0, load(w3 + k), xk);
   }
-  out[0] = finish(a0, a1, a2, a3, x, w0, k, C);
-  out[1] = finish(b0, b1, b2, b3, x, w1, k, C);
-  out[2] = finish(c0, c1, c2, c3, x, w2, k, C);
-  out[3] = finish(d0, d1, d2, d3, x, w3, k, C);
+  return wasm_f32x4_make(finish(a0, a1, a2, a3, x, w0, k, C), finish(b0, b1, b2, b3, x, w1, k, C),
+                         finish(c0, c1, c2, c3, x, w2, k, C), finish(d0, d1, d2, d3, x, w3, k, C));
 }
+
+inline void put(float* out, const float* bias, int64_t o, float sum) { out[o] = bias ? sum + bias[o] : sum; }
 }  // namespace
 
-void f32_gemv__simd128(float* out, const float* inp, const float* weight, const float* bias, int64_t C,
-                       int64_t OC) {
+void SIMD_KERNEL(f32_gemv)(float* out, const float* inp, const float* weight, const float* bias, int64_t C,
+                           int64_t OC) {
   const int64_t C16 = C & ~int64_t{15}, C4 = C & ~int64_t{3};
   // Rows o, o + OC/4, o + OC/2 and o + 3 OC/4 together; the last OC % 4 rows one at a time.
   const int64_t quarter = OC / 4;
+  // The sums stay in registers (no array on the stack): the relaxed-SIMD kernel module has no stack of its own.
   for (int64_t o = 0; o < quarter; ++o) {
-    float s4[4];
-    dot4(s4, inp, weight + o * C, quarter * C, C, C16, C4);
-    for (int q = 0; q < 4; ++q) out[o + q * quarter] = bias ? s4[q] + bias[o + q * quarter] : s4[q];
+    const vf s4 = dot4(inp, weight + o * C, quarter * C, C, C16, C4);
+    put(out, bias, o, wasm_f32x4_extract_lane(s4, 0));
+    put(out, bias, o + quarter, wasm_f32x4_extract_lane(s4, 1));
+    put(out, bias, o + 2 * quarter, wasm_f32x4_extract_lane(s4, 2));
+    put(out, bias, o + 3 * quarter, wasm_f32x4_extract_lane(s4, 3));
   }
-  const int64_t done = 4 * quarter;
-  for (int64_t o = done; o < OC; ++o) {
-    const float s = dot(inp, weight + o * C, C, C16, C4);
-    out[o] = bias ? s + bias[o] : s;
-  }
+  for (int64_t o = 4 * quarter; o < OC; ++o) put(out, bias, o, dot(inp, weight + o * C, C, C16, C4));
 }
 #endif
 

@@ -61,6 +61,33 @@ void f32_attention_weighted_sum__simd128(float* out, const float* p, const float
                                          int64_t hs, int64_t S);
 #endif
 
+// ---- Relaxed-SIMD variants of the kernels that multiply-add (the simd-relaxed wasm flavour) ----
+// The same sources as the __simd128 kernels, compiled a second time with -mrelaxed-simd by clang 16 into a kernel
+// module of their own (simd128.hpp: muladd becomes one f32x4.relaxed_madd, which Emscripten 3.1.6 cannot emit),
+// which exports them under their plain names. The Emscripten build of the flavour (BLOCKSCOPE_WASM_RELAXED) leaves
+// them undefined, so they become imports (from a module of their own: Emscripten's JS glue provides only its "env"
+// imports, so the glue stays the SIMD128 build's), and scripts/merge-relaxed-kernels.mjs merges the two modules.
+// Same contracts as the __simd128 kernels; results within the same tolerances, not bit for bit.
+#if defined(__wasm_relaxed_simd__)
+#define BLOCKSCOPE_RELAXED_KERNEL(name) __attribute__((export_name(#name)))
+#elif defined(BLOCKSCOPE_WASM_RELAXED)
+#define BLOCKSCOPE_RELAXED_KERNEL(name) __attribute__((import_module("relaxed_simd"), import_name(#name)))
+#endif
+#ifdef BLOCKSCOPE_RELAXED_KERNEL
+BLOCKSCOPE_RELAXED_KERNEL(f32_gemm_4x8)
+void f32_gemm_4x8__relaxed(float* out, int64_t out_stride, const float* inp, int64_t inp_stride,
+                           const float* packed, int64_t mr, int64_t nc, int64_t C);
+BLOCKSCOPE_RELAXED_KERNEL(f32_gemv)
+void f32_gemv__relaxed(float* out, const float* inp, const float* weight, const float* bias, int64_t C,
+                       int64_t OC);
+BLOCKSCOPE_RELAXED_KERNEL(f32_attention_scores)
+void f32_attention_scores__relaxed(float* scores, const float* q, const float* k, int64_t stride, int64_t hs,
+                                   int64_t S);
+BLOCKSCOPE_RELAXED_KERNEL(f32_attention_weighted_sum)
+void f32_attention_weighted_sum__relaxed(float* out, const float* p, const float* v, int64_t stride,
+                                         int64_t hs, int64_t S);
+#endif
+
 // A kernel set for f32_linear: inputs with fewer than gemv_below_n rows take the GEMV kernel row by row
 // (packing would cost as much as the product), the rest take the packed GEMM.
 struct LinearKernels {
@@ -72,6 +99,9 @@ struct LinearKernels {
 extern const LinearKernels kLinearGeneric;
 #ifdef __wasm_simd128__
 extern const LinearKernels kLinearSimd128;
+#endif
+#ifdef BLOCKSCOPE_WASM_RELAXED
+extern const LinearKernels kLinearRelaxed;  // kLinearSimd128 with the relaxed GEMM and GEMV (dispatch.cpp)
 #endif
 
 // out = inp @ weight^T + bias on the given kernels, as linear_forward: out (N, OC); inp (N, C);
@@ -114,6 +144,12 @@ void f32_gemm_acc_4x8__simd128(float* out, int64_t out_stride, const float* pack
 void f32_colsum_acc_16__simd128(float* sums, const float* src, int64_t rows, int64_t cols);
 #endif
 
+#ifdef BLOCKSCOPE_RELAXED_KERNEL
+BLOCKSCOPE_RELAXED_KERNEL(f32_gemm_acc_4x8)
+void f32_gemm_acc_4x8__relaxed(float* out, int64_t out_stride, const float* packed_a, const float* packed_b,
+                               int64_t mr, int64_t nc, int64_t K);
+#endif
+
 // A kernel set for f32_linear_backward, and its cache blocking (GotoBLAS-style): each product is cut into
 // kc reduction terms x mc output rows; a kc x 8 panel of B stays in L1 while the packed mc x kc block of A,
 // in L2, streams through it. Any mc, kc >= 1 give the same sums up to rounding (tests use tiny ones).
@@ -129,6 +165,9 @@ struct LinearBackwardKernels {
 extern const LinearBackwardKernels kLinearBackwardGeneric;
 #ifdef __wasm_simd128__
 extern const LinearBackwardKernels kLinearBackwardSimd128;
+#endif
+#ifdef BLOCKSCOPE_WASM_RELAXED
+extern const LinearBackwardKernels kLinearBackwardRelaxed;  // kLinearBackwardSimd128 with the relaxed GEMM
 #endif
 
 // Backward of f32_linear, accumulating (+=) into the gradients as PyTorch autograd does:

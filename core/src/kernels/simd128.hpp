@@ -1,9 +1,18 @@
 // Mapping header for WebAssembly SIMD128: the few wasm_simd128.h operations the kernels use, under short
-// names. Only for -msimd128 builds. No FMA: relaxed SIMD is unusable with clang 14 + node 20 (TOOLCHAIN.md).
+// names. Only for -msimd128 builds. The same kernel sources compiled with -mrelaxed-simd (clang 16, the relaxed-SIMD
+// kernel module; Emscripten 3.1.6's clang 14 emits a pre-standard opcode) get muladd as one f32x4.relaxed_madd and
+// the kernel names SIMD_KERNEL(f32_gemm_4x8) = f32_gemm_4x8__relaxed instead of f32_gemm_4x8__simd128.
 #pragma once
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
+
+// The name of a kernel whose body uses muladd (kernels.hpp declares both variants).
+#ifdef __wasm_relaxed_simd__
+#define SIMD_KERNEL(name) name##__relaxed
+#else
+#define SIMD_KERNEL(name) name##__simd128
+#endif
 
 #include <cstdint>
 
@@ -18,8 +27,14 @@ inline vf load_splat(const float* p) { return wasm_v128_load32_splat(p); }
 inline void store(float* p, vf v) { wasm_v128_store(p, v); }
 inline vf add(vf a, vf b) { return wasm_f32x4_add(a, b); }
 
-// acc + a * b, rounded twice (f32x4.mul then f32x4.add).
+#ifdef __wasm_relaxed_simd__
+// acc + a * b in one f32x4.relaxed_madd: the engine may fuse it (rounded once, an FMA where the CPU has one) or not
+// (rounded twice), so results can differ from the SIMD128 kernels' in the last bits, and between machines.
+inline vf muladd(vf acc, vf a, vf b) { return __builtin_wasm_relaxed_madd_f32x4(a, b, acc); }
+#else
+// acc + a * b, rounded twice (f32x4.mul then f32x4.add): the same bits on every engine.
 inline vf muladd(vf acc, vf a, vf b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
+#endif
 
 // [sum(a), sum(b), sum(c), sum(d)]: the horizontal sums of four vectors, by a transpose-and-add.
 inline vf hsum4(vf a, vf b, vf c, vf d) {

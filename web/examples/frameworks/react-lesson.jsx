@@ -6,10 +6,11 @@
 //  - events as on<event-name> props (React 19 adds the listener for custom elements): onblockscope-readout;
 //  - methods through a ref (toPyTorch()).
 // The widgets bundle is not bundled into the app: it is loaded from where it is hosted (here /dist/), so its worker
-// and wasm are found next to it.
+// and wasm are found next to it. Each widget's code arrives when the page first uses its tag; React 19 sets a prop as
+// a property only on an element that has it, so the app loads its tags (load(), the classes) before its first render.
 import { useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import '/dist/blockscope-widgets.js';
+import { load } from '/dist/blockscope-widgets.js';
 
 const LANGS = { en: 'English', de: 'Deutsch', es: 'Español' };
 
@@ -17,7 +18,7 @@ function Lesson() {
   const [x, setX] = useState(1);
   const [lang, setLang] = useState('en');
   const [readout, setReadout] = useState(null);
-  const [rows, setRows] = useState([[1, 3, 5, 7], [2, 2, 2, 10]]);
+  const [rows, setRows] = useState([[1, 3, 5, 7], [2, 4, 6, 8]]);
   const [snippet, setSnippet] = useState('');
   const gelu = useRef(null);
   return (
@@ -50,4 +51,5 @@ function Lesson() {
   );
 }
 
+await Promise.all(['gelu-explorer', 'layernorm-explorer'].map(load));
 createRoot(document.getElementById('app')).render(<Lesson />);

@@ -37,6 +37,7 @@ import { LINK_GROUP_ATTR, LINKED_CSS, LinkedSelection, tokensKey } from '../kit/
 import { BlockLinks } from './block-links.js';
 import { expNum } from './block-numbers.js';
 import { CSS } from './block-style.js';
+import en from '../i18n/en/block-explorer.js';
 
 const CONTEXT = 128;
 /** The model menu: preset value -> message key. */
@@ -492,4 +493,4 @@ export class BlockExplorer extends BlockscopeElement {
   }
 }
 
-define('block-explorer', BlockExplorer);
+define('block-explorer', BlockExplorer, en);

@@ -35,6 +35,7 @@ import { FFN_PRESET, LESSON_FFN_CSS, LessonFFN } from './ffn-lesson.js';
 import { DEFAULT_DEMO, POSITIONWISE_CSS, PositionwiseDemo } from './ffn-positionwise.js';
 import { fill } from './ffn-text.js';
 import { EXAMPLE_CSS, WorkedExample } from './ffn-worked-example.js';
+import en from '../i18n/en/ffn-explorer.js';
 
 const DEFAULT_PROMPT = 'Attention moves information between tokens. The feed-forward layer then thinks about each token by itself.';
 // A small GPT with random (seeded) weights: byte-level vocabulary, so a prompt's UTF-8 bytes are its token ids.
@@ -364,4 +365,4 @@ export class FeedForwardExplorer extends BlockscopeElement {
   }
 }
 
-define('ffn-explorer', FeedForwardExplorer);
+define('ffn-explorer', FeedForwardExplorer, en);

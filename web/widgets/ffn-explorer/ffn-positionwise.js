@@ -4,8 +4,10 @@
 import { h, parseNumbers, parseRows } from '../kit/base.js';
 import { chartWidth, groupedBars } from '../kit/chart-kit.js';
 import { fill, sci } from './ffn-text.js';
-import { messages } from '../kit/i18n.js';
+import { addEnglish, messages } from '../kit/i18n.js';
+import en from '../i18n/en/ffn-explorer.js';
 
+addEnglish(en); // its messages, also where it is used without the widget (tools, tests)
 const ENGLISH = { t: (key, params) => messages('en').t(key, params) }; // parseDemo without a widget (tools, tests)
 
 export const DEFAULT_DEMO = '1, 0, -1, 0.5; 0.5, -0.5, 1, 2; -1, 2, 0, 1';

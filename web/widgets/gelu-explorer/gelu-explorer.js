@@ -22,6 +22,7 @@ import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
 import { decimalMark, localeDigits } from '../kit/values.js';
 import { EIGHT_CODE, eightTable, geluQuestions, geluSnippet, geluTarget } from './gelu-learner.js';
+import en from '../i18n/en/gelu-explorer.js';
 
 /** The curves; each one's label is message gelu.curve.<kind>. */
 const CURVES = [
@@ -393,4 +394,4 @@ export class GeluExplorer extends BlockscopeElement {
   }
 }
 
-define('gelu-explorer', GeluExplorer);
+define('gelu-explorer', GeluExplorer, en);

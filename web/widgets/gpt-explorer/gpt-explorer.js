@@ -30,6 +30,7 @@ import { CONTROL_GROUPS, GPT_ATTRS, SECTIONS } from './gpt-attrs.js';
 import { BYTE_CSS, piecesLabel, renderPieces } from '../kit/tokens.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { gptSnippet, WEIGHTS_FILE } from './gpt-pytorch.js';
+import en from '../i18n/en/gpt-explorer.js';
 
 const CSS = `
 section { margin: 0.9rem 0 0; padding-top: 0.6rem; border-top: 1px solid var(--bs-border); }
@@ -479,4 +480,4 @@ export class GPTExplorer extends BlockscopeElement {
   }
 }
 
-define('gpt-explorer', GPTExplorer);
+define('gpt-explorer', GPTExplorer, en);

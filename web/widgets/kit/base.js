@@ -1,9 +1,10 @@
 // base.js — what every Blockscope widget shares: the custom-element base class (shadow DOM, attributes with
 // URL-hash deep links checked against per-attribute metadata, sync-url, the shared runtime connection, events, named
 // update levels, the control registry, the widget's language and author layout, and the narrow interface its panels
-// get) and define(). The rest of the kit: attrs.js (attribute metadata), deep-link.js, i18n.js (lang, messages,
-// number formats), layout.js (controls/lock/sections, slots), theme.js (palettes, auto theme), values.js (fmt and the
-// number parsers, re-exported here), dom.js (h, re-exported), controls.js, chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
+// get), and define() (elements.js, re-exported). The rest of the kit: attrs.js (attribute metadata), deep-link.js,
+// i18n.js (lang, messages, number formats), layout.js (controls/lock/sections, slots), theme.js (palettes, auto
+// theme), values.js (fmt and the number parsers, re-exported here), dom.js (h, re-exported), controls.js,
+// chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../../runtime/client.js';
 import { applyState, attrSpec, COMMON_ATTRS, sanitizeAttr, stateOf } from './attrs.js';
 import { applyHash, writeHash } from './deep-link.js';
@@ -11,12 +12,12 @@ import { isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
 import { Controls } from './controls.js';
 import { BASE_CSS, themeRules } from './theme.js';
-import { WIDGET_TAGS } from './start-runtime.js';
 import { scheduleConnected } from './start-order.js';
 import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
 
 export { fmt, parseNumber, parseNumbers, parseRows } from './values.js';
 export { COMMON_ATTRS } from './attrs.js';
+export { define } from './elements.js';
 export { h } from './dom.js';
 
 const DEFAULT_PARTS = { h3: 'title', '.status': 'status', '.chart': 'chart' };
@@ -179,6 +180,13 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   connectedCallback() {
+    // `state` set by a script before the widget's code arrived (each widget is loaded when the page first uses its
+    // tag) is an own property hiding the setter: pass it through the setter now.
+    if (Object.hasOwn(this, 'state')) {
+      const value = this.state;
+      delete this.state;
+      this.state = value;
+    }
     if (this._connected && this._released) {
       this._released = false;
       this.invalidate(UPDATE.REBUILD); // back on the page after its model was freed: rebuild it
@@ -487,10 +495,4 @@ export class BlockscopeElement extends HTMLElement {
   attributeChanged() {
     this.start();
   }
-}
-
-/** Defines a custom element once (bundles may be loaded twice on a page). */
-export function define(tag, cls) {
-  if (!WIDGET_TAGS.includes(tag)) throw new Error(`<${tag}> is not in WIDGET_TAGS (kit/start-runtime.js)`);
-  if (!customElements.get(tag)) customElements.define(tag, cls);
 }

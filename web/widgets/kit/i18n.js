@@ -3,19 +3,24 @@
 // table per locale (web/widgets/i18n/<locale>/: one file per widget, merged by the locale's index.js) and its
 // numbers through Intl.NumberFormat. Numbers meant for code or for scripts (Copy as PyTorch, event details) never
 // come through here: they use values.js fmt(), which is locale-free.
-// English is in the bundle; every other table is a module of its own (dist/i18n/<locale>.js next to the bundle;
-// web/widgets/i18n/<locale>.js unbundled), loaded the first time a widget on the page asks for that language
-// (loadLocale), so a page pays only for the languages it shows.
-import en from '../i18n/en/index.js';
+// English travels with the code: the kit's messages are here, each widget's are added by its own module
+// (addEnglish), so they are in that widget's chunk of the bundle. Every other table is a module of its own
+// (dist/i18n/<locale>.js next to the bundle; web/widgets/i18n/<locale>.js unbundled), loaded the first time a widget
+// on the page asks for that language (loadLocale), so a page pays only for the languages it shows.
+import kit from '../i18n/en/kit.js';
 
 /* global BLOCKSCOPE_I18N_BASE */
 // Where the tables are, relative to this module: set by scripts/build-web.sh for the bundle.
 const I18N_BASE = typeof BLOCKSCOPE_I18N_BASE === 'string' ? BLOCKSCOPE_I18N_BASE : '../i18n/';
 const table = (locale) => () => import(new URL(`${I18N_BASE}${locale}.js`, import.meta.url).href);
 
+// The English messages of the code loaded so far: the kit's, then each widget's (addEnglish).
+const en = { ...kit };
+
 /**
  * The shipped locales: tag -> {name (in its own language), dir, load (the table's module, imported on demand)}.
- * English is complete by definition and always loaded.
+ * English is the reference every other table translates (i18n/en/index.js merges its files); here it holds the
+ * messages of the code loaded so far, and is always loaded.
  */
 export const LOCALES = Object.freeze({
   en: { name: 'English', dir: 'ltr', load: async () => ({ default: en }) },
@@ -26,6 +31,18 @@ export const DEFAULT_LOCALE = 'en';
 
 const tables = new Map([['en', en]]); // locale -> its loaded table
 const loading = new Map(); // locale -> the promise of its table
+
+/**
+ * Adds a widget's English messages (its file in i18n/en/) to the English table: each widget's module does, so its
+ * messages are part of its chunk. Adding a file twice is harmless; a key with another text than before is an error.
+ */
+export function addEnglish(table) {
+  if (table === null || typeof table !== 'object') throw new Error(`addEnglish: expected a message table, got ${table}`);
+  for (const [key, message] of Object.entries(table)) {
+    if (Object.hasOwn(en, key) && en[key] !== message) throw new Error(`addEnglish: message "${key}" is already English for another text`);
+    en[key] = message;
+  }
+}
 
 /** Whether `locale`'s table is loaded (messages(locale) then speaks it; until then it speaks English). */
 export function isLoaded(locale) {

@@ -31,6 +31,7 @@ import { BatchNormPanel } from './layernorm-batchnorm.js';
 import { BOOK_CSS, BOOK_PRESET, BOOK_TOY, BookWalk } from './layernorm-book.js';
 import { layerNormQuestions, layerNormSnippet, layerNormTarget } from './layernorm-learner.js';
 import { drawDetail, drawNotes, drawSequence } from './layernorm-views.js';
+import en from '../i18n/en/layernorm-explorer.js';
 
 const DEFAULT_VALUES = '1, 3, 5, 7; 10, 20, 30, 40; 0, 4, 4, 0';
 const PRESETS = [
@@ -426,4 +427,4 @@ export class LayerNormExplorer extends BlockscopeElement {
   }
 }
 
-define('layernorm-explorer', LayerNormExplorer);
+define('layernorm-explorer', LayerNormExplorer, en);

@@ -2,8 +2,10 @@
 // marshalling between a (T, d) matrix and its flat, transposed and row forms (no arithmetic). No DOM. Error messages
 // come from the widget's message table through `t` (the element's t; English when none is given).
 import { parseRows } from '../kit/values.js';
-import { messages } from '../kit/i18n.js';
+import { addEnglish, messages } from '../kit/i18n.js';
+import en from '../i18n/en/layernorm-explorer.js';
 
+addEnglish(en); // its messages, also where it is used without the widget (tools, tests)
 const english = (key, params) => messages('en').t(key, params);
 
 export const MAX_TOKENS = 8;

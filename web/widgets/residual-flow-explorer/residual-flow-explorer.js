@@ -20,6 +20,7 @@ import { chartWidth, KIT_CSS, legend, watchWidth } from '../kit/chart-kit.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { drawNormChart, formatNorm, formatRatio, sciText } from './residual-chart.js';
 import { Compounding, lessonSnippet } from './residual-compounding.js';
+import en from '../i18n/en/residual-flow-explorer.js';
 
 const PRESET_URL = new URL('../presets/residual-flow-lesson82.json', import.meta.url).href;
 const DIM = 16; // the lesson's d; the input x is the lesson's (4, 16) batch in every view
@@ -413,4 +414,4 @@ export class ResidualFlowExplorer extends BlockscopeElement {
   }
 }
 
-define('residual-flow-explorer', ResidualFlowExplorer);
+define('residual-flow-explorer', ResidualFlowExplorer, en);

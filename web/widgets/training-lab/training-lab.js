@@ -26,6 +26,7 @@ import { BYTE_CSS } from '../kit/tokens.js';
 import { OFF } from '../kit/layout.js';
 import { RESULTS_CSS, ResultsPanel } from './training-lab-results.js';
 import { LIMITS, settings, whatToLookFor } from './training-lab-text.js';
+import en from '../i18n/en/training-lab.js';
 
 /** The shortest time between two redraws while training (ms): 10 a second at most. */
 const DRAW_MS = 100;
@@ -463,4 +464,4 @@ function roundLr(lr) {
   return Number(lr.toPrecision(2));
 }
 
-define('training-lab', TrainingLab);
+define('training-lab', TrainingLab, en);

@@ -1,17 +1,15 @@
-// embind bindings of the Blockscope core's components and free functions: LayerNorm, activations, the
-// feed-forward network, multi-head attention and one transformer block, with their costs. Marshalling only:
+// embind bindings of the Blockscope core's components: the feed-forward network, multi-head attention and one
+// transformer block, with their costs and the learner mistakes they can show. Full module only (wasm/CMakeLists.txt).
+// Marshalling only:
 // configs are parsed by the core (BlockConfig::from_json, ...). Arrays returned to JS are zero-copy views into
 // wasm memory, valid only until the next call into the module (an allocation may grow memory and detach
 // them): web/runtime/blockscope.js copies them before handing them out. No binding throws into JS: a C++ exception
 // becomes a recorded error that web/runtime/wasm-module.js throws as a JS Error after the call returned (marshal.hpp),
 // and the module stays usable. Handles must be .delete()d; web/runtime/blockscope.js wraps them.
-// The model side (GPT, tokenizers, generation) is model_bindings.cpp; training is training_bindings.cpp.
-#include <malloc.h>
-
-#include "blockscope/activation.hpp"
+// Activations and LayerNorm on plain arrays are elementwise_bindings.cpp; the model side (GPT, tokenizers,
+// generation) model_bindings.cpp; training training_bindings.cpp; the residual-flow network residual_mlp_bindings.cpp;
+// memory and build facts runtime_bindings.cpp.
 #include "blockscope/feed_forward.hpp"
-#include "blockscope/layer_norm.hpp"
-#include "blockscope/memory_budget.hpp"
 #include "blockscope/mistakes.hpp"
 #include "blockscope/multi_head_attention.hpp"
 #include "blockscope/transformer_block.hpp"
@@ -29,13 +27,6 @@ Tensor batch_input(const val& x, double B_, double T_, int64_t d, const char* wh
   require(static_cast<int64_t>(in.size()) == B * T * d, what, " needs B x T x ", d_name, " = ", B, " x ", T,
           " x ", d, " = ", B * T * d, " values, got ", in.size());
   return Tensor({B, T, d}, std::move(in));
-}
-
-// Mistake ids as a JS array (mistakes.hpp: the order a check tries them in, correct first).
-val mistake_ids(std::span<const Mistake> ms) {
-  val ids = val::array();
-  for (Mistake m : ms) ids.call<void>("push", std::string(mistake_id(m)));
-  return ids;
 }
 
 class AttentionHandle {
@@ -168,78 +159,6 @@ class FeedForwardHandle {
   std::vector<float> mistake_out_;
 };
 
-// Storage behind the views the free functions return (valid until the next call).
-LayerNormTrace g_trace;
-std::vector<float> g_out;
-
-val layerNorm(val x, val gamma, val beta, double eps) {
-  return guarded([&] {
-    const auto xs = floats_from(x, "LayerNorm input"), g = floats_from(gamma, "gamma"), b = floats_from(beta, "beta");
-    g_trace = layer_norm_trace(xs, g, b, static_cast<float>(eps));
-    val o = val::object();
-    o.set("rows", static_cast<double>(g_trace.rows));
-    o.set("dim", static_cast<double>(g_trace.dim));
-    o.set("mean", view(g_trace.mean));
-    o.set("var", view(g_trace.var));
-    o.set("rstd", view(g_trace.rstd));
-    o.set("normalized", view(g_trace.normalized));
-    o.set("output", view(g_trace.output));
-    return o;
-  });
-}
-
-// LayerNorm as a learner's code with mistake `id` computes it (mistakes.hpp; "correct" is LayerNorm itself).
-val layerNormMistake(const std::string& id, val x, val gamma, val beta, double eps) {
-  return guarded([&] {
-    const Mistake m = parse_mistake(id);
-    const auto xs = floats_from(x, "LayerNorm input"), g = floats_from(gamma, "gamma"), b = floats_from(beta, "beta");
-    g_out = layer_norm_mistake(m, xs, g, b, static_cast<float>(eps));
-    return view(g_out);
-  });
-}
-val layerNormMistakes() { return mistake_ids(layer_norm_mistakes()); }
-
-// The activation `expected` of x as a learner's code with mistake `id` computes it, and the ids that apply.
-val activationMistake(const std::string& id, const std::string& expected, val x) {
-  return guarded([&] {
-    const Mistake m = parse_mistake(id);
-    g_out = activation_mistake(m, parse_activation(expected.c_str()), floats_from(x, "activation input"));
-    return view(g_out);
-  });
-}
-val activationMistakes(const std::string& expected) {
-  return guarded([&] { return mistake_ids(activation_mistakes(parse_activation(expected.c_str()))); });
-}
-
-// Every mistake id with its site: [{id, site}] (site: module, layer-norm, activation, feed-forward, attention, wiring).
-val mistakeList() {
-  static constexpr const char* kSites[] = {"module", "layer-norm", "activation", "feed-forward", "attention", "wiring"};
-  val out = val::array();
-  for (Mistake m : all_mistakes()) {
-    val o = val::object();
-    o.set("id", std::string(mistake_id(m)));
-    o.set("site", std::string(kSites[static_cast<int>(mistake_site(m))]));
-    out.call<void>("push", o);
-  }
-  return out;
-}
-
-val activation(const std::string& kind, val x) {
-  return guarded([&] {
-    const auto xs = floats_from(x, "activation input");
-    g_out = activate(parse_activation(kind.c_str()), Tensor({static_cast<int64_t>(xs.size())}, xs)).data;
-    return view(g_out);
-  });
-}
-
-val activationDerivative(const std::string& kind, val x) {
-  return guarded([&] {
-    const auto xs = floats_from(x, "activation input");
-    g_out = activation_derivative(parse_activation(kind.c_str()), Tensor({static_cast<int64_t>(xs.size())}, xs)).data;
-    return view(g_out);
-  });
-}
-
 // Sizes and costs of a feed-forward network (the FFN explorer's numbers): parameters, FLOPs per token and
 // hidden activations for a (B, n) batch.
 val feedForwardCosts(double emb_dim, double hidden_dim, double B, double n, bool bias) {
@@ -283,37 +202,10 @@ val blockFlops(const std::string& config, double n) {
   });
 }
 
-// Bytes malloc has handed out and not had back. mallinfo's fields are int: above 2 GiB the count wraps negative,
-// so it is read as the unsigned 32-bit number it is (wasm32's heap is at most 4 GiB).
-int64_t malloc_in_use() { return static_cast<int64_t>(static_cast<uint32_t>(mallinfo().uordblks)); }
-
-// Every budget check also asks what the whole module holds (memory_budget.hpp: RuntimeMemory).
-[[maybe_unused]] const bool g_runtime_memory = (RuntimeMemory::in_use = &malloc_in_use, true);
-
-// Heap diagnostics for leak tests: bytes currently allocated by malloc, the wasm memory size, and the stack
-// pointer (the address of a local here: the same at every call unless the stack leaks).
-val memoryStats() {
-  volatile char probe = 0;
-  val o = val::object();
-  o.set("stackPointer", static_cast<double>(reinterpret_cast<uintptr_t>(&probe)));
-  o.set("allocatedBytes", static_cast<double>(malloc_in_use()));
-  o.set("heapBytes", static_cast<double>(__builtin_wasm_memory_size(0) * 65536.0));
-  return o;
-}
-
-val buildInfo() {
-  val o = val::object();
-  const std::string isa = kernel_isa();
-  o.set("flavour", std::string(isa == "simd128" ? "simd" : "baseline"));  // the .wasm file's name
-  o.set("isa", isa);
-  o.set("version", std::string(BLOCKSCOPE_VERSION));  // package.json's, via CMake
-  return o;
-}
-
 }  // namespace
 }  // namespace blockscope::wasm
 
-EMSCRIPTEN_BINDINGS(blockscope) {
+EMSCRIPTEN_BINDINGS(blockscope_components) {
   using namespace emscripten;
   using namespace blockscope::wasm;
   auto block = bind_class<BlockHandle>("Block")
@@ -337,17 +229,7 @@ EMSCRIPTEN_BINDINGS(blockscope) {
                 .function("mistake", &FeedForwardHandle::mistake)
                 .function("mistakes", &FeedForwardHandle::mistakes);
   with_parameters(ff);
-  bind_function("layerNorm", &layerNorm);
-  bind_function("activation", &activation);
-  bind_function("layerNormMistake", &layerNormMistake);
-  bind_function("layerNormMistakes", &layerNormMistakes);
-  bind_function("activationMistake", &activationMistake);
-  bind_function("activationMistakes", &activationMistakes);
-  bind_function("mistakeList", &mistakeList);
-  bind_function("activationDerivative", &activationDerivative);
-  bind_function("memoryStats", &memoryStats);
   bind_function("feedForwardCosts", &feedForwardCosts);
   bind_function("blockParameters", &blockParameters);
   bind_function("blockFlops", &blockFlops);
-  bind_function("buildInfo", &buildInfo);
 }
