@@ -9,11 +9,12 @@
 // workers, so a round with n workers runs with that property at n + 1 on the page (the page thread keeps a core).
 // --baseline DIR adds rounds served from another copy of web/ (e.g. an older build, one worker) in the same
 // interleaved run, so its ratio is measured under the same load (--baseline-label names it in the table).
-// --idle P (Linux): before each measurement, waits (up to 10 minutes) until the share of time tasks waited for a CPU
-// over the last 10 s (/proc/pressure/cpu, "some avg10") is below P %: on a machine shared with other jobs, two workers
-// can only be faster than one while a second core is free.
-// Run after `npm run build`:  node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR] [--idle P]
-import { readFileSync } from 'node:fs';
+// On a machine shared with other jobs two workers are only faster than one while a second core is free, so every
+// measurement also records the CPU the rest of the machine used meanwhile (Linux: all CPU time in /proc/stat minus
+// this benchmark's own processes: Chromium's and its own), printed with the figures. --quiet C keeps a measurement
+// only if the others used less than C cores; else it is repeated (up to 8 times, after the load has dropped).
+// Run after `npm run build`:  node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR] [--quiet C]
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,9 +27,11 @@ const rounds = Number(arg('--rounds', 3));
 const steps = Number(arg('--steps', 150));
 const warmup = Number(arg('--warmup', 10));
 const baseline = arg('--baseline', null);
-const idle = arg('--idle', null) === null ? null : Number(arg('--idle', null));
+const quiet = arg('--quiet', null) === null ? null : Number(arg('--quiet', null));
+const ATTEMPTS = 8;
 if (![rounds, steps, warmup].every((n) => Number.isInteger(n) && n >= 1) || steps + warmup > 600) {
-  console.error('usage: node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR]  (W + M <= 600, the lab\'s steps)');
+  console.error('usage: node bench/lab.mjs [--rounds N] [--steps M] [--warmup W] [--baseline DIR [--baseline-label TEXT]] ' +
+    '[--quiet CORES]  (W + M <= 600, the lab\'s steps)');
   process.exit(2);
 }
 
@@ -39,24 +42,41 @@ const CONFIGS = [
   ...(baseline ? [{ key: 'baseline', label: arg('--baseline-label', `baseline ${baseline}`), root: resolve(baseline), workers: 1 }] : []),
 ];
 
-/** The CPU pressure (% of the last 10 s some task waited for a CPU), or null where the kernel does not report it. */
-function cpuPressure() {
-  try {
-    return Number(/some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'))[1]);
-  } catch {
-    return null;
+/** CPU seconds so far: the whole machine's (busy time in /proc/stat) and this benchmark's (Chromium + this process). */
+function cpuSeconds() {
+  const hz = 100; // USER_HZ, the unit of /proc's tick counts on Linux
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is counted in user already): all but idle and iowait
+  const machine = (fields.slice(0, 8).reduce((a, b) => a + b, 0) - fields[3] - fields[4]) / hz;
+  const ticks = (pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]); // utime + stime
+  };
+  let own = ticks('self');
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium')) own += ticks(pid);
+    } catch { /* the process ended */ }
   }
+  return { machine, own: own / hz };
 }
-
-/** With --idle, waits until the CPU pressure is below it (at most 10 minutes); returns the pressure measured. */
-async function waitIdle() {
-  const until = Date.now() + 600000;
-  let p = cpuPressure();
-  while (idle !== null && p !== null && p >= idle && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 2000));
-    p = cpuPressure();
+const linux = (() => {
+  try {
+    return cpuSeconds() && true;
+  } catch {
+    return false;
   }
-  return p;
+})();
+
+/** Waits until the rest of the machine has used less than `quiet` cores over 5 s (at most 10 minutes). */
+async function waitQuiet() {
+  for (const until = Date.now() + 600000; Date.now() < until;) {
+    const a = cpuSeconds();
+    await new Promise((r) => setTimeout(r, 5000));
+    const b = cpuSeconds();
+    if ((b.machine - a.machine - (b.own - a.own)) / 5 < quiet) return;
+  }
 }
 
 /** One round: the lab trained until both runs have done warmup + steps; the pair's steps/s and both runs' curves. */
@@ -71,10 +91,15 @@ async function measure(browser, url, workers) {
   await page.goto(`${url}examples/training-lab.html`);
   await page.waitForFunction(() => window.__ready, null, { timeout: 60000 });
   await page.click('training-lab button.play');
+  const cpu0 = linux ? cpuSeconds() : null;
+  const t0 = Date.now();
   const last = warmup + steps;
   await page.waitForFunction((n) => ['a', 'b'].every((r) => window.__steps.filter((e) => e.run === r).length >= n), last,
     { timeout: 600000, polling: 250 });
   const events = await page.evaluate(() => window.__steps);
+  const cpu1 = linux ? cpuSeconds() : null;
+  // Cores the rest of the machine used while the lab trained (null where /proc is not Linux's).
+  const others = cpu0 && Math.max(0, (cpu1.machine - cpu0.machine - (cpu1.own - cpu0.own)) / ((Date.now() - t0) / 1000));
   const memory = await page.evaluate(async () => {
     const stats = await (await (await import('/dist/blockscope-widgets.js')).connect()).memoryStats();
     return (stats.workers ?? [stats]).map((w) => ({ heap: w.heapBytes, allocated: w.allocatedBytes }));
@@ -88,7 +113,7 @@ async function measure(browser, url, workers) {
   const rate = (2 * steps * 1000) / (doneAt(last) - doneAt(warmup));
   const curves = Object.fromEntries(Object.entries(byRun).map(([r, list]) => [r, list.map(({ step, loss, gradNorm, valLoss }) =>
     ({ step, loss, gradNorm, valLoss }))]));
-  return { rate, curves, runWorkers, memory };
+  return { rate, curves, runWorkers, memory, others };
 }
 
 /** The first difference between two rounds' curves, or null when they are identical bit for bit. */
@@ -112,33 +137,40 @@ let reference = null;
 const mismatches = [];
 try {
   await out.capture(async () => {
-    console.log(`<training-lab>, default comparison (pre- vs post-norm, 6 blocks, d_model 48, batch 8 × 64 bytes, seed 123): ` +
+    console.log(`\`<training-lab>\`, default comparison (pre- vs post-norm, 6 blocks, d_model 48, batch 8 × 64 bytes, seed 123): ` +
       `steps/s of both runs together from step ${warmup} to step ${warmup + steps}, ${rounds} interleaved rounds, ` +
-      `a new browser context per round, Debian's Chromium${idle === null ? '' : `, each round started with the CPU pressure below ${idle} %`}\n`);
+      `a new browser context per round, Debian's Chromium${quiet === null ? '' : `; a round counts only if the rest of the machine ` +
+        `used less than ${quiet} cores meanwhile`}\n`);
     for (let i = 0; i < rounds; i++) {
       for (const c of CONFIGS) {
-        const pressure = await waitIdle();
-        const r = await measure(browser, servers.get(c.root).url, c.workers);
-        r.pressure = [pressure, cpuPressure()];
+        let r = null;
+        for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+          r = await measure(browser, servers.get(c.root).url, c.workers);
+          if (quiet === null || r.others === null || r.others < quiet) break;
+          process.stderr.write(`  (round ${i + 1}, ${c.label}: ${r.rate.toFixed(1)} steps/s, not kept: the rest of the machine ` +
+            `used ${r.others.toFixed(2)} cores meanwhile)\n`);
+          if (attempt === ATTEMPTS) throw new Error(`the machine never stayed quiet (below ${quiet} cores) for a whole measurement`);
+          await waitQuiet();
+        }
         results[c.key].push(r);
         reference ??= r.curves;
         const diff = difference(reference, r.curves);
         if (diff) mismatches.push(`${c.label}, round ${i + 1}: ${diff}`);
-        process.stderr.write(`  round ${i + 1}, ${c.label}: ${r.rate.toFixed(1)} steps/s (${r.runWorkers} worker(s) on the page; ` +
-          `CPU pressure ${r.pressure.join(' → ')} %)\n`);
+        process.stderr.write(`  round ${i + 1}, ${c.label}: ${r.rate.toFixed(1)} steps/s (${r.runWorkers} worker(s) on the page` +
+          `${r.others === null ? '' : `; the rest of the machine used ${r.others.toFixed(2)} cores`})\n`);
       }
     }
     const med = (key) => median(results[key].map((r) => r.rate));
     const mib = (bytes) => (bytes / 2 ** 20).toFixed(0);
-    const pressures = (key) => (results[key][0].pressure[0] === null ? 'n/a'
-      : [0, 1].map((i) => `${median(results[key].map((r) => r.pressure[i])).toFixed(0)} %`).join(' → '));
+    const others = (key) => (results[key][0].others === null ? 'n/a'
+      : `${median(results[key].map((r) => r.others)).toFixed(2)} cores`);
     console.log('| runtime | workers on the page | steps/s, pair (median) | min | max | × one worker | wasm memory per worker (malloc) | ' +
-      'CPU pressure, start → end (median) |\n|---|---:|---:|---:|---:|---:|---|---|');
+      'CPU used by the rest of the machine meanwhile (median) |\n|---|---:|---:|---:|---:|---:|---|---:|');
     for (const c of CONFIGS) {
       const rates = results[c.key].map((r) => r.rate);
       const memory = results[c.key].at(-1).memory.map((w) => `${mib(w.heap)} MiB (${mib(w.allocated)} MiB)`).join(', ');
       console.log(`| ${c.label} | ${results[c.key][0].runWorkers} | ${med(c.key).toFixed(1)} | ${Math.min(...rates).toFixed(1)} | ` +
-        `${Math.max(...rates).toFixed(1)} | ${(med(c.key) / med('one')).toFixed(2)}× | ${memory} | ${pressures(c.key)} |`);
+        `${Math.max(...rates).toFixed(1)} | ${(med(c.key) / med('one')).toFixed(2)}× | ${memory} | ${others(c.key)} |`);
     }
     if (baseline) console.log(`\ntwo workers vs the baseline: ${(med('two') / med('baseline')).toFixed(2)}× (goal ≥ 1.7×)`);
     const compared = warmup + steps;

@@ -1,6 +1,7 @@
 // Download-size benchmark (not a test): gzip -9 and brotli bytes of each wasm module (simd and baseline, each light and
-// full, and simd-relaxed's full one: its light module is simd's) and of the JS glue they share, as built in web/dist/, everything a package or CDN ships (the glue once) against
-// the 300 KB gzip budget, the worker bundle, what a page downloads of the widget bundle (its entry and the chunks of
+// full, and simd-relaxed's full one: its light module is simd's) and of the JS glue they share, as built in web/dist/; the
+// most of them one page downloads (the glue, a light module and the largest full one) against the 300 KB gzip budget,
+// and everything a package or CDN ships; the worker bundle, what a page downloads of the widget bundle (its entry and the chunks of
 // the widgets it shows: each widget alone, and the lesson page), and the wasm sections by size. A page downloads the
 // glue and one flavour's light module, and that flavour's full module when a widget first needs it.
 // Run after `scripts/build.sh wasm`:  npm run bench:size  (writes docs/performance.md's download section)
@@ -50,8 +51,12 @@ await out.capture(() => {
   const first = gz(glue) + gz(wasm['light-simd']);
   console.log(`\na page's first download (glue + light SIMD128 module), gzip -9: ${kb(first)}; ` +
     `+ ${kb(gz(wasm.simd))} when a widget needs the full module (simd-relaxed's: ${kb(gz(wasm['simd-relaxed']))})`);
-  console.log(`every module of every flavour and the glue, gzip -9: ${kb(combined)} of the ${kb(BUDGET)} budget ` +
-    `(${combined <= BUDGET ? `${kb(BUDGET - combined)} under` : `${kb(combined - BUDGET)} OVER`})`);
+  // A page loads one flavour: the budget holds for the most it can download (a package ships every module).
+  const most = gz(glue) + Math.max(gz(wasm['light-simd']), gz(wasm['light-baseline'])) +
+    Math.max(gz(wasm.simd), gz(wasm['simd-relaxed']), gz(wasm.baseline));
+  console.log(`the most one page downloads of the core (glue + light + the largest full module), gzip -9: ${kb(most)} of the ` +
+    `${kb(BUDGET)} budget (${most <= BUDGET ? `${kb(BUDGET - most)} under` : `${kb(most - BUDGET)} OVER`}); every module of ` +
+    `every flavour and the glue (what the package ships): ${kb(combined)}`);
   // The worker bundle (scripts/build-web.sh), which every page with widgets loads next to the wasm.
   console.log('\n| bundle | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
   const worker = new URL('blockscope-worker.js', DIST);

@@ -42,7 +42,14 @@ async function fetchOwn(cache, name) {
 self.addEventListener('install', (event) => event.waitUntil((async () => {
   const cache = await caches.open(CACHE);
   try {
-    await Promise.all(BUILD.precache.map((name) => fetchOwn(cache, name)));
+    // Of the two full SIMD modules, only the one pages on this engine load (locations.js resolveFlavour 'auto').
+    const { relaxedProbe, relaxed, simd } = BUILD.fullSimd;
+    let hasRelaxed = false;
+    try {
+      hasRelaxed = WebAssembly.validate(new Uint8Array(relaxedProbe));
+    } catch { /* no WebAssembly here: the pages' simd */ }
+    const unused = hasRelaxed ? simd : relaxed;
+    await Promise.all(BUILD.precache.filter((name) => name !== unused).map((name) => fetchOwn(cache, name)));
   } catch (err) {
     await caches.delete(CACHE); // no partial build is ever served
     throw err;

@@ -28,7 +28,7 @@ function addPair(page) {
       const gpts = [];
       for (const norm of ['pre', 'post']) gpts.push(await client.createGPT({ ...config, norm }, { seed: 7 }));
       const trainers = await Promise.all(gpts.map((g) => g.createTrainer({ tokens,
-        config: { steps: 400, batch_size: 4, seq_len: 32, lr: 0.01, eval_batches: 2, seed: 9 } })));
+        config: { steps: Math.max(400, steps), batch_size: 4, seq_len: 32, lr: 0.01, eval_batches: 2, seed: 9 } })));
       const curves = [[], []];
       const runs = trainers.map((t, i) => t.train({ steps, evalEvery: 10,
         onStep: (s) => curves[i].push([s.step, s.loss, s.gradNorm, s.valLoss ?? null]) }));
@@ -64,7 +64,7 @@ test('two trainers train on two workers to the curves of one worker; a GPT on a 
   workerCurves = two.curves;
 
   // Three workers: while both trainers train, a third GPT lands on the idle worker and answers there.
-  await page.evaluate(() => window.__pair({ workers: 3 }, 300, { keep: true }));
+  await page.evaluate(() => window.__pair({ workers: 3 }, 5000, { keep: true }));
   const during = await page.evaluate(async () => {
     const { client, trainers, curves } = window.__kept;
     while (curves[0].length < 3 || curves[1].length < 3) await new Promise((r) => setTimeout(r, 10));
@@ -91,7 +91,7 @@ test("a worker killed mid-training is replaced alone: the other worker's run goe
   const { page, context, problems } = await openPage(env.browser);
   await addPair(page);
   await page.goto(`${env.url}__pool.html`);
-  await page.evaluate(() => window.__pair({ workers: 2, workerUrl: '/dist/blockscope-worker.js?killed' }, 300, { keep: true }));
+  await page.evaluate(() => window.__pair({ workers: 2, workerUrl: '/dist/blockscope-worker.js?killed' }, 5000, { keep: true }));
   await page.evaluate(() => {
     const { client, curves } = window.__kept;
     window.__restarts = [];

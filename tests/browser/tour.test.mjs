@@ -265,6 +265,10 @@ test('the lesson page\'s tour of the block: every step sets and shows its widget
   const total = expected.length;
   for (const [i, [id, attrs]] of expected.entries()) {
     if (i > 0) await page.keyboard.press('ArrowRight');
+    // A widget whose code the page has not loaded yet (those off screen come after the first widget's numbers) gets
+    // its step once its code arrives, which the step asks for.
+    await page.waitForFunction(([target, want]) => Object.entries(want).every(([n, v]) => document.getElementById(target)
+      .getAttribute(n) === v), [id, attrs], { timeout: 10000 }).catch(() => {}); // the assertion below says what differs
     const shown = await page.evaluate(([target, names]) => {
       const el = document.getElementById(target);
       const r = el.getBoundingClientRect();

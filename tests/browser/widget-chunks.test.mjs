@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { chunkGraph, elementChunk, ENTRY, pageFiles } from '../../scripts/widget-chunks.mjs';
+import { chunkGraph, closure, elementChunk, ENTRY, pageFiles } from '../../scripts/widget-chunks.mjs';
 import { WIDGET_TAGS } from '../../web/widgets/kit/elements.js';
 import { assertClean, launchBrowser, openPage, startServer } from './support.mjs';
 
@@ -66,6 +66,10 @@ test('a page with only <gelu-explorer> downloads the entry, its chunk and the ch
   assert.deepEqual([...got].sort(), [...expected(['gelu-explorer'])].sort());
   // The core runs in the worker: the in-thread runtime (a chunk loaded only when no worker can start) stays away.
   assert.ok(![...got].some((f) => f.startsWith('chunk-in-thread-')), 'the in-thread runtime was downloaded');
+  // Every file of the widget's code beyond the entry's was asked for at once (not one import level at a time).
+  const preloads = await page.$$eval('link[rel="modulepreload"]', (links) => links.map((l) => new URL(l.href).pathname.slice(6)));
+  const early = closure(env.graph, [ENTRY]);
+  assert.deepEqual(preloads.sort(), [...pageFiles(env.graph, ['gelu-explorer'])].filter((f) => !early.has(f)).sort());
   assertClean(problems);
   await context.close();
 });

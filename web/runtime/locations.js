@@ -11,7 +11,7 @@ const SIMD_PROBE = new Uint8Array([
 ]);
 /** A minimal wasm module computing one f32x4.relaxed_madd (the standard opcode 0xfd 0x105, which the simd-relaxed
  * kernels use) of three splats; validates only where relaxed SIMD is supported. */
-const RELAXED_SIMD_PROBE = new Uint8Array([
+export const RELAXED_SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 19, 1, 17, 0,
   65, 0, 253, 17, 65, 0, 253, 17, 65, 0, 253, 17, 253, 133, 2, 11,
 ]);

@@ -33,7 +33,7 @@ export const ELEMENT_TAGS = Object.freeze(Object.keys(MODULES));
 
 /* global BLOCKSCOPE_ELEMENT_MODULES */
 // Where the per-element modules are (dist/widgets/<tag>.js, each re-exporting its element's chunk), relative to this
-// module: set by scripts/build-web.sh for the bundle; unbundled there are none (every load is an import()).
+// module: set by scripts/build-widgets.mjs for the bundle; unbundled there are none (every load is an import()).
 const ELEMENT_MODULES = typeof BLOCKSCOPE_ELEMENT_MODULES === 'string' ? new URL(BLOCKSCOPE_ELEMENT_MODULES, import.meta.url) : null;
 
 const loads = new Map(); // tag -> the promise of its class
@@ -84,18 +84,19 @@ export function load(tag) {
 }
 
 /**
- * Imports element `tag`'s module. While the page is still loading, its per-element module also goes into a
- * <script type="module">: a module script delays the page's load event until it has run (an import() does not), so
- * the page is laid out with its widgets by then — which is when the browser restores the reader's scroll position on
- * a reload. Both reach the one chunk, fetched once (the import() starts it at once; the script only waits for it).
+ * Imports element `tag`'s module, with every file of its code asked for at once (<link rel="modulepreload">). While
+ * the page is still loading, its per-element module also goes into a <script type="module">: a module script delays
+ * the page's load event until it has run (an import() does not), so the page is laid out with its widgets by then —
+ * which is when the browser restores the reader's scroll position on a reload. Both reach the one chunk, fetched once
+ * (the import() starts it at once; the script only waits for it).
  */
 function importElement(tag) {
   if (typeof document !== 'undefined') {
     for (const file of elementFiles[tag] ?? []) {
       if (preloaded.has(file)) continue;
       preloaded.add(file);
-      const link = Object.assign(document.createElement('link'), { rel: 'modulepreload', href: new URL(file, import.meta.url).href });
-      (document.head ?? document.documentElement).append(link);
+      const href = new URL(file, import.meta.url).href;
+      (document.head ?? document.documentElement).append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href }));
     }
   }
   const imported = MODULES[tag]();

@@ -22,6 +22,7 @@
 // Event: blockscope-tour-step {step, total, state} (bubbles, composed) after each step is shown; step 0 when it closes.
 // Not a BlockscopeElement (it holds no runtime and no widget state of its own), so not in WIDGET_TAGS either.
 import { attrSpec, COMMON_ATTRS, hashAttributes, sanitizeAttr } from '../kit/attrs.js';
+import { ELEMENT_TAGS, load } from '../kit/elements.js';
 import { addEnglish, isLoaded, loadLocale, messages, resolveLocale } from '../kit/i18n.js';
 import { STEP_TAG, TOUR_STEP_EVENT, TOUR_TAG } from './tour-names.js';
 import { TourStates } from './tour-state.js';
@@ -212,10 +213,13 @@ export class BlockscopeTour extends HTMLElement {
     if (scroll && this._bool('scroll') && shown.length) {
       this._states.scrollTo(shown[0], { smooth: !matchMedia('(prefers-reduced-motion: reduce)').matches });
     }
-    // A widget whose class is not defined yet cannot check its values: they are set once it is (if still wanted).
+    // A widget whose class is not defined yet cannot check its values: they are set once it is (if still wanted). A
+    // Blockscope widget's code is loaded now (the page may load the code of widgets off screen later: elements.js).
     for (const tag of pending) {
-      customElements.whenDefined(tag).then(() => {
-        if (gen === this._gen && this._step) this._show({ scroll: false });
+      const defined = ELEMENT_TAGS.includes(tag) ? load(tag).catch(() => {}) : customElements.whenDefined(tag);
+      defined.then(() => {
+        // Again into view: the widgets that arrived meanwhile may have moved it.
+        if (gen === this._gen && this._step && customElements.get(tag)) this._show({ scroll });
       });
     }
   }
