@@ -14,14 +14,13 @@ for flavour in simd simd-relaxed baseline; do
   # Configure unless a previous configure finished (a failed one leaves CMakeCache.txt but no Makefile).
   if [[ ! -f $dir/Makefile && ! -f $dir/build.ninja ]]; then cmake --preset "wasm-$flavour" >/dev/null; fi
   # The modules, and for simd and simd-relaxed the kernels' own test (tests/wasm_kernels/, run in Node by scripts/test.sh).
-  # simd-relaxed's first link on a fresh clone once failed its import check (merge-relaxed-kernels.mjs found none of
-  # the glue's imports) and passed when linked again; not reproduced since. Until that is understood, a failed
-  # simd-relaxed build is tried once more, saying so.
-  if ! cmake --build --preset "wasm-$flavour" -j "$JOBS"; then
-    [[ $flavour == simd-relaxed ]] || exit 1
-    echo "build-wasm.sh: the simd-relaxed build failed; trying it once more" >&2
-    cmake --build --preset "wasm-$flavour" -j "$JOBS"
-  fi
+  # One target at a time (each compiles in parallel): two Emscripten links running at once in one build directory are
+  # suspected of the inconsistent outputs a fresh clone's build once gave (a glue with unminified import names next to
+  # a .wasm with minified ones, failing the import checks of share-wasm-glue.mjs and merge-relaxed-kernels.mjs).
+  targets=$(node -e "const p=require('./CMakePresets.json').buildPresets.find((b)=>b.name==='wasm-$flavour');console.log(p.targets.join(' '))")
+  for target in $targets; do
+    cmake --build --preset "wasm-$flavour" --target "$target" -j "$JOBS"
+  done
 done
 # One JS glue for all five modules (a package or CDN ships it once, a page loads it with any .wasm): the others get the
 # full SIMD build's export and import names, and a difference between their glue and the SIMD glue fails the build here
