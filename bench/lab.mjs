@@ -100,9 +100,10 @@ async function measure(browser, url, workers) {
   const cpu1 = linux ? cpuSeconds() : null;
   // Cores the rest of the machine used while the lab trained (null where /proc is not Linux's).
   const others = cpu0 && Math.max(0, (cpu1.machine - cpu0.machine - (cpu1.own - cpu0.own)) / ((Date.now() - t0) / 1000));
-  const memory = await page.evaluate(async () => {
-    const stats = await (await (await import('/dist/blockscope-widgets.js')).connect()).memoryStats();
-    return (stats.workers ?? [stats]).map((w) => ({ heap: w.heapBytes, allocated: w.allocatedBytes }));
+  const { memory, flavour } = await page.evaluate(async () => {
+    const client = await (await import('/dist/blockscope-widgets.js')).connect();
+    const stats = await client.memoryStats();
+    return { memory: (stats.workers ?? [stats]).map((w) => ({ heap: w.heapBytes, allocated: w.allocatedBytes })), flavour: client.flavour };
   });
   await page.click('training-lab button.play'); // pause before closing
   const runWorkers = page.workers().length;
@@ -113,7 +114,14 @@ async function measure(browser, url, workers) {
   const rate = (2 * steps * 1000) / (doneAt(last) - doneAt(warmup));
   const curves = Object.fromEntries(Object.entries(byRun).map(([r, list]) => [r, list.map(({ step, loss, gradNorm, valLoss }) =>
     ({ step, loss, gradNorm, valLoss }))]));
-  return { rate, curves, runWorkers, memory, others };
+  return { rate, curves, runWorkers, memory, others, flavour };
+}
+
+/** The largest |difference| of the loss between two rounds' curves (another build may round differently). */
+function lossGap(x, y) {
+  let gap = 0;
+  for (const r of ['a', 'b']) x[r].forEach((e, i) => { gap = Math.max(gap, Math.abs(e.loss - y[r][i].loss)); });
+  return gap;
 }
 
 /** The first difference between two rounds' curves, or null when they are identical bit for bit. */
@@ -154,7 +162,8 @@ try {
         }
         results[c.key].push(r);
         reference ??= r.curves;
-        const diff = difference(reference, r.curves);
+        // This tree's rounds must agree bit for bit; a baseline is another build (perhaps another wasm flavour).
+        const diff = c.root === WEB ? difference(reference, r.curves) : null;
         if (diff) mismatches.push(`${c.label}, round ${i + 1}: ${diff}`);
         process.stderr.write(`  round ${i + 1}, ${c.label}: ${r.rate.toFixed(1)} steps/s (${r.runWorkers} worker(s) on the page` +
           `${r.others === null ? '' : `; the rest of the machine used ${r.others.toFixed(2)} cores`})\n`);
@@ -164,20 +173,26 @@ try {
     const mib = (bytes) => (bytes / 2 ** 20).toFixed(0);
     const others = (key) => (results[key][0].others === null ? 'n/a'
       : `${median(results[key].map((r) => r.others)).toFixed(2)} cores`);
-    console.log('| runtime | workers on the page | steps/s, pair (median) | min | max | × one worker | wasm memory per worker (malloc) | ' +
-      'CPU used by the rest of the machine meanwhile (median) |\n|---|---:|---:|---:|---:|---:|---|---:|');
+    console.log('| runtime | wasm flavour | workers on the page | steps/s, pair (median) | min | max | × one worker | ' +
+      'wasm memory per worker (malloc) | CPU used by the rest of the machine meanwhile (median) |\n' +
+      '|---|---|---:|---:|---:|---:|---:|---|---:|');
     for (const c of CONFIGS) {
       const rates = results[c.key].map((r) => r.rate);
       const memory = results[c.key].at(-1).memory.map((w) => `${mib(w.heap)} MiB (${mib(w.allocated)} MiB)`).join(', ');
-      console.log(`| ${c.label} | ${results[c.key][0].runWorkers} | ${med(c.key).toFixed(1)} | ${Math.min(...rates).toFixed(1)} | ` +
+      console.log(`| ${c.label} | ${results[c.key][0].flavour} | ${results[c.key][0].runWorkers} | ${med(c.key).toFixed(1)} | ${Math.min(...rates).toFixed(1)} | ` +
         `${Math.max(...rates).toFixed(1)} | ${(med(c.key) / med('one')).toFixed(2)}× | ${memory} | ${others(c.key)} |`);
     }
     if (baseline) console.log(`\ntwo workers vs the baseline: ${(med('two') / med('baseline')).toFixed(2)}× (goal ≥ 1.7×)`);
     const compared = warmup + steps;
     console.log(mismatches.length === 0
-      ? `\ncurves: every round identical to the first one-worker round, bit for bit (loss and gradient norm of ${compared} ` +
-        `steps per run, every validation loss)`
+      ? `\ncurves: every round of this tree identical to the first one-worker round, bit for bit (loss and gradient norm of ` +
+        `${compared} steps per run, every validation loss)`
       : `\ncurves DIFFER from the first one-worker round:\n${mismatches.join('\n')}`);
+    if (baseline) {
+      const gap = Math.max(...results.baseline.map((r) => lossGap(reference, r.curves)));
+      console.log(gap === 0 ? 'the baseline\'s losses: identical too'
+        : `the baseline's losses differ from this tree's by at most ${gap.toExponential(1)} nats (another build)`);
+    }
   });
   if (mismatches.length === 0) out.publish();
 } finally {
