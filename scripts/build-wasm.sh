@@ -8,19 +8,24 @@ cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
 # Emscripten 3.1.6's optimizer needs acorn, which Debian installs under /usr/share/nodejs.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+# Debian's Emscripten runs binaryen's tools (wasm-opt, wasm-metadce) by bare name, so the first on PATH wins. Under
+# `npm run`/`npm test`, PATH starts with node_modules/.bin, which holds npm binaryen's (version 132, for the relaxed
+# kernel merge) instead of Debian's 108 that Emscripten 3.1.6 expects: its minified import names and symbol map then
+# disagree with the JS glue (share-wasm-glue.mjs and merge-relaxed-kernels.mjs refuse the result). Our scripts call
+# npm's binaryen by its full path, so node_modules/.bin leaves PATH here.
+PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -v '/node_modules/\.bin$' | paste -sd: -)
+export PATH
+if [[ $(command -v wasm-opt) != /usr/bin/wasm-opt ]]; then
+  echo "build-wasm.sh: Emscripten would run $(command -v wasm-opt || echo 'no wasm-opt'), not Debian's /usr/bin/wasm-opt (package binaryen): fix PATH or run npm run setup" >&2
+  exit 1
+fi
 mkdir -p web/dist
 for flavour in simd simd-relaxed baseline; do
   dir=build/wasm-$flavour
   # Configure unless a previous configure finished (a failed one leaves CMakeCache.txt but no Makefile).
   if [[ ! -f $dir/Makefile && ! -f $dir/build.ninja ]]; then cmake --preset "wasm-$flavour" >/dev/null; fi
   # The modules, and for simd and simd-relaxed the kernels' own test (tests/wasm_kernels/, run in Node by scripts/test.sh).
-  # One target at a time (each compiles in parallel): two Emscripten links running at once in one build directory are
-  # suspected of the inconsistent outputs a fresh clone's build once gave (a glue with unminified import names next to
-  # a .wasm with minified ones, failing the import checks of share-wasm-glue.mjs and merge-relaxed-kernels.mjs).
-  targets=$(node -e "const p=require('./CMakePresets.json').buildPresets.find((b)=>b.name==='wasm-$flavour');console.log(p.targets.join(' '))")
-  for target in $targets; do
-    cmake --build --preset "wasm-$flavour" --target "$target" -j "$JOBS"
-  done
+  cmake --build --preset "wasm-$flavour" -j "$JOBS"
 done
 # One JS glue for all five modules (a package or CDN ships it once, a page loads it with any .wasm): the others get the
 # full SIMD build's export and import names, and a difference between their glue and the SIMD glue fails the build here
