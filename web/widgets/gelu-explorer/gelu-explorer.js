@@ -314,8 +314,7 @@ export class GeluExplorer extends BlockscopeElement {
   moveTo(x) {
     this.setX(x);
     if (!this.hasAttribute('sync-url')) return;
-    clearTimeout(this._xTimer);
-    this._xTimer = setTimeout(() => this.set('x', Math.round(x * 100) / 100), 250);
+    this.debounce('x', () => this.set('x', Math.round(x * 100) / 100), { ms: 250, source: this.chartBox });
   }
 
   onKey(e) {

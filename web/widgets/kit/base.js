@@ -11,6 +11,7 @@ import { applyHash, writeHash } from './deep-link.js';
 import { isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
 import { Controls } from './controls.js';
+import { EDIT_DELAY_MS, PendingEdits } from './pending-edits.js';
 import { BASE_CSS, themeRules } from './theme.js';
 import { scheduleConnected } from './start-order.js';
 import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
@@ -73,7 +74,7 @@ export class BlockscopeElement extends HTMLElement {
     this._onHash = () => this.applyHash();
     this._onScheme = () => this.applyTheme();
     this._themeStyle = document.createElement('style');
-    this._debounced = new Map(); // debounce(): key -> pending timer
+    this._edits = new PendingEdits(this.shadowRoot); // debounce(): edits applied before any other action
     this._whileConnected = []; // whileConnected(): {start, stop}
     this._lifetime = 0; // changes each time the element leaves the page: runtime objects asked for before are not kept
     this._released = false; // off the page, its runtime objects freed
@@ -107,6 +108,7 @@ export class BlockscopeElement extends HTMLElement {
    * attribute change. Refused (returns false) when the author locked the control group of `name` (lock="…").
    */
   set(name, value) {
+    this.flushEdits(); // a pending edit (typing) comes first: it was made first
     if (this.locked(name)) return false;
     this.setAttribute(name, value === true ? '' : String(value));
     return true;
@@ -143,6 +145,12 @@ export class BlockscopeElement extends HTMLElement {
     return this.shadowRoot.activeElement === el;
   }
 
+  /** Whether the learner is editing field `el`: it has the focus or an edit not yet applied (debounce). Code that
+   * writes attribute values into fields leaves such a field alone. */
+  isEditing(el) {
+    return this.isFocused(el) || this._edits.has(el);
+  }
+
   /** A message for the learner: the status line by default (a widget may show it elsewhere). */
   report(message, { error = false } = {}) {
     this.status(message, { error });
@@ -163,6 +171,8 @@ export class BlockscopeElement extends HTMLElement {
       set: (name, value) => this.set(name, value),
       specs: () => this.specs(),
       isFocused: (el) => this.isFocused(el),
+      isEditing: (el) => this.isEditing(el),
+      debounce: (key, fn, options) => this.debounce(key, fn, options),
       report: (message, options) => this.report(message, options),
       t: (key, params) => this.t(key, params),
       num: (value, digits) => this.num(value, digits),
@@ -273,8 +283,13 @@ export class BlockscopeElement extends HTMLElement {
     // reconnects at once, keeping them). Objects still on their way are disposed when they arrive (owned-runtime.js).
     setTimeout(() => {
       if (this.isConnected || !this._connected) return; // moved, or never set up
-      for (const timer of this._debounced.values()) clearTimeout(timer);
-      this._debounced.clear();
+      // What the learner had typed is kept in its attribute (for a return to the page), without an update now.
+      this._quiet = true;
+      try {
+        this._edits.flush();
+      } finally {
+        this._quiet = false;
+      }
       onPage.delete(this);
       this._lifetime++;
       this._released = true;
@@ -337,15 +352,18 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   /**
-   * Runs fn once `ms` have passed without another call for the same `key` (e.g. typing in a prompt box).
-   * Pending calls are dropped when the widget leaves the page (not on a DOM move).
+   * Runs fn (an edit: typically setting an attribute) once `ms` have passed without another call for the same `key`
+   * (e.g. typing in a prompt box) — or sooner: a pending edit is applied before anything else the learner does on the
+   * widget (another of its controls pressed, the field left, another attribute set by set(); pending-edits.js),
+   * so what the learner typed is never lost. `source`: the field the edit comes from (see isEditing).
    */
-  debounce(key, fn, ms = 200) {
-    clearTimeout(this._debounced.get(key));
-    this._debounced.set(key, setTimeout(() => {
-      this._debounced.delete(key);
-      fn();
-    }, ms));
+  debounce(key, fn, { ms = EDIT_DELAY_MS, source = null } = {}) {
+    this._edits.defer(key, fn, { ms, source });
+  }
+
+  /** Applies every pending edit (debounce) now. */
+  flushEdits() {
+    this._edits.flush();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -361,7 +379,7 @@ export class BlockscopeElement extends HTMLElement {
       if (this._built) applyLayout(this);
       return;
     }
-    if (!this._connected || oldValue === newValue) return;
+    if (!this._connected || this._quiet || oldValue === newValue) return;
     this.attributeChanged(name);
     if (this.hasAttribute('sync-url')) this.scheduleUrlSync();
   }

@@ -88,11 +88,11 @@ export class Controls {
 
   /**
    * Writes values into the controls — values(name) for each bound name (default: the attribute's current value),
-   * undefined to leave it — except `skip` and the focused one, then redraws the sliders' read-outs.
+   * undefined to leave it — except `skip` and the one being edited (focused, or with an edit pending), then redraws the sliders' read-outs.
    */
   sync({ skip = [], values = (name) => this.host.attr(name) } = {}) {
     for (const [name, { input }] of this.byName) {
-      if (skip.includes(name) || this.host.isFocused(input)) continue;
+      if (skip.includes(name) || this.host.isEditing(input)) continue;
       const v = values(name);
       if (v !== undefined && input.value !== String(v)) input.value = String(v);
     }
@@ -150,4 +150,19 @@ export function attrSelect(host, name, label, options = {}) {
     ...options.map(([value, text]) => h('option', { value }, text)));
   host.boundControls.add(name, sel);
   return host.boundControls.wrap(name, h('label', { for: name }, `${label} `, sel));
+}
+
+/**
+ * Binds the text field `input` (a prompt box) to attribute `name`: an edit sets the attribute a moment after the last
+ * keystroke, or at once when the learner does anything else on the widget first (base.js debounce), so what was typed
+ * is never lost. Returns `input`. Write the attribute back into it with showInField.
+ */
+export function debouncedField(host, input, name) {
+  input.addEventListener('input', () => host.debounce(name, () => host.set(name, input.value), { source: input }));
+  return input;
+}
+
+/** Writes `value` into `input` unless the learner is editing it (it has the focus or an edit pending). */
+export function showInField(host, input, value) {
+  if (!host.isEditing(input) && input.value !== value) input.value = value;
 }
