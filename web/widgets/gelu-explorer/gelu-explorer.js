@@ -17,6 +17,7 @@ import { line } from 'd3-shape';
 import { BlockscopeElement, define, h } from '../kit/base.js';
 import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from '../kit/chart-kit.js';
 import { CHECK_CSS, CheckPanel } from '../kit/check-panel.js';
+import { warnAttr } from '../kit/attrs.js';
 import { attrField, attrSelect } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
@@ -179,7 +180,11 @@ export class GeluExplorer extends BlockscopeElement {
   range() {
     let lo = this.numAttr('min');
     let hi = this.numAttr('max');
-    if (!(hi > lo)) [lo, hi] = [-3, 3];
+    if (!(hi > lo)) {
+      const [dlo, dhi] = [this.defaultOf('min'), this.defaultOf('max')];
+      warnAttr(this, 'min', this.attr('min'), `not less than max (${hi})`, `min=${dlo} and max=${dhi}`);
+      [lo, hi] = [dlo, dhi];
+    }
     return [lo, hi];
   }
 

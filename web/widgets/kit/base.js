@@ -6,7 +6,7 @@
 // theme), values.js (fmt and the number parsers, re-exported here), dom.js (h, re-exported), controls.js,
 // chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../../runtime/client.js';
-import { applyState, attrSpec, COMMON_ATTRS, sanitizeAttr, stateOf } from './attrs.js';
+import { applyState, attrSpec, checkAttr, COMMON_ATTRS, sanitizeAttr, stateOf } from './attrs.js';
 import { applyHash, writeHash } from './deep-link.js';
 import { isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
@@ -379,6 +379,7 @@ export class BlockscopeElement extends HTMLElement {
       if (this._built) applyLayout(this);
       return;
     }
+    if (newValue !== null && this.specs()[name]) this.checkedAttr(name, newValue); // a refused value is reported now
     if (!this._connected || this._quiet || oldValue === newValue) return;
     this.attributeChanged(name);
     if (this.hasAttribute('sync-url')) this.scheduleUrlSync();
@@ -429,19 +430,28 @@ export class BlockscopeElement extends HTMLElement {
   defaultOf(name) {
     return this.constructor.attrSpecs()[name]?.default;
   }
-  /** String attribute with its default. */
+  /** String attribute with its default; a value its spec refuses is replaced (and reported once: attrs.js checkAttr). */
   attr(name) {
-    return this.getAttribute(name) ?? String(this.defaultOf(name) ?? '');
+    const raw = this.getAttribute(name);
+    if (raw === null) return String(this.defaultOf(name) ?? '');
+    const { ok, value } = this.checkedAttr(name, raw);
+    return ok ? raw : String(value);
   }
-  /** Numeric attribute; falls back to the default when missing or not a number. */
+  /** Numeric attribute: the default when missing or not a number, else clamped to its spec's limits (checkAttr). */
   numAttr(name) {
-    const v = Number(this.getAttribute(name));
-    return this.hasAttribute(name) && Number.isFinite(v) ? v : Number(this.defaultOf(name));
+    const raw = this.getAttribute(name);
+    return raw === null ? Number(this.defaultOf(name)) : Number(this.checkedAttr(name, raw).value);
   }
   /** Boolean attribute: present (and not "false") means true. */
   boolAttr(name) {
     if (!this.hasAttribute(name)) return Boolean(this.defaultOf(name));
     return this.getAttribute(name) !== 'false';
+  }
+
+  /** checkAttr for attribute `name`="raw" of this element (any text, when it has no spec). */
+  checkedAttr(name, raw) {
+    const spec = this.specs()[name];
+    return spec ? checkAttr(this, name, spec, raw, this.defaultOf(name)) : { ok: true, value: raw };
   }
 
   /**
