@@ -93,8 +93,11 @@ export class GeluExplorer extends BlockscopeElement {
     this.derivBox = h('input', { type: 'checkbox', id: 'deriv' });
     this.diffBox = h('input', { type: 'checkbox', id: 'diff' });
     const range = { step: 'any' };
-    const rangeFields = [attrField(this, 'min', this.t('gelu.control.min'), range),
-      attrField(this, 'max', this.t('gelu.control.max'), range)];
+    // The range's ends must stay in order: a field that would cross the other says so under it.
+    const rangeFields = [attrField(this, 'min', this.t('gelu.control.min'), range,
+      { check: (v) => (Number(v) < this.numAttr('max') ? null : this.t('gelu.field.minBelowMax', { max: this.num(this.numAttr('max')) })) }),
+    attrField(this, 'max', this.t('gelu.control.max'), range,
+      { check: (v) => (Number(v) > this.numAttr('min') ? null : this.t('gelu.field.maxAboveMin', { min: this.num(this.numAttr('min')) })) })];
     for (const field of rangeFields) field.classList.add('range');
     const checkForm = attrSelect(this, 'check-form', this.t('gelu.control.checkForm'),
       { tanh: this.t('gelu.control.checkForm.tanh'), erf: this.t('gelu.control.checkForm.erf') });

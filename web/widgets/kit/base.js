@@ -12,6 +12,7 @@ import { isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
 import { Controls } from './controls.js';
 import { EDIT_DELAY_MS, PendingEdits } from './pending-edits.js';
+import { FIELD_ERROR_CSS } from './field-error.js';
 import { BASE_CSS, themeRules } from './theme.js';
 import { scheduleConnected } from './start-order.js';
 import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
@@ -215,7 +216,7 @@ export class BlockscopeElement extends HTMLElement {
     if (this._built) return;
     this._built = true;
     // The base styles come first, so a widget's own <style> rules win at equal specificity.
-    this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS + LAYOUT_CSS }),
+    this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS + LAYOUT_CSS + FIELD_ERROR_CSS }),
       this._themeStyle);
     const { locale, asked, missing } = resolveLocale(this);
     this._messages = messages(locale); // English until the locale's chunk is loaded: then relocalize()

@@ -32,6 +32,7 @@ import { BOOK_CSS, BOOK_PRESET, BOOK_TOY, BookWalk } from './layernorm-book.js';
 import { layerNormQuestions, layerNormSnippet, layerNormTarget } from './layernorm-learner.js';
 import { drawDetail, drawNotes, drawSequence } from './layernorm-views.js';
 import en from '../i18n/en/layernorm-explorer.js';
+import { fieldError } from '../kit/field-error.js';
 
 const DEFAULT_VALUES = '1, 3, 5, 7; 10, 20, 30, 40; 0, 4, 4, 0';
 const PRESETS = [
@@ -332,7 +333,7 @@ export class LayerNormExplorer extends BlockscopeElement {
       } catch { /* an invalid field is rewritten with the last valid values */ }
       if (!same || input.getAttribute('aria-invalid') === 'true') {
         if (!same) input.value = rows[i].join(', ');
-        input.removeAttribute('aria-invalid');
+        fieldError(input, null);
       }
     });
     this.tokenList.querySelectorAll('button.remove').forEach((b) => setEnabled(b, T > 1));
@@ -388,13 +389,13 @@ export class LayerNormExplorer extends BlockscopeElement {
         }
       }), t);
     } catch (err) {
-      fields.forEach((f) => f.removeAttribute('aria-invalid'));
-      (err.field ?? input).setAttribute('aria-invalid', 'true');
+      // The message right under the field at fault (field-error.js), not in the status line far below.
       const error = err.message.replace(/^./, (c) => c.toLocaleUpperCase(this.messages.locale));
-      this.status(t('layernorm.invalidTokens', { error }), { error: true });
+      const bad = err.field ?? input;
+      for (const f of fields) fieldError(f, f === bad ? t('layernorm.invalidTokens', { error }) : null, { after: f.closest('.token-row') });
       return;
     }
-    fields.forEach((f) => f.removeAttribute('aria-invalid'));
+    for (const f of fields) fieldError(f, null);
     if (rows.every((r, k) => sameRow(r, this.rows[k]))) {
       this.status(t('layernorm.computedShort', { flavour: this.flavour }));
       return;

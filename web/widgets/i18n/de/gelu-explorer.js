@@ -15,6 +15,8 @@ export default {
   // controls
   'gelu.control.min': 'x von',
   'gelu.control.max': 'bis',
+  'gelu.field.minBelowMax': 'Muss kleiner als das rechte Ende ({max}) sein.',
+  'gelu.field.maxAboveMin': 'Muss größer als das linke Ende ({min}) sein.',
   'gelu.control.derivative': 'Ableitungen zeigen',
   'gelu.control.difference': 'Differenz tanh − erf zeigen',
   'gelu.control.checkForm': 'Ihr Code berechnet',

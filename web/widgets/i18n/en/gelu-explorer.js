@@ -15,6 +15,8 @@ export default {
   // controls
   'gelu.control.min': 'x from',
   'gelu.control.max': 'to',
+  'gelu.field.minBelowMax': 'Must be less than the right end ({max}).',
+  'gelu.field.maxAboveMin': 'Must be greater than the left end ({min}).',
   'gelu.control.derivative': 'show derivatives',
   'gelu.control.difference': 'show tanh − erf difference',
   'gelu.control.checkForm': 'Your code computes',

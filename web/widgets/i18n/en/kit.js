@@ -13,6 +13,13 @@ export default {
   'kit.parse.noRows': 'enter at least one token vector',
   'kit.parse.row': '{row} {n}: {problem}',
 
+  // field-error.js: what is wrong with a number field
+  'kit.field.notNumber': 'This is not a number.',
+  'kit.field.empty': 'Enter a number.',
+  'kit.field.tooLow': 'Too small: the smallest allowed is {min}.',
+  'kit.field.tooHigh': 'Too large: the largest allowed is {max}.',
+  'kit.field.notWhole': 'Enter a whole number.',
+
   // predict-panel.js
   'kit.predict.legend': 'Predict before you look',
   'kit.predict.hidden': '(hidden until you predict it)',

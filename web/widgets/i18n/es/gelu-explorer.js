@@ -15,6 +15,8 @@ export default {
   // controls
   'gelu.control.min': 'x desde',
   'gelu.control.max': 'hasta',
+  'gelu.field.minBelowMax': 'Debe ser menor que el extremo derecho ({max}).',
+  'gelu.field.maxAboveMin': 'Debe ser mayor que el extremo izquierdo ({min}).',
   'gelu.control.derivative': 'mostrar derivadas',
   'gelu.control.difference': 'mostrar la diferencia tanh − erf',
   'gelu.control.checkForm': 'Tu código calcula',
