@@ -48,15 +48,16 @@ export function fieldErrorText(field) {
 
 /**
  * What is wrong with number field `input` against its min and max (and being whole, with `int`), as message kit.field.*
- * in the widget's language (`t`, `num`: the host's), or null when nothing is.
+ * in the language of `host` (the element or its panel port: t, num), or null when nothing is.
  */
-export function numberProblem(input, { t, num }, { int = input.step === '1' } = {}) {
+export function numberProblem(input, host, { int = input.step === '1' } = {}) {
   const v = input.validity;
-  const limits = { min: input.min === '' ? '' : num(Number(input.min)), max: input.max === '' ? '' : num(Number(input.max)) };
-  if (v.badInput) return t('kit.field.notNumber');
-  if (v.valueMissing || input.value.trim() === '') return t('kit.field.empty');
-  if (v.rangeUnderflow) return t('kit.field.tooLow', limits);
-  if (v.rangeOverflow) return t('kit.field.tooHigh', limits);
-  if (int && !Number.isInteger(Number(input.value))) return t('kit.field.notWhole');
+  const limit = (text) => (text === '' ? '' : host.num(Number(text)));
+  const limits = { min: limit(input.min), max: limit(input.max) };
+  if (v.badInput) return host.t('kit.field.notNumber');
+  if (v.valueMissing || input.value.trim() === '') return host.t('kit.field.empty');
+  if (v.rangeUnderflow) return host.t('kit.field.tooLow', limits);
+  if (v.rangeOverflow) return host.t('kit.field.tooHigh', limits);
+  if (int && !Number.isInteger(Number(input.value))) return host.t('kit.field.notWhole');
   return null;
 }
