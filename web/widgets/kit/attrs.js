@@ -118,6 +118,22 @@ export function checkAttr(el, name, spec, raw, fallback) {
 }
 
 /**
+ * Attribute `name` of widget `el` as `kind` ('text', 'number' or 'boolean'): its default (el.defaultOf) when absent, else
+ * as its spec reads it (checkAttr: a refused value is replaced and reported once). Text of an attribute without a spec
+ * is returned as written.
+ */
+export function readAttr(el, name, kind = 'text') {
+  const raw = el.getAttribute(name);
+  const fallback = el.defaultOf(name);
+  if (kind === 'boolean') return raw === null ? Boolean(fallback) : raw !== 'false';
+  if (raw === null) return kind === 'number' ? Number(fallback) : String(fallback ?? '');
+  const spec = el.constructor.attrSpecs()[name];
+  const { ok, value } = spec ? checkAttr(el, name, spec, raw, fallback) : { ok: true, value: raw };
+  if (kind === 'number') return Number(value);
+  return ok ? raw : String(value);
+}
+
+/**
  * A value as attribute text, locale-free: a boolean as presence (returns true / false), a number as JavaScript
  * writes it, a list of numbers as "1, 3, 5, 7" and a list of rows as "1, 3; 5, 7" (what the widgets' vector and
  * row fields read), anything else as String(value).

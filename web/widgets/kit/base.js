@@ -6,13 +6,14 @@
 // theme), values.js (fmt and the number parsers, re-exported here), dom.js (h, re-exported), controls.js,
 // chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../../runtime/client.js';
-import { applyState, attrSpec, checkAttr, COMMON_ATTRS, sanitizeAttr, stateOf } from './attrs.js';
+import { applyState, attrSpec, COMMON_ATTRS, readAttr, sanitizeAttr, stateOf } from './attrs.js';
 import { applyHash, writeHash } from './deep-link.js';
 import { isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
 import { Controls } from './controls.js';
 import { EDIT_DELAY_MS, PendingEdits } from './pending-edits.js';
 import { FIELD_ERROR_CSS } from './field-error.js';
+import { panelPort } from './panel-port.js';
 import { BASE_CSS, themeRules } from './theme.js';
 import { scheduleConnected } from './start-order.js';
 import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
@@ -158,36 +159,11 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   /**
-   * What a panel (a helper class that draws part of this element) may use of it: read and set attributes, their
-   * specs and bound controls, focus, messages, events, the runtime — plus `extra`, the element's own offers to that
-   * panel (functions). Panels get this instead of the element, so what they depend on is written down here.
+   * What a panel (a helper class that draws part of this element) may use of it, plus `extra`, the element's own
+   * offers to that panel (panel-port.js). Panels get this instead of the element.
    */
   panelPort(extra = {}) {
-    const port = {
-      tag: this.tag,
-      boundControls: this.boundControls,
-      attr: (name) => this.attr(name),
-      numAttr: (name) => this.numAttr(name),
-      boolAttr: (name) => this.boolAttr(name),
-      set: (name, value) => this.set(name, value),
-      specs: () => this.specs(),
-      isFocused: (el) => this.isFocused(el),
-      isEditing: (el) => this.isEditing(el),
-      debounce: (key, fn, options) => this.debounce(key, fn, options),
-      report: (message, options) => this.report(message, options),
-      t: (key, params) => this.t(key, params),
-      num: (value, digits) => this.num(value, digits),
-      messages: () => this.messages,
-      locked: (name) => this.locked(name),
-      emit: (name, detail) => this.emit(name, detail),
-      runtime: () => this.runtime(),
-    };
-    for (const [name, fn] of Object.entries(extra)) {
-      if (name in port) throw new Error(`panelPort: ${name} is already part of the port`);
-      if (typeof fn !== 'function') throw new Error(`panelPort: ${name} must be a function`);
-      port[name] = fn;
-    }
-    return Object.freeze(port);
+    return panelPort(this, extra);
   }
 
   connectedCallback() {
@@ -380,7 +356,7 @@ export class BlockscopeElement extends HTMLElement {
       if (this._built) applyLayout(this);
       return;
     }
-    if (newValue !== null && this.specs()[name]) this.checkedAttr(name, newValue); // a refused value is reported now
+    if (newValue !== null) readAttr(this, name); // a refused value is reported now
     if (!this._connected || this._quiet || oldValue === newValue) return;
     this.attributeChanged(name);
     if (this.hasAttribute('sync-url')) this.scheduleUrlSync();
@@ -431,28 +407,17 @@ export class BlockscopeElement extends HTMLElement {
   defaultOf(name) {
     return this.constructor.attrSpecs()[name]?.default;
   }
-  /** String attribute with its default; a value its spec refuses is replaced (and reported once: attrs.js checkAttr). */
+  /** String attribute with its default; a value its spec refuses is replaced (reported once: attrs.js readAttr). */
   attr(name) {
-    const raw = this.getAttribute(name);
-    if (raw === null) return String(this.defaultOf(name) ?? '');
-    const { ok, value } = this.checkedAttr(name, raw);
-    return ok ? raw : String(value);
+    return readAttr(this, name, 'text');
   }
-  /** Numeric attribute: the default when missing or not a number, else clamped to its spec's limits (checkAttr). */
+  /** Numeric attribute: the default when missing or not a number, else within its spec's limits (attrs.js readAttr). */
   numAttr(name) {
-    const raw = this.getAttribute(name);
-    return raw === null ? Number(this.defaultOf(name)) : Number(this.checkedAttr(name, raw).value);
+    return readAttr(this, name, 'number');
   }
   /** Boolean attribute: present (and not "false") means true. */
   boolAttr(name) {
-    if (!this.hasAttribute(name)) return Boolean(this.defaultOf(name));
-    return this.getAttribute(name) !== 'false';
-  }
-
-  /** checkAttr for attribute `name`="raw" of this element (any text, when it has no spec). */
-  checkedAttr(name, raw) {
-    const spec = this.specs()[name];
-    return spec ? checkAttr(this, name, spec, raw, this.defaultOf(name)) : { ok: true, value: raw };
+    return readAttr(this, name, 'boolean');
   }
 
   /**
