@@ -59,7 +59,7 @@ async function open(path) {
   return { page, context, problems };
 }
 
-test('block-explorer: emb_dim 2048 says it is too large, next to the field; a valid value clears it', async () => {
+test('block-explorer: emb_dim 2048 says it is too large, heads 5 that they must divide emb_dim, next to the field; a valid value clears it', async () => {
   const { page, context, problems } = await open('/fields-en.html');
   await page.waitForFunction(() => window.__blocks > 0, null, { timeout: 30000 });
   await page.locator('block-explorer details.settings summary').click(); // the model's sizes
@@ -72,6 +72,11 @@ test('block-explorer: emb_dim 2048 says it is too large, next to the field; a va
   await field.press('Enter');
   await assertCleared(page, 'block-explorer', '#emb-dim');
   assert.equal(await page.evaluate(() => document.querySelector('block-explorer').getAttribute('emb-dim')), '32');
+  // A head count that does not divide emb_dim (the core would refuse the model) is explained under its field.
+  await page.locator('block-explorer input#heads').fill('5');
+  await page.locator('block-explorer input#heads').press('Enter');
+  await assertShown(page, 'block-explorer', '#heads', /^emb_dim \(32\) must be divisible by the number of heads \(5\)\.$/);
+  assert.equal(await page.evaluate(() => document.querySelector('block-explorer').numAttr('heads')), 4);
   assertClean(problems);
   await context.close();
 });

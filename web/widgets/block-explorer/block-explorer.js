@@ -25,7 +25,7 @@ import { mean } from 'd3-array';
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { METRICS, renderBars, renderDepth, renderSummary, renderTokenTable } from './block-charts.js';
 import { watchWidth } from '../kit/chart-kit.js';
-import { attrField, debouncedField, showInField } from '../kit/controls.js';
+import { attrField, debouncedField, headChecks, showInField } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
 import { blockConfigOf, ConfigView, GPT2_BLOCK_MODEL, GPT2_PRESET, GPT_CONFIG_124M } from './block-config-view.js';
@@ -107,8 +107,10 @@ export class BlockExplorer extends BlockscopeElement {
     this.promptInput = debouncedField(this, h('input', { type: 'text', id: 'prompt', class: 'prompt', autocomplete: 'off',
       spellcheck: 'false' }), 'prompt');
     const seedNote = t('block.seedNote');
-    const sizeFields = [attrField(this, 'layers', t('block.field.layers')), attrField(this, 'emb-dim', 'emb_dim', { step: 4 }),
-      attrField(this, 'heads', t('block.field.heads')),
+    const heads = headChecks(this);
+    const sizeFields = [attrField(this, 'layers', t('block.field.layers')),
+      attrField(this, 'emb-dim', 'emb_dim', { step: 4 }, { check: heads.width }),
+      attrField(this, 'heads', t('block.field.heads'), {}, { check: heads.heads }),
       attrField(this, 'seed', t('block.field.seed'), { title: seedNote, 'aria-describedby': 'seed-note' })];
     sizeFields[3].title = seedNote; // on the label too
     this.modelText = h('p', { class: 'muted model-text' });

@@ -88,7 +88,8 @@ export function warnAttr(el, name, raw, why, kept) {
  * a number, a boolean, the text). A value the spec refuses — a number that is not one (the default is used), outside
  * [min, max] (the nearest limit) or not whole where it must be (rounded), a word not among `options` (the default),
  * a boolean other than "", "true", "false" or its own name (true: the attribute is present) — is replaced and
- * reported once (warnAttr). `fallback`: the attribute's default on `el`.
+ * reported once (warnAttr). A word that differs from an option only in case or surrounding spaces is read as that
+ * option, unreported. `fallback`: the attribute's default on `el`.
  */
 export function checkAttr(el, name, spec, raw, fallback) {
   const refuse = (why, value, kept = JSON.stringify(String(value))) => {
@@ -98,6 +99,9 @@ export function checkAttr(el, name, spec, raw, fallback) {
   if (spec.options) {
     const options = spec.options.map(String);
     if (options.includes(raw)) return { ok: true, value: spec.type === 'number' ? Number(raw) : raw };
+    // "GELU " for gelu: the same word, read as the option it is (nothing to report).
+    const same = options.find((o) => o.toLowerCase() === raw.trim().toLowerCase());
+    if (same !== undefined) return { ok: false, value: spec.type === 'number' ? Number(same) : same };
     const list = options.map((o) => (o === '' ? '""' : o)).join(', ');
     return refuse(`not one of ${list}`, fallback);
   }

@@ -121,6 +121,15 @@ export function attrField(host, name, label, props = {}, { kind = 'number', onIn
   return host.boundControls.wrap(name, wrapper);
 }
 
+/**
+ * attrField `check`s for a model width and a head count that must divide it (the core refuses a model otherwise):
+ * {width, heads}, each saying so (kit.field.heads) when its value and the other attribute's do not fit.
+ */
+export function headChecks(host, width = 'emb-dim', heads = 'heads') {
+  const say = (w, n) => (w % n === 0 ? null : host.t('kit.field.heads', { width: host.num(w), heads: host.num(n) }));
+  return { width: (v) => say(Number(v), host.numAttr(heads)), heads: (v) => say(host.numAttr(width), Number(v)) };
+}
+
 /** attrField for a seed attribute, labelled as a Blockscope seed with the kit's seed note (kit.seedNote) as its title. */
 export function seedField(host, name, label) {
   const note = host.t('kit.seedNote');

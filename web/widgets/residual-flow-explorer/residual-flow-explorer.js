@@ -248,7 +248,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
       } else if (c !== v) notes.push(this.t('residual.note.notWhole', { name, raw, value: show(name, c) }));
       return c;
     };
-    let activation = this.attr('activation').trim().toLowerCase();
+    let activation = (this.getAttribute('activation') ?? specs.activation.default).trim().toLowerCase(); // as written: the note names it
     if (!(activation in ACTIVATIONS)) {
       notes.push(this.t('residual.note.activation', { raw: activation, options: Object.keys(ACTIVATIONS).join(', ') }));
       activation = 'tanh';

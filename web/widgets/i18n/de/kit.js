@@ -19,6 +19,7 @@ export default {
   'kit.field.tooLow': 'Zu klein: erlaubt ist mindestens {min}.',
   'kit.field.tooHigh': 'Zu groß: erlaubt ist höchstens {max}.',
   'kit.field.notWhole': 'Bitte eine ganze Zahl eingeben.',
+  'kit.field.heads': 'emb_dim ({width}) muss durch die Zahl der Köpfe ({heads}) teilbar sein.',
 
   // predict-panel.js
   'kit.predict.legend': 'Erst vorhersagen, dann nachsehen',

@@ -19,6 +19,7 @@ export default {
   'kit.field.tooLow': 'Too small: the smallest allowed is {min}.',
   'kit.field.tooHigh': 'Too large: the largest allowed is {max}.',
   'kit.field.notWhole': 'Enter a whole number.',
+  'kit.field.heads': 'emb_dim ({width}) must be divisible by the number of heads ({heads}).',
 
   // predict-panel.js
   'kit.predict.legend': 'Predict before you look',

@@ -19,6 +19,7 @@ export default {
   'kit.field.tooLow': 'Demasiado pequeño: el mínimo permitido es {min}.',
   'kit.field.tooHigh': 'Demasiado grande: el máximo permitido es {max}.',
   'kit.field.notWhole': 'Introduce un número entero.',
+  'kit.field.heads': 'emb_dim ({width}) debe ser divisible entre el número de cabezas ({heads}).',
 
   // predict-panel.js
   'kit.predict.legend': 'Predice antes de mirar',
