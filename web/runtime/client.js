@@ -16,7 +16,7 @@
 //   (#flavour=simd), so the worker starts downloading and compiling the wasm as soon as its script runs, before
 //   this thread — often still busy parsing widgets — has asked it anything.
 // - More workers (pool.js): the first starts at connect(); another when a GPT (api.js `heavy`) is created while every
-//   running worker holds one, up to hardwareConcurrency − 1 (connect({workers}) sets the number). Each is handed the
+//   running worker holds one, up to poolSize() (connect({workers}) sets the number). Each is handed the
 //   WebAssembly.Module the page compiled once. An object lives in the worker that created it; requests about it go there.
 // - Fallback: if the Worker constructor throws (CSP worker-src), or the worker fails (error event) or stays silent
 //   for `workerTimeout` ms before it is ready, the client switches once to the in-thread mode, says so in
@@ -43,7 +43,7 @@ const pageOrigin = () => (typeof location === 'undefined' ? null : location.orig
  * @param {{workerUrl?: string|URL, flavour?: 'auto'|'simd'|'baseline', inThread?: boolean, workers?: 'auto'|number,
  *          workerTimeout?: number, allowRemoteModels?: boolean, silentTimeout?: number}} [options]
  *   inThread runs the runtime on the page's thread; workers is how many workers the pool may start ('auto', the
- *   default: hardwareConcurrency − 1, from 1 to 4); workerTimeout (ms, default 10000) is how long a worker may
+ *   default: hardwareConcurrency − 1 but two on two cores, from 1 to 4); workerTimeout (ms, default 10000) is how long a worker may
  *   take to start before the in-thread fallback; allowRemoteModels lets loadModel fetch from any origin;
  *   silentTimeout (ms, default 20000) how long a worker may send nothing before it counts as dead and is replaced
  *   (pending calls rejected; after 3 replacements of one worker its place goes to the page's thread).

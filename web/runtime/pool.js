@@ -1,8 +1,10 @@
 // pool.js — where the page client's requests run (client.js): a small pool of Web Workers, one per heavy job, or the
 // one runtime on the page's thread. Each worker is a whole Blockscope runtime with its own wasm memory; an object
 // lives in the worker that created it, so every request about it goes there.
-// - Size: navigator.hardwareConcurrency − 1 workers (the page's thread keeps a core), at least one and at most
-//   MAX_WORKERS unless connect({workers}) asks for another number. In-thread there is one runtime.
+// - Size: navigator.hardwareConcurrency − 1 workers (the page's thread keeps a core), at most MAX_WORKERS, unless
+//   connect({workers}) asks for another number; one core gets one worker and two cores get two: a page's thread is
+//   mostly idle while workers compute (the training lab's two runs on a 2-core machine: 1.73× the steps/s of one
+//   worker, bench/lab.mjs), and a second worker starts only when a second heavy job exists. In-thread: one runtime.
 // - Lazily: the first worker starts at connect(); another only when a heavy object (api.js `heavy`: a GPT, which
 //   trains and generates) is created while every running worker already holds one.
 // - Placement: a new heavy object goes to the worker holding the fewest (then the least busy); an object made by
@@ -23,11 +25,14 @@ export const MAX_REQUESTED_WORKERS = 16;
 export const MAX_RESTARTS = 3;
 
 /**
- * The number of workers a pool may start: hardwareConcurrency − 1 (at least 1, at most MAX_WORKERS) for 'auto', else
- * the integer asked for; anything else is an Error naming it.
+ * The number of workers a pool may start: for 'auto', hardwareConcurrency − 1 but as many as the cores on one or two
+ * (1, 2, 2, 3, ... at most MAX_WORKERS; 1 when unknown), else the integer asked for; anything else is an Error naming it.
  */
 export function poolSize(requested = 'auto', cores = globalThis.navigator?.hardwareConcurrency) {
-  if (requested === 'auto') return Math.min(MAX_WORKERS, Math.max(1, (Number.isInteger(cores) ? cores : 1) - 1));
+  if (requested === 'auto') {
+    const known = Number.isInteger(cores) && cores >= 1 ? cores : 1;
+    return Math.min(MAX_WORKERS, known <= 2 ? known : known - 1);
+  }
   if (!Number.isInteger(requested) || requested < 1 || requested > MAX_REQUESTED_WORKERS) {
     throw new Error(`connect(): workers must be 'auto' or an integer from 1 to ${MAX_REQUESTED_WORKERS}, got ${String(requested)}`);
   }
