@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
-import { launchBrowser, openPage, startServer } from './support.mjs';
+import { launchBrowser, openPage, screenshot, startServer } from './support.mjs';
 
 const env = { lesson: null, browser: null, servers: [], pages: {} };
 before(async () => {
@@ -65,7 +65,13 @@ for (const [what, refused, file] of [
       assert.match(text, /another origin \(http:\/\/127\.0\.0\.1:\d+\) than this page/, tag);
       assert.match(text, /must send the header Access-Control-Allow-Origin/, tag);
       assert.ok(await page.locator(`${tag} .status`).isVisible(), `<${tag}>'s message is on screen`);
+      // Also at the widget's top, where the reader looks first (the status line may be far below).
+      const top = page.locator(`${tag} [part="load-error"]`);
+      assert.equal(await top.textContent(), text.slice(text.indexOf('Blockscope could not load')));
+      const [box, widget] = [await top.boundingBox(), await page.locator(tag).boundingBox()];
+      assert.ok(box.y - widget.y < 60 && box.height > 20, `<${tag}>'s notice is at its top: ${box.y} vs ${widget.y}`);
     }
+    if (what === 'its .wasm') console.log(`screenshot: ${await screenshot(page, 'cors-wasm-refused')}`);
     assert.deepEqual(problems.external, []);
     await context.close();
   });
@@ -83,6 +89,7 @@ test("a widget's code refused by the host: the element shows why, the page's oth
   const box = await notice.boundingBox();
   assert.ok(box && box.height > 20 && box.width > 200, `the notice is on screen: ${JSON.stringify(box)}`);
   assert.equal(await page.evaluate(() => customElements.get('gelu-explorer')), undefined);
+  console.log(`screenshot: ${await screenshot(page, 'cors-widget-chunk-refused')}`);
   await page.locator('layernorm-explorer .status').filter({ hasText: /\S/ }).waitFor();
   assert.equal((await statusOf(page, 'layernorm-explorer')).error, false);
   // The console says it too (with the browser's own CORS report).

@@ -3,6 +3,9 @@
 // page, is a server that does not send Access-Control-Allow-Origin (module scripts and fetch() are CORS requests),
 // and the message says so, naming the file. The embedding guide's #cors section shows the server settings.
 
+/** How every such message starts (the kit recognises a load failure in a widget's error by it, also from a worker). */
+export const LOAD_FAILURE = 'Blockscope could not load ';
+
 /** The page's (or worker's) origin, or null outside a browser. */
 function hereOrigin() {
   return typeof location === 'undefined' ? null : location.origin;
@@ -27,7 +30,7 @@ export function loadFailure(url, err) {
       'Access-Control-Allow-Origin (for the scripts, the .wasm and the worker), or serve Blockscope\'s files from ' +
       'this page\'s own origin. See "Hosting on another origin" in Blockscope\'s embedding guide.'
     : ' Is the file there, and the network up?';
-  const error = new Error(`Blockscope could not load ${href} (${reason}).${advice}`, { cause: err });
+  const error = new Error(`${LOAD_FAILURE}${href} (${reason}).${advice}`, { cause: err });
   error.url = href;
   error.crossOrigin = crossOrigin;
   return error;

@@ -2,8 +2,9 @@
 // without Access-Control-Allow-Origin, a file missing, the network down). The element has no code to show anything,
 // so the notice goes into its light DOM, where an undefined element shows it; if the code loads later (a retry), the
 // element's shadow root hides it and clearLoadFailure() removes it. Runtime failures (the wasm, the glue) reach each
-// widget as the error of its first computation and show in its status line (base.js status()).
-import { loadFailure, urlInImportError } from '../../runtime/load-errors.js';
+// widget as the error of its computations: besides its status line, the widget shows them at its top
+// (showRuntimeFailure, from base.js status()), since the widget can show nothing else.
+import { LOAD_FAILURE, loadFailure, urlInImportError } from '../../runtime/load-errors.js';
 
 const MARK = 'data-blockscope-load-error';
 const STYLE = 'display: block; margin: 0.5rem 0; padding: 0.5rem 0.75rem; border: 1px solid #b3261e; border-radius: 4px; ' +
@@ -40,4 +41,28 @@ export function showLoadFailure(doc, tag, error) {
 export function clearLoadFailure(doc, tag) {
   if (typeof document === 'undefined') return;
   for (const note of doc.querySelectorAll(`${tag} > [${MARK}]`)) note.remove();
+}
+
+/**
+ * With an error `message` that says one of Blockscope's files could not be loaded (load-errors.js), shows that part
+ * at the top of the widget's shadow root `root`; any other message (or none) removes it.
+ */
+export function showRuntimeFailure(root, message) {
+  const at = message ? message.indexOf(LOAD_FAILURE) : -1;
+  // (`:scope` in a shadow root's querySelector matches nothing: its children are looked at directly.)
+  let note = [...root.children].find((c) => c.hasAttribute(MARK));
+  if (at < 0) {
+    note?.remove();
+    return;
+  }
+  if (!note) {
+    note = Object.assign(document.createElement('p'), { role: 'alert' });
+    note.setAttribute(MARK, '');
+    note.setAttribute('part', 'load-error');
+    note.style.cssText = STYLE;
+    const first = [...root.children].find((c) => c.localName !== 'style');
+    if (first) first.before(note);
+    else root.append(note);
+  }
+  note.textContent = message.slice(at);
 }
