@@ -35,7 +35,7 @@ const REQUIRED = [
   'web/data/brown/train.txt', 'web/data/brown/val.txt',
   'web/presets/encoder-block-lesson82.json', 'web/presets/ffn-d2-lesson-example.json',
   'web/presets/residual-flow-lesson82.json',
-  'web/sw.js', 'web/docs/embedding.html',
+  'web/sw.js', 'web/docs/embedding.html', 'web/embed.html', 'web/blockscope-frame.js', 'types/frame.d.ts',
   'types/runtime.d.ts', 'types/client.d.ts', 'types/widgets.d.ts', 'types/shapes.d.ts',
   // The Python package, which pip builds from here with the web files above (tests/python installs it so).
   'python/pyproject.toml', 'python/setup.py', 'python/blockscope/__init__.py', 'python/blockscope/attributes.json',

@@ -14,6 +14,7 @@ import { BlockscopeError, checkedModule } from './wasm-module.js';
 import { ResidualMLP, Trainer } from './training.js';
 import { mark } from './marks.js';
 import { fetchBytes, readStream, TEXT_LIMIT } from './downloads.js';
+import { loadFailure } from './load-errors.js';
 import { findTokenizerFiles } from './tokenizer-files.js';
 import {
   glueUrl as glueUrlOf, relaxedSimdSupported, resolveFlavour, simdSupported, unsupportedReason, WASM_BASE, wasmUrl as wasmUrlOf,
@@ -69,7 +70,9 @@ async function instantiate(flavour, base, precompiled, module) {
     // the glue's instantiateWasm hook then only instantiates the compiled module.
     // `precompiled` (a worker's page may compile the wasm while the worker starts): a promise of {url, module}, used
     // when it is this very file, else (null, another URL) the file is fetched and compiled here.
-    glue = import(/* @vite-ignore */ glueUrl.href).then((g) => (mark('glue-loaded'), g));
+    glue = import(/* @vite-ignore */ glueUrl.href).then((g) => (mark('glue-loaded'), g), (err) => {
+      throw loadFailure(glueUrl, err);
+    });
     const compiled = Promise.resolve(precompiled).catch(() => null)
       .then((given) => (given?.url === wasmUrl.href ? given.module : compileStreaming(wasmUrl)))
       .then((m) => (mark('wasm-compiled'), m));
@@ -91,7 +94,9 @@ async function instantiate(flavour, base, precompiled, module) {
 
 /** Compiles while downloading; falls back to a plain download when the server's MIME type is not application/wasm. */
 async function compileStreaming(url) {
-  const response = await fetch(url, { credentials: 'same-origin' });
+  const response = await fetch(url, { credentials: 'same-origin' }).catch((err) => {
+    throw loadFailure(url, err); // refused (CORS) or unreachable: the file is named
+  });
   if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
   try {
     return await WebAssembly.compileStreaming(response);

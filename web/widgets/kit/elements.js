@@ -9,6 +9,7 @@
 import { connect } from '../../runtime/client.js';
 import { addEnglish } from './i18n.js';
 import { TOUR_TAG } from '../tour/tour-names.js';
+import { clearLoadFailure, elementLoadFailure, showLoadFailure } from './load-failure.js';
 
 /** tag -> the import of the module that defines it (literal specifiers: the bundler makes each one a chunk). */
 const MODULES = Object.freeze({
@@ -63,7 +64,8 @@ export function define(tag, cls, english) {
  * Loads the code of Blockscope element `tag` (once) and resolves with its class, defined: for a page that needs the
  * class before it creates the element (its static checkedValue or attrSpecs, or a framework that sets properties
  * such as `state` on a new element). Rejects for a tag that is not Blockscope's, or when its module cannot be loaded
- * (a later call tries again).
+ * (a later call tries again) with an Error naming the file that failed (load-failure.js: for a file on another
+ * origin, the Access-Control-Allow-Origin header its server must send).
  */
 export function load(tag) {
   if (!Object.hasOwn(MODULES, tag)) {
@@ -77,7 +79,7 @@ export function load(tag) {
       return cls;
     }, (err) => {
       loads.delete(tag);
-      throw err;
+      throw elementLoadFailure(tag, err, ELEMENT_MODULES && new URL(`${tag}.js`, ELEMENT_MODULES).href);
     }));
   }
   return loads.get(tag);
@@ -125,7 +127,8 @@ function startRuntime() {
 /**
  * Defines every Blockscope element `doc` uses, now and later: loads the module of each tag in the document and of
  * each one added afterwards (appended by a script or a framework, anywhere in the document's own tree; not inside
- * other elements' shadow roots). A tag whose code cannot be loaded is reported on the console, naming the tag.
+ * other elements' shadow roots). A tag whose code cannot be loaded is reported on the console and inside each of its
+ * elements (load-failure.js), naming the tag and the file.
  * With `first` and `later` (start-order.js startFirst and firstWidgetsShown), only the widgets that will start first
  * (and elements that are not widgets: a tour) are loaded at once, the other widgets when later() settles — once
  * those have their numbers, so they get the network and the main thread to themselves. Resolves when the tags loaded at once are
@@ -147,10 +150,12 @@ export function watch(doc = document, { first = null, later = null } = {}) {
     requested.add(tag);
     return load(tag).then(() => {
       defined.add(tag);
+      clearLoadFailure(doc, tag);
       if (defined.size === ELEMENT_TAGS.length) observer.disconnect(); // nothing left to define
     }, (err) => {
       requested.delete(tag); // the next element with this tag tries again
       console.error(`Blockscope: the code of <${tag}> could not be loaded: ${err?.message ?? err}`);
+      showLoadFailure(doc, tag, err); // on screen too, in each <tag>: the page's reader sees why it stays empty
     });
   };
   const tagsIn = (root) => {
