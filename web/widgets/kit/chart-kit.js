@@ -168,13 +168,15 @@ function titleTicks(axis, titleOf) {
 }
 
 /**
- * A rows × cols heatmap with d3 band scales and axes. Cells are at least `minCell` px wide; when that is wider
- * than `maxWidth` the box scrolls horizontally (the page does not). `skip(r, c)` leaves a cell out;
+ * A rows × cols heatmap with d3 band scales and axes, as wide as `maxWidth` (its box) or narrower: the cells shrink to
+ * fit down to `minCell` px, and only a map whose cells would be narrower than that is drawn wider than the box, which
+ * then scrolls horizontally (the page does not). The x-axis title sits right under the (rotated) tick labels, however
+ * long they are. `skip(r, c)` leaves a cell out;
  * `rowTitle(r)` / `colTitle(c)` give a tick label a tooltip (and the byte-label class) when they return text.
  * Returns the scales, `cursor(r, c)` to move the highlight and `highlight({rows, cols})` to outline linked rows and columns.
  */
 export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, rowTitle, colTitle, xLabel, yLabel, title,
-  description, maxWidth, cellH, square = false, skip = () => false, minCell = 12, onCell }) {
+  description, maxWidth, cellH, square = false, skip = () => false, minCell = 8, onCell }) {
   const margin = { top: 8, right: 10, bottom: 66, left: 70 };
   const avail = Math.max(160, maxWidth - margin.left - margin.right);
   const cw = Math.max(minCell, Math.min(square ? 28 : 40, avail / cols));
@@ -234,9 +236,14 @@ export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, row
   const gy = root.append('g').attr('class', 'axis')
     .call(axisLeft(y).tickValues(y.domain().filter((r) => r % everyY === 0)).tickFormat(rowLabel).tickSizeOuter(0));
   titleTicks(gy, rowTitle);
-  root.append('text').attr('class', 'axis-label').attr('x', innerW / 2).attr('y', innerH + margin.bottom - 6)
+  // The title under the tick labels' real extent (getBBox; 0 while the box is hidden: then the default margin).
+  const ticksH = Math.ceil(gx.node().getBBox?.().height || 0) || margin.bottom - 18;
+  margin.bottom = ticksH + 22;
+  const fullH = Math.ceil(innerH + margin.top + margin.bottom);
+  svg.attr('height', fullH).attr('viewBox', `0 0 ${W} ${fullH}`);
+  root.append('text').attr('class', 'axis-label x-title').attr('x', innerW / 2).attr('y', innerH + ticksH + 16)
     .attr('text-anchor', 'middle').text(xLabel);
-  root.append('text').attr('class', 'axis-label').attr('transform', 'rotate(-90)').attr('x', -innerH / 2)
+  root.append('text').attr('class', 'axis-label y-title').attr('transform', 'rotate(-90)').attr('x', -innerH / 2)
     .attr('y', -margin.left + 12).attr('text-anchor', 'middle').text(yLabel);
   const bands = root.append('g').attr('class', 'linked-bands');
   const cursor = root.append('rect').attr('class', 'cursor').attr('width', x.bandwidth()).attr('height', y.bandwidth())
@@ -258,20 +265,24 @@ export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, row
   };
 }
 
-/** A horizontal colour legend: the ramp as small rects and a d3 axis with its label (units in the label). */
+/**
+ * A horizontal colour legend: its label (units in the label) above the ramp, drawn as small rects, and a d3 axis
+ * under it. The label heads the bar it names, so it never reads as the title of the chart above (a
+ * blank band above it, inside its own SVG, so every page's CSS keeps the gap).
+ */
 export function colorLegend(box, { color, domain, label, width = 300 }) {
   const W = Math.min(width, 320);
   const margin = { left: 14, right: 20 };
   box.replaceChildren();
-  const svg = select(box).append('svg').attr('class', 'color-legend').attr('viewBox', `0 0 ${W} 50`).attr('aria-hidden', 'true');
+  const svg = select(box).append('svg').attr('class', 'color-legend').attr('viewBox', `0 0 ${W} 64`).attr('aria-hidden', 'true');
   const x = scaleLinear().domain(domain).range([margin.left, W - margin.right]);
   const n = 48;
   const step = (domain[1] - domain[0]) / n;
-  svg.append('g').selectAll('rect').data(range(n)).join('rect')
-    .attr('x', (i) => x(domain[0] + i * step)).attr('y', 2).attr('height', 12)
+  svg.append('text').attr('class', 'axis-label legend-title').attr('x', margin.left).attr('y', 26).text(label);
+  svg.append('g').attr('class', 'ramp').selectAll('rect').data(range(n)).join('rect')
+    .attr('x', (i) => x(domain[0] + i * step)).attr('y', 32).attr('height', 12)
     .attr('width', (W - margin.left - margin.right) / n + 0.5).attr('fill', (i) => color(domain[0] + (i + 0.5) * step));
-  svg.append('g').attr('class', 'axis').attr('transform', 'translate(0,14)').call(axisBottom(x).ticks(4).tickSizeOuter(0));
-  svg.append('text').attr('class', 'axis-label').attr('x', W / 2).attr('y', 47).attr('text-anchor', 'middle').text(label);
+  svg.append('g').attr('class', 'axis').attr('transform', 'translate(0,44)').call(axisBottom(x).ticks(4).tickSizeOuter(0));
 }
 
 /** Moves a (row, col) cursor with the arrow keys / Home / End inside [0, rows) × [0, cols(row)); null for other keys. */
