@@ -87,6 +87,60 @@ export function watchWidth(element, onResize, step = 24) {
   return () => ro.disconnect();
 }
 
+/**
+ * Places a text annotation for the point (px, py) of `chart`'s plot (plot coordinates, px) where it covers none of the
+ * `avoid` points (the plotted lines' vertices in px; a line's points at most a few px apart), inside the plot area:
+ * the first free spot of a ring of candidates around the point, nearest first, else the one covering fewest points.
+ * A label set apart from its point gets a thin leader line. Returns the <text> selection (class `cls`).
+ */
+export function placeLabel(chart, { px, py, text, avoid, cls = 'annotation', color = 'var(--bs-muted)' }) {
+  const g = chart.plot.append('g').attr('class', cls);
+  const label = g.append('text').attr('paint-order', 'stroke').attr('stroke', 'var(--bs-bg)').attr('stroke-width', 4)
+    .attr('dominant-baseline', 'middle').text(text);
+  const w = label.node().getComputedTextLength?.() || 7 * text.length;
+  const hgt = 14;
+  const spots = [];
+  for (const dy of [-16, 16, -32, 32, -48, 48, -64, 64, -84, -104]) {
+    // Ending left of the point, starting right of it, centred on it: the label's left edge x0 and its middle y.
+    for (const x0 of [px - 8 - w, px + 8, px - w / 2]) spots.push([x0, py + dy]);
+  }
+  const hits = ([x0, yc]) => {
+    if (x0 < 2 || x0 + w > chart.innerW - 2 || yc - hgt / 2 < 2 || yc + hgt / 2 > chart.innerH - 2) return Infinity;
+    let n = 0;
+    for (const [x, y] of avoid) if (x >= x0 - 3 && x <= x0 + w + 3 && y >= yc - hgt / 2 - 3 && y <= yc + hgt / 2 + 3) n++;
+    return n;
+  };
+  let best = null;
+  let fewest = Infinity;
+  for (const spot of spots) {
+    const n = hits(spot);
+    if (n < fewest) [best, fewest] = [spot, n];
+    if (n === 0) break;
+  }
+  best ??= [Math.max(2, px - w / 2), Math.max(hgt, py - 16)];
+  label.attr('x', best[0]).attr('y', best[1]);
+  if (Math.abs(best[1] - py) > 20) {
+    const ex = Math.min(Math.max(px, best[0]), best[0] + w);
+    const ey = best[1] + (best[1] < py ? hgt / 2 : -hgt / 2);
+    g.insert('line', 'text').attr('class', 'leader').attr('x1', px).attr('y1', py + Math.sign(ey - py) * 6)
+      .attr('x2', ex).attr('y2', ey).attr('stroke', color).attr('stroke-width', 1);
+  }
+  return label;
+}
+
+/**
+ * Whether the page's primary pointer is a finger ((pointer: coarse): phones, tablets), where nothing can hover.
+ * Instructions for reading a chart then speak of tapping and dragging.
+ */
+export function coarsePointer() {
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+}
+
+/** The message key of a chart's reading instructions: `key`, or `key.touch` where coarsePointer(). */
+export function pointerKey(key) {
+  return coarsePointer() ? `${key}.touch` : key;
+}
+
 /** A legend in HTML (wraps on narrow screens): [{label, color, outline?}] -> <ul>. Decorative for screen readers
  * only when the numbers are in a table nearby. */
 export function legend(items) {
