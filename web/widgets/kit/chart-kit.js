@@ -101,8 +101,9 @@ export function placeLabel(chart, { px, py, text, avoid, cls = 'annotation', col
   const hgt = 14;
   const spots = [];
   for (const dy of [-16, 16, -32, 32, -48, 48, -64, 64, -84, -104]) {
-    // Ending left of the point, starting right of it, centred on it: the label's left edge x0 and its middle y.
-    for (const x0 of [px - 8 - w, px + 8, px - w / 2]) spots.push([x0, py + dy]);
+    // Ending left of the point, starting right of it, centred on it, against the plot's left or right edge: the
+    // label's left edge x0 and its middle y.
+    for (const x0 of [px - 8 - w, px + 8, px - w / 2, 4, chart.innerW - 4 - w]) spots.push([x0, py + dy]);
   }
   const hits = ([x0, yc]) => {
     if (x0 < 2 || x0 + w > chart.innerW - 2 || yc - hgt / 2 < 2 || yc + hgt / 2 > chart.innerH - 2) return Infinity;
@@ -190,7 +191,9 @@ export function groupedBars(box, { groups, series, width, height = 250, xLabel, 
   const all = [0, ...extraY, ...series.flatMap((s) => s.values)];
   chart.y.domain([Math.min(...all), Math.max(...all)]).nice();
   chart.root.select('.x-axis').call(axisBottom(x).tickSizeOuter(0));
-  chart.root.select('.y-axis').call(axisLeft(chart.y).ticks(Math.max(3, Math.round(chart.innerH / 45))));
+  // Values of a million or more tick as 8e+29, not as 30 digits that would run out of the margin.
+  const big = Math.max(...chart.y.domain().map(Math.abs)) >= 1e6;
+  chart.root.select('.y-axis').call(axisLeft(chart.y).ticks(Math.max(3, Math.round(chart.innerH / 45)), big ? '~e' : undefined));
   chart.plot.append('line').attr('class', 'zero').attr('x1', 0).attr('x2', chart.innerW)
     .attr('y1', chart.y(0)).attr('y2', chart.y(0)).attr('stroke', 'var(--bs-muted)');
   for (const s of series) {
