@@ -108,7 +108,13 @@ test('at 390 and 360 px the heatmaps fit their boxes and each axis title stays b
     }
     if (width === 390) {
       await shoot(page.locator('gpt-explorer section.norms'), 'gpt-layernorm-heatmap');
-      await shoot(page.locator('gpt-explorer .att-heat'), 'gpt-attention-heatmap');
+      // The attention heatmap with its colour legend and readout (one clip around the three).
+      await page.locator('gpt-explorer .att-legend').scrollIntoViewIfNeeded();
+      const boxes = await Promise.all(['.att-heat', '.att-legend', '.att-readout'].map((c) => page.locator(`gpt-explorer ${c}`).boundingBox()));
+      const top = Math.min(...boxes.map((b) => b.y));
+      const left = Math.min(...boxes.map((b) => b.x));
+      await page.screenshot({ path: `${ARTIFACTS}polish-gpt-attention-heatmap.png`, clip: { x: left, y: top,
+        width: Math.max(...boxes.map((b) => b.x + b.width)) - left, height: Math.max(...boxes.map((b) => b.y + b.height)) - top } });
     }
     assertClean(problems);
     await context.close();
