@@ -13,7 +13,7 @@
 // - A worker that dies is replaced alone: its epoch changes (its objects are gone, client.js refuses them by name),
 //   the others keep theirs. One that died more than MAX_RESTARTS times is replaced by the in-thread runtime.
 import { precompile, startWorker, WorkerTransport } from './transport.js';
-import { WASM_BASE, wasmUrl } from './locations.js';
+import { fileUrls, wasmUrl } from './locations.js';
 
 /** The default pool's largest size: each worker holds its own wasm memory (16 MiB at start, more per model). */
 export const MAX_WORKERS = 4;
@@ -117,7 +117,7 @@ export class RuntimePool {
         // ~100 ms), and hands the compiled module over; the worker then only instantiates it, and fetches the full
         // module itself when a call needs it (runtime-host.js).
         if (typeof WebAssembly.compileStreaming === 'function') {
-          this.#precompiled = precompile(wasmUrl(this.#flavour, WASM_BASE, 'light'));
+          this.#precompiled = precompile(wasmUrl(this.#flavour, null, 'light'));
         }
         transport = await this.#startWorker(first);
       } catch (err) {
@@ -184,9 +184,10 @@ export class RuntimePool {
     // one, so later workers start on it (&first=full), all instantiating the page's one compile of it.
     let compiled = this.#precompiled;
     if (runtime.index > 0 && compiled) compiled = this.#precompiledFull ??= precompile(wasmUrl(this.#flavour));
-    // The worker's index rides in the hash too: it names the worker in the browser's developer tools.
+    // The worker's index rides in the hash too: it names the worker in the browser's developer tools. So do the files'
+    // URLs as this page knows them (an app bundler renames them; the worker's own URL says nothing about theirs).
     const hash = `#flavour=${this.#flavour}${compiled ? '&module=page' : ''}${runtime.index > 0 ? '&first=full' : ''}` +
-      `&worker=${runtime.index}`;
+      `&worker=${runtime.index}&files=${encodeURIComponent(JSON.stringify(fileUrls()))}`;
     const worker = await startWorker(this.#workerUrl, this.#options.workerTimeout ?? 10000, hash, compiled);
     const transport = new WorkerTransport(worker, {
       silentMs: this.#options.silentTimeout,
