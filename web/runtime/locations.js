@@ -126,6 +126,16 @@ export function fileUrls() {
 }
 
 /**
+ * A file or directory the widgets load from beside web/dist/ (presets, models, data): `built`, written as
+ * new URL('<path>', import.meta.url) in a module that is bundled into web/dist/ (a literal URL, for app bundlers), or,
+ * where the page names a hosted copy of web/dist/, `path` under it.
+ */
+export function shippedUrl(path, built) {
+  const hosted = hostedBase();
+  return hosted ? new URL(path, hosted) : built;
+}
+
+/**
  * The Web Worker script hosting the runtime: blockscope-worker.js in a hosted copy or next to the bundles (a literal
  * URL, which a bundler copies as it is: the worker is one self-contained file), worker.js next to this module unbundled.
  */

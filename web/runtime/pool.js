@@ -184,10 +184,11 @@ export class RuntimePool {
     // one, so later workers start on it (&first=full), all instantiating the page's one compile of it.
     let compiled = this.#precompiled;
     if (runtime.index > 0 && compiled) compiled = this.#precompiledFull ??= precompile(wasmUrl(this.#flavour));
-    // The worker's index rides in the hash too: it names the worker in the browser's developer tools. So do the files'
-    // URLs as this page knows them (an app bundler renames them; the worker's own URL says nothing about theirs).
+    // The worker's index rides in the hash too: it names the worker in the browser's developer tools. So do the URLs
+    // of the files that are not where the worker finds them itself (an app bundler renames them: locations.js).
+    const files = movedFiles(this.#workerUrl);
     const hash = `#flavour=${this.#flavour}${compiled ? '&module=page' : ''}${runtime.index > 0 ? '&first=full' : ''}` +
-      `&worker=${runtime.index}&files=${encodeURIComponent(JSON.stringify(fileUrls()))}`;
+      `${files ? `&files=${encodeURIComponent(JSON.stringify(files))}` : ''}&worker=${runtime.index}`;
     const worker = await startWorker(this.#workerUrl, this.#options.workerTimeout ?? 10000, hash, compiled);
     const transport = new WorkerTransport(worker, {
       silentMs: this.#options.silentTimeout,
@@ -250,6 +251,15 @@ export class RuntimePool {
       (err) => console.error(`Blockscope: the runtime could not be restarted: ${err.message}`),
     );
   }
+}
+
+/**
+ * The files (name -> URL, locations.js fileUrls) a worker started from `workerUrl` would not find itself, at
+ * ../dist/<name> from its own URL (as its locations.js does); null when it finds them all (a build served as it is).
+ */
+function movedFiles(workerUrl) {
+  const moved = Object.entries(fileUrls()).filter(([name, href]) => href !== new URL(`../dist/${name}`, workerUrl).href);
+  return moved.length ? Object.fromEntries(moved) : null;
 }
 
 /** True if key a comes before key b (arrays of numbers compared in order). */
