@@ -180,17 +180,39 @@ test('TSX checks the widgets\' attributes through the installed types (JSX.Intri
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: {
     strict: true, noEmit: true, jsx: 'preserve', module: 'esnext', moduleResolution: 'bundler', target: 'es2022',
-    lib: ['es2022', 'dom'], types: [] }, include: ['*.tsx'] }));
-  const tsc = (source) => {
-    writeFileSync(join(dir, 'page.tsx'), `import 'blockscope/widgets';\nexport const page = (${source});\n`);
-    return run(join(REPO, 'node_modules/.bin/tsc'), ['-p', dir]).then(() => '', (err) => err.stdout);
-  };
-  const good = await tsc(`<div><gelu-explorer id="g" min="-3" max="3" theme="dark" sync-url="" class="wide">
-    <p slot="intro">GELU</p></gelu-explorer><training-lab comparison="warmup" data-lesson="4" /></div>`);
-  assert.equal(good, '', 'valid attributes were refused');
-  assert.match(await tsc('<gelu-explorer theme="purple" />'), /error TS\d+:.*'"purple"' is not assignable/);
-  assert.match(await tsc('<gelu-explorer colour="red" />'), /error TS\d+:.*Property 'colour' does not exist/);
-  assert.match(await tsc('<training-lab comparison="nonsense" />'), /error TS\d+:.*'"nonsense"' is not assignable/);
+    lib: ['esnext', 'dom'], types: [] }, include: ['*.tsx'] }));
+  // One file, one tsc run: the valid elements first, then one mistake a line (only Blockscope's tags: without a
+  // framework's types, JSX.IntrinsicElements holds nothing else).
+  const lines = [
+    `import 'blockscope/widgets';`,
+    `export const good = [<gelu-explorer id="g" min="-3" max="3" theme="dark" sync-url="" class="wide" key={1}>text</gelu-explorer>,`,
+    `  <training-lab comparison="warmup" data-lesson="4" aria-label="lab" />];`,
+    `export const badTheme = <gelu-explorer theme="purple" />;`,
+    `export const badName = <gelu-explorer colour="red" />;`,
+    `export const badOption = <training-lab comparison="nonsense" />;`,
+  ];
+  writeFileSync(join(dir, 'page.tsx'), `${lines.join('\n')}\n`);
+  const out = await run(join(REPO, 'node_modules/.bin/tsc'), ['-p', dir]).then(() => '', (err) => err.stdout);
+  const errorLines = [...out.matchAll(/page\.tsx\((\d+),\d+\): error TS\d+/g)].map((m) => Number(m[1]));
+  assert.deepEqual(errorLines, [4, 5, 6], `tsc:\n${out}`);
+  assert.match(out, /"purple"' is not assignable/);
+  assert.match(out, /Property 'colour' does not exist/);
+  assert.match(out, /"nonsense"' is not assignable/);
+  // React 19 keeps its elements in React.JSX: the guide's one-line extension ("Bundlers") adds the widgets there,
+  // next to React's own <div> and <p>.
+  const react = join(REPO, 'node_modules/@types/react/');
+  writeFileSync(join(dir, 'tsconfig.react.json'), JSON.stringify({ compilerOptions: {
+    strict: true, noEmit: true, jsx: 'react-jsx', module: 'esnext', moduleResolution: 'bundler', target: 'es2022',
+    lib: ['esnext', 'dom'], types: [], paths: { react: [`${react}index.d.ts`], 'react/jsx-runtime': [`${react}jsx-runtime.d.ts`] } },
+  files: ['react.tsx'] }));
+  writeFileSync(join(dir, 'react.tsx'), [
+    `import type { BlockscopeJSXElements } from 'blockscope/widgets';`,
+    `declare module 'react' { namespace JSX { interface IntrinsicElements extends BlockscopeJSXElements {} } }`,
+    `export const good = <div><gelu-explorer min="-3" className="wide" ref={null}><p slot="intro">GELU</p></gelu-explorer></div>;`,
+    `export const bad = <gelu-explorer theme="purple" />;`, ''].join('\n'));
+  const outReact = await run(join(REPO, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.react.json')])
+    .then(() => '', (err) => err.stdout);
+  assert.deepEqual([...outReact.matchAll(/react\.tsx\((\d+),\d+\): error TS\d+/g)].map((m) => Number(m[1])), [4], `tsc:\n${outReact}`);
 });
 
 test('a page using <gelu-explorer> from node_modules/blockscope shows the core\'s GELU(1) in Chromium', async () => {
