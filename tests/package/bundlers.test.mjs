@@ -7,7 +7,7 @@
 // as the guide says.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 
 import { serve } from '../../scripts/serve.mjs';
-import { assertClean, launchBrowser, openPage } from '../browser/support.mjs';
+import { assertClean, launchBrowser, openPage, startServer } from '../browser/support.mjs';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -69,21 +69,31 @@ after(async () => {
   if (env.tmp) rmSync(env.tmp, { recursive: true, force: true });
 });
 
-/** Builds with `args` of node_modules/.bin/`tool` in the project; returns the seconds it took. */
+/**
+ * Builds with `args` of node_modules/.bin/`tool` in the project; returns the seconds it took. The build must not warn
+ * about Blockscope's files (a bundler that cannot follow an import or a URL says so there).
+ */
 async function build(tool, args) {
   const started = performance.now();
+  let output;
   try {
-    await run(BIN(tool), args, { cwd: env.project, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(BIN(tool), args,
+      { cwd: env.project, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } });
+    output = `${stdout}\n${stderr}`;
   } catch (err) {
     assert.fail(`${tool} ${args.join(' ')} failed:\n${err.stdout}\n${err.stderr}`);
   }
+  const warnings = output.split('\n').filter((line) => /warn/i.test(line) && /blockscope/i.test(line));
+  assert.deepEqual(warnings, [], `${tool} warned about Blockscope's files:\n${output}`);
   return (performance.now() - started) / 1000;
 }
 
-/** Opens `url` in Chromium and checks what the page shows and fetches. */
+/** Opens `url` in Chromium and checks what the page shows and fetches; resolves with the URLs it requested. */
 async function checkPage(url, what) {
   const { page, context, problems } = await openPage(env.browser);
   const failed = [];
+  const requested = [];
+  context.on('request', (r) => requested.push(r.url())); // the workers' requests too
   context.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
   context.on('requestfailed', (r) => failed.push(`${r.failure()?.errorText} ${r.url()}`));
   try {
@@ -98,16 +108,17 @@ async function checkPage(url, what) {
     assert.deepEqual(JSON.parse(body.logits), env.expected, `${what}: the worker's logits differ from Node's`);
     assert.deepEqual(failed, [], `${what}: failed requests`);
     assertClean(problems);
+    return requested;
   } finally {
     await context.close();
   }
 }
 
-/** Serves `dir` and checks its index.html. */
-async function checkBuilt(dir, what) {
+/** Serves `dir` and checks its page `path`; resolves with the URLs it requested. */
+async function checkBuilt(dir, what, path = '') {
   const { server, url } = await serve({ root: dir, port: 0 });
   try {
-    await checkPage(url, what);
+    return await checkPage(`${url}${path}`, what);
   } finally {
     server.close();
   }
@@ -133,6 +144,21 @@ test('Vite build: no configuration, the files the runtime loads are copied into 
   }
   console.log(`vite build took ${seconds.toFixed(1)} s`);
   await checkBuilt(out, 'Vite build');
+  // The same app pointed at a hosted copy on another origin (CORS, as a CDN sends it): the worker, the glue and the
+  // wasm come from there, not from the app's copies.
+  const { server, url: hosted } = await startServer({ cors: true, root: join(env.project, 'node_modules/blockscope/web') });
+  try {
+    const html = readFileSync(join(out, 'index.html'), 'utf8')
+      .replace('<title>', `<meta name="blockscope-base" content="${hosted}dist/"><title>`);
+    writeFileSync(join(out, 'hosted.html'), html);
+    const requested = await checkBuilt(out, 'Vite build with a hosted copy', 'hosted.html');
+    for (const file of ['blockscope-worker.js', 'blockscope-glue.js', 'blockscope-light-simd.wasm', 'blockscope-simd.wasm']) {
+      assert.ok(requested.includes(`${hosted}dist/${file}`), `${file} not loaded from the hosted copy: ${requested.join('\n')}`);
+    }
+    assert.deepEqual(requested.filter((r) => /\.wasm$/.test(r) && !r.startsWith(hosted)), [], 'wasm from the app\'s copies');
+  } finally {
+    server.close();
+  }
 });
 
 test('Vite dev server: no configuration', async () => {
