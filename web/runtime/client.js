@@ -8,7 +8,8 @@
 //
 // How loading works (every file is found from this module's own URL, import.meta.url, never from the page's):
 // - Worker mode: the worker script sits next to this module (./worker.js, or ./blockscope-worker.js next to the
-//   widgets bundle). A bundle served from another origin (a CDN) cannot start it directly — workers must be
+//   widgets bundle, or in a page's hosted copy: locations.js workerUrl). The page hands it the URLs of the wasm files
+//   (locations.js fileUrls), which an app bundler may have renamed. A bundle served from another origin (a CDN) cannot start it directly — workers must be
 //   same-origin — so the client starts a same-origin blob: module worker whose one line import()s the real
 //   worker script by its absolute URL (the CDN must send CORS headers, as CDNs do). The worker says
 //   {ready: true} once its script has run; inside, blockscope.js finds blockscope-<flavour>.js/.wasm from its
@@ -29,13 +30,15 @@
 import { API, membersOf } from './api.js';
 import { BlockscopeError } from './wasm-module.js';
 import { importMarks, mark } from './marks.js';
-import { resolveFlavour, WORKER_URL } from './locations.js';
+import { resolveFlavour, workerUrl as defaultWorkerUrl } from './locations.js';
 import { RuntimePool } from './pool.js';
 
 export { BlockscopeError };
 
 const instances = new Map(); // options key -> Promise<RuntimeClient>
-const BUNDLE_ORIGIN = new URL(import.meta.url).origin;
+// This module's URL, kept out of `new URL(…, import.meta.url)`: app bundlers take that form for a file to copy.
+const MODULE_URL = import.meta.url;
+const BUNDLE_ORIGIN = new URL(MODULE_URL).origin;
 const pageOrigin = () => (typeof location === 'undefined' ? null : location.origin);
 
 /**
@@ -49,7 +52,7 @@ const pageOrigin = () => (typeof location === 'undefined' ? null : location.orig
  *   (pending calls rejected; after 3 replacements of one worker its place goes to the page's thread).
  */
 export function connect(options = {}) {
-  const workerUrl = new URL(options.workerUrl ?? WORKER_URL, import.meta.url).href;
+  const workerUrl = new URL(options.workerUrl ?? defaultWorkerUrl(), MODULE_URL).href;
   const key = [workerUrl, options.flavour ?? 'auto', !!options.inThread, !!options.allowRemoteModels, options.workers ?? 'auto']
     .join('|');
   if (!instances.has(key)) {

@@ -15,7 +15,7 @@
 // - A worker that dies is replaced alone: its epoch changes (its objects are gone, client.js refuses them by name),
 //   the others keep theirs. One that died more than MAX_RESTARTS times is replaced by the in-thread runtime.
 import { precompile, startWorker, WorkerTransport } from './transport.js';
-import { WASM_BASE, wasmUrl } from './locations.js';
+import { fileUrls, wasmUrl } from './locations.js';
 
 /** The default pool's largest size: each worker holds its own wasm memory (16 MiB at start, more per model). */
 export const MAX_WORKERS = 4;
@@ -122,7 +122,7 @@ export class RuntimePool {
         // ~100 ms), and hands the compiled module over; the worker then only instantiates it, and fetches the full
         // module itself when a call needs it (runtime-host.js).
         if (typeof WebAssembly.compileStreaming === 'function') {
-          this.#precompiled = precompile(wasmUrl(this.#flavour, WASM_BASE, 'light'));
+          this.#precompiled = precompile(wasmUrl(this.#flavour, null, 'light'));
         }
         transport = await this.#startWorker(first);
       } catch (err) {
@@ -189,9 +189,11 @@ export class RuntimePool {
     // one, so later workers start on it (&first=full), all instantiating the page's one compile of it.
     let compiled = this.#precompiled;
     if (runtime.index > 0 && compiled) compiled = this.#precompiledFull ??= precompile(wasmUrl(this.#flavour));
-    // The worker's index rides in the hash too: it names the worker in the browser's developer tools.
+    // The worker's index rides in the hash too: it names the worker in the browser's developer tools. So do the URLs
+    // of the files that are not where the worker finds them itself (an app bundler renames them: locations.js).
+    const files = movedFiles(this.#workerUrl);
     const hash = `#flavour=${this.#flavour}${compiled ? '&module=page' : ''}${runtime.index > 0 ? '&first=full' : ''}` +
-      `&worker=${runtime.index}`;
+      `${files ? `&files=${encodeURIComponent(JSON.stringify(files))}` : ''}&worker=${runtime.index}`;
     const worker = await startWorker(this.#workerUrl, this.#options.workerTimeout ?? 10000, hash, compiled);
     const transport = new WorkerTransport(worker, {
       silentMs: this.#options.silentTimeout,
@@ -254,6 +256,15 @@ export class RuntimePool {
       (err) => console.error(`Blockscope: the runtime could not be restarted: ${err.message}`),
     );
   }
+}
+
+/**
+ * The files (name -> URL, locations.js fileUrls) a worker started from `workerUrl` would not find itself, at
+ * ../dist/<name> from its own URL (as its locations.js does); null when it finds them all (a build served as it is).
+ */
+function movedFiles(workerUrl) {
+  const moved = Object.entries(fileUrls()).filter(([name, href]) => href !== new URL(`../dist/${name}`, workerUrl).href);
+  return moved.length ? Object.fromEntries(moved) : null;
 }
 
 /** True if key a comes before key b (arrays of numbers compared in order). */

@@ -32,22 +32,20 @@ export const WIDGET_TAGS = Object.freeze(Object.keys(MODULES).filter((tag) => ta
 /** Every tag the bundle defines: the widgets and <blockscope-tour>. */
 export const ELEMENT_TAGS = Object.freeze(Object.keys(MODULES));
 
-/* global BLOCKSCOPE_ELEMENT_MODULES */
-// Where the per-element modules are (dist/widgets/<tag>.js, each re-exporting its element's chunk), relative to this
-// module: set by scripts/build-widgets.mjs for the bundle; unbundled there are none (every load is an import()).
-const ELEMENT_MODULES = typeof BLOCKSCOPE_ELEMENT_MODULES === 'string' ? new URL(BLOCKSCOPE_ELEMENT_MODULES, import.meta.url) : null;
-
 const loads = new Map(); // tag -> the promise of its class
 let elementFiles = {}; // tag -> the files of its code beyond those the entry imports (preloadFiles)
+let entryUrl = null; // the entry's URL, where the bundle runs as built (preloadFiles): its files are next to it
 const preloaded = new Set(); // the files asked for so far
 
 /**
  * Tells which files each element's code is made of beyond those the entry imports (the entry's list, written by the
- * build): loading an element then asks for all of them at once, instead of learning its chunk's imports only once
- * the chunk has arrived (a network round trip per import level).
+ * build), and where the entry is (`at`: the chunks and the per-element modules, widgets/<tag>.js, are next to it):
+ * loading an element then asks for all of them at once, instead of learning its chunk's imports only once the chunk
+ * has arrived (a network round trip per import level). Unbundled, or bundled again into an app, there is no list.
  */
-export function preloadFiles(files) {
+export function preloadFiles(files, at) {
   elementFiles = files;
+  entryUrl = at;
 }
 
 /**
@@ -97,16 +95,16 @@ function importElement(tag) {
     for (const file of elementFiles[tag] ?? []) {
       if (preloaded.has(file)) continue;
       preloaded.add(file);
-      const href = new URL(file, import.meta.url).href;
+      const href = new URL(file, entryUrl).href;
       (document.head ?? document.documentElement).append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href }));
     }
   }
   const imported = MODULES[tag]();
-  if (!ELEMENT_MODULES || typeof document === 'undefined' || document.readyState === 'complete') return imported;
+  if (!entryUrl || typeof document === 'undefined' || document.readyState === 'complete') return imported;
   const script = document.createElement('script');
   try {
     script.type = 'module';
-    script.src = new URL(`${tag}.js`, ELEMENT_MODULES).href;
+    script.src = new URL(`widgets/${tag}.js`, entryUrl).href;
   } catch {
     return imported; // a page whose policy refuses script URLs given as strings (Trusted Types)
   }
