@@ -77,7 +77,7 @@ export function load(tag) {
       return cls;
     }, (err) => {
       loads.delete(tag);
-      throw elementLoadFailure(tag, err, ELEMENT_MODULES && new URL(`${tag}.js`, ELEMENT_MODULES).href);
+      throw elementLoadFailure(tag, err, entryUrl && new URL(`widgets/${tag}.js`, entryUrl).href);
     }));
   }
   return loads.get(tag);
