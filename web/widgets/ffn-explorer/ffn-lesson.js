@@ -9,8 +9,9 @@ import { CheckPanel } from '../kit/check-panel.js';
 import { pyList } from '../kit/copy-pytorch.js';
 import { sci } from './ffn-text.js';
 import { fieldError } from '../kit/field-error.js';
+import { shippedUrl } from '../../runtime/locations.js';
 
-const PRESET_URL = new URL('../presets/ffn-lesson82.json', import.meta.url).href;
+const PRESET_URL = shippedUrl('../presets/ffn-lesson82.json', new URL('../presets/ffn-lesson82.json', import.meta.url)).href;
 export const FFN_PRESET = 'ffn-lesson82';
 const MAX_TOKENS = 8;
 

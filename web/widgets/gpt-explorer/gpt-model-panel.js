@@ -8,7 +8,7 @@ import { labelsOf } from './gpt-models.js';
 
 export const MODEL_PANEL_CSS = `
 fieldset.weights { display: grid; gap: 0.3rem; margin: 0.3rem 0 0.5rem; }
-fieldset.weights label.choice { display: flex; gap: 0.5rem; align-items: baseline; padding: 0.25rem 0.4rem; border-radius: 6px;
+fieldset.weights label.choice { display: flex; gap: 0.5rem; align-items: baseline; margin: 0; padding: 0.25rem 0.4rem; border-radius: 6px;
   border: 1px solid transparent; }
 fieldset.weights label.choice:has(input:checked) { border-color: var(--bs-accent); background: var(--bs-panel); }
 fieldset.weights input[type="radio"] { accent-color: var(--bs-accent); }

@@ -17,6 +17,7 @@ import { panelPort } from './panel-port.js';
 import { BASE_CSS, themeRules } from './theme.js';
 import { scheduleConnected } from './start-order.js';
 import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
+import { showRuntimeFailure } from './load-failure.js';
 
 export { fmt, parseNumber, parseNumbers, parseRows } from './values.js';
 export { COMMON_ATTRS } from './attrs.js';
@@ -449,6 +450,7 @@ export class BlockscopeElement extends HTMLElement {
     const restarted = this._restarted && Date.now() < this._restarted.until ? this._restarted.reason : null;
     el.textContent = restarted ? this.t('kit.restarted', { message, reason: restarted }) : message;
     el.classList.toggle('error', error);
+    showRuntimeFailure(this.shadowRoot, error ? message : null); // a refused .wasm or glue: also said at the top
   }
 
   /**

@@ -8,8 +8,9 @@
 import { h, parseNumbers } from '../kit/base.js';
 import { listText, vectorText } from './layernorm-rows.js';
 import { fieldError } from '../kit/field-error.js';
+import { shippedUrl } from '../../runtime/locations.js';
 
-const PRESET_URL = new URL('../presets/layernorm-book42.json', import.meta.url).href;
+const PRESET_URL = shippedUrl('../presets/layernorm-book42.json', new URL('../presets/layernorm-book42.json', import.meta.url)).href;
 export const BOOK_PRESET = 'book-4.2';
 // The book's toy output, exact float32 values (the preset file holds the same numbers; a browser test compares).
 export const BOOK_TOY = [

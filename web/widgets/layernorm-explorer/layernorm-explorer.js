@@ -135,6 +135,7 @@ export class LayerNormExplorer extends BlockscopeElement {
     this.tokenSelect = h('select', { id: 'token' });
     this.tokenName = h('span', { class: 'token-name' });
     this.stats = h('dl', { class: 'stats' });
+    this.overflowNote = h('p', { class: 'note overflow-note', hidden: true, role: 'note' });
     this.detailChart = h('div', { class: 'chart detail-chart' });
     this.detailLegend = h('div');
     this.detailTable = h('table', { class: 'detail' });
@@ -175,7 +176,7 @@ export class LayerNormExplorer extends BlockscopeElement {
         h('h4', {}, h('label', { for: 'token' }, `${t('layernorm.tokenInDetail')} `), this.tokenSelect, this.tokenName),
         h('div', { class: 'pair' },
           h('div', {}, this.detailLegend, this.detailChart),
-          h('div', {}, this.stats, h('div', { class: 'scroll' }, this.detailTable)))),
+          h('div', {}, this.stats, this.overflowNote, h('div', { class: 'scroll' }, this.detailTable)))),
       h('div', { part: 'sequence' },
         h('h4', {}, t('layernorm.wholeSequence')),
         this.editReport,

@@ -5,9 +5,10 @@
 // widgets' calls in between), samples, and the stop rule a run is trained under (the core's training loop applies it
 // and says when a run diverged; the spike markers are this widget's own display).
 // No DOM: the widget (training-lab.js) draws what this records.
+import { shippedUrl } from '../../runtime/locations.js';
 
 /** Where the Brown corpus excerpt lives (web/data/brown/), from the source file and from the bundle in dist/ alike. */
-export const DATA_URL = new URL('../data/brown/', import.meta.url).href;
+export const DATA_URL = shippedUrl('../data/brown/', new URL('../data/brown/', import.meta.url)).href;
 
 // Each run keeps its weights every CHECKPOINT_EVERY steps (from step 0), thinned to at most MAX_CHECKPOINTS so a
 // long run stays within a few dozen MB; training-lab-checkpoints.js shows and hands them on.
