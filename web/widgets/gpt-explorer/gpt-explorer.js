@@ -212,7 +212,7 @@ export class GPTExplorer extends BlockscopeElement {
     if (this.result) this.renderView();
   }
 
-  /** Runs model work one job at a time (a generation holds the model until it ends). */
+  /** Runs model work one job at a time (a generation holds it only while it starts: its tokens come between jobs). */
   exclusive(fn) {
     const result = this.queue.then(fn);
     this.queue = result.catch(() => {});
@@ -234,6 +234,7 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** Builds what the attributes ask for; returns true when the models changed. */
   async buildModels() {
+    await this.gen.stop(); // a generation reads the model a rebuild may dispose: it ends first
     const rt = await this.runtime();
     this.flavour = rt.flavour;
     const before = this.models.all();
@@ -303,6 +304,7 @@ export class GPTExplorer extends BlockscopeElement {
     this.panel.loaderStatus(this.t('gpt.loader.loading', { label }));
     try {
       await this.exclusive(async () => {
+        await this.gen.stop();
         await this.models.build(await this.runtime(), spec, {
           progress: (p, l) => this.panel.showProgress(p, l), status: (text) => this.status(text),
         }).finally(() => this.panel.showProgress(null));
