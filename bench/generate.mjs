@@ -10,9 +10,11 @@
 // past the context would cost without the last-position-only pass. Greedy (temperature 0), the prompt taken from the
 // Brown text below; the first token (the prompt's prefill) is not counted. CPU time in Node, wall time in Chromium.
 // Run after `npm run build`:  node bench/generate.mjs [--repeat N] [--flavours simd,baseline] [--no-browser] [--no-docs]
-import { fileURLToPath } from 'node:url';
+//   --root DIR measures another tree's build (its web/: runtime, wasm, models), e.g. a checkout of an older commit;
+//   it never rewrites the docs.
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { loadBlockscope } from '../web/runtime/blockscope.js';
 import { serve } from '../scripts/serve.mjs';
 import { launchBrowser, openPage } from '../tests/browser/support.mjs';
 import { median, report } from './report.mjs';
@@ -22,7 +24,11 @@ const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 const repeat = Number(opt('--repeat', 3));
 const flavours = opt('--flavours', 'simd').split(',');
 const browserToo = !args.includes('--no-browser');
-const WEB = fileURLToPath(new URL('../web/', import.meta.url));
+const ROOT = args.includes('--root') ? pathToFileURL(`${resolve(opt('--root'))}/`) : new URL('../', import.meta.url);
+if (args.includes('--root')) process.argv.push('--no-docs'); // another tree's figures do not belong in this one's docs
+const TREE = args.includes('--root') ? ` [${opt('--root')}]` : '';
+const WEB = fileURLToPath(new URL('web/', ROOT));
+const { loadBlockscope } = await import(new URL('web/runtime/blockscope.js', ROOT).href);
 const MODELS = [
   { key: 'brown', label: 'brown (bytes, V = 256)' },
   { key: 'brown-bpe', label: 'brown-bpe (BPE, V = 4,256)' },
@@ -46,7 +52,8 @@ function rate(it, sliding) {
   const t0 = cpuMs();
   let n = 0;
   for (let s = it.next(); !s.done; s = it.next()) {
-    if (s.value.sliding !== sliding) throw new Error(`token ${s.value.index}: sliding is ${s.value.sliding}, expected ${sliding}`);
+    // (a build from before tokens said whether they slid has no flag to check)
+    if (s.value.sliding !== undefined && s.value.sliding !== sliding) throw new Error(`token ${s.value.index}: sliding is ${s.value.sliding}, expected ${sliding}`);
     n++;
   }
   return (1000 * n) / (cpuMs() - t0);
@@ -56,7 +63,7 @@ async function nodeRun(flavour) {
   const bs = await loadBlockscope({ flavour });
   const rows = [];
   for (const m of MODELS) {
-    const dir = new URL(`../web/models/${m.key}/`, import.meta.url);
+    const dir = new URL(`web/models/${m.key}/`, ROOT);
     const gpt = await bs.loadModel({ url: dir.href });
     const tok = await bs.loadTokenizer({ url: dir.href }, { vocabSize: gpt.config.vocab_size });
     const ids = Array.from(tok.encode(TEXT));
@@ -72,7 +79,7 @@ async function nodeRun(flavour) {
       gpt.forward(window);
       return cpuMs() - t0;
     }));
-    rows.push({ runtime: `wasm ${flavour}, Node ${process.versions.node}`, model: m.label, inside, past, fullMs });
+    rows.push({ runtime: `wasm ${flavour}, Node ${process.versions.node}${TREE}`, model: m.label, inside, past, fullMs });
     tok.dispose();
     gpt.dispose();
   }
@@ -115,7 +122,7 @@ async function browserRun() {
         await gpt.dispose();
         return result;
       }, { key: m.key, text: TEXT, inside: INSIDE, past: PAST, repeat });
-      rows.push({ runtime: `Chromium, worker (${r.flavour})`, model: m.label, inside: r.inside, past: r.past, fullMs: null });
+      rows.push({ runtime: `Chromium, worker (${r.flavour})${TREE}`, model: m.label, inside: r.inside, past: r.past, fullMs: null });
     }
     await context.close();
   } finally {

@@ -28,21 +28,20 @@ function declared(cls, name, kind) {
   throw new Error(`${cls} has no ${KIND_NAMES[kind]} '${String(name)}' (it has: ${have || 'none'})`);
 }
 
-// A long job's pause between pieces: one macrotask, so a 'cancel' or another call already queued is served. Not
-// setTimeout(0): browsers clamp nested timers to 4 ms, which alone held a generation inside the context to ~200
-// tokens/s while a token's pass took well under a millisecond. A MessageChannel message is a task without a clamp.
+// A long job's pause between pieces: one macrotask, so a 'cancel' or another call already queued is served. In a Web
+// Worker, a MessageChannel message: the page's requests arrive as messages too, queued with it in order, and it has
+// no clamp — setTimeout(0), whose nested timers browsers clamp to 4 ms, alone held a generation inside the context to
+// ~200 tokens/s while a token's pass took well under a millisecond. In-thread (in-thread.js, Node), where requests
+// arrive by setTimeout, a timer too: a message would run ahead of them every time.
+const inWorker = typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope;
 let channel = null;
 const waiting = [];
 function yieldToEvents() {
-  if (typeof MessageChannel !== 'function') return new Promise((resolve) => setTimeout(resolve, 0));
+  if (!inWorker || typeof MessageChannel !== 'function') return new Promise((resolve) => setTimeout(resolve, 0));
   if (!channel) {
     channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      waiting.shift()?.();
-      if (!waiting.length) channel.port1.unref?.(); // Node: an idle port must not keep the process alive
-    };
+    channel.port1.onmessage = () => waiting.shift()?.();
   }
-  channel.port1.ref?.();
   return new Promise((resolve) => {
     waiting.push(resolve);
     channel.port2.postMessage(null);

@@ -19,14 +19,16 @@ export const GENERATE_CSS = `
 .gen-slide { border-left: 3px solid var(--bs-c4); padding-left: 0.5rem; }
 `;
 
-/** Tokens per second inside and past the context, from the time between tokens (the first from the start). */
+/** Tokens per second inside and past the context, from the time between tokens (the first, the prompt's pass, is not counted). */
 class TokenRates {
-  constructor(t0) {
-    this.last = t0;
-    this.inside = { n: 0, ms: 0 };
-    this.past = { n: 0, ms: 0 };
-  }
+  last = null;
+  inside = { n: 0, ms: 0 };
+  past = { n: 0, ms: 0 };
   add(sliding, now) {
+    if (this.last == null) {
+      this.last = now;
+      return;
+    }
     const bucket = sliding ? this.past : this.inside;
     bucket.n += 1;
     bucket.ms += now - this.last;
@@ -144,7 +146,7 @@ export class GeneratePanel {
         return { model: m, ids: encoded };
       });
       if (controller.signal.aborted) throw new Cancelled();
-      const rates = new TokenRates(performance.now());
+      const rates = new TokenRates();
       let redrawn = 0;
       const { tokens, stopReason } = await model.generate(ids, options, {
         signal: controller.signal,
@@ -193,7 +195,7 @@ export class GeneratePanel {
     const speed = (r) => num(r, r < 10 ? 1 : 0);
     const past = TokenRates.rate(rates.past);
     const inside = TokenRates.rate(rates.inside);
-    const speeds = inside != null && rates.inside.n > 1
+    const speeds = inside != null
       ? t('gpt.gen.slideRates', { past: speed(past), inside: speed(inside) })
       : t('gpt.gen.slideRate', { past: speed(past) });
     this.slideNote.textContent = `${t('gpt.gen.slide', { context })} ${speeds}`;
