@@ -9,9 +9,10 @@
 // A third column gives one full forward pass over 256 tokens with every position's logits (gpt.forward), what a token
 // past the context would cost without the last-position-only pass. Greedy (temperature 0), the prompt taken from the
 // Brown text below; the first token (the prompt's prefill) is not counted. CPU time in Node, wall time in Chromium.
-// Run after `npm run build`:  node bench/generate.mjs [--repeat N] [--flavours simd,baseline] [--no-browser] [--no-docs]
-//   --root DIR measures another tree's build (its web/: runtime, wasm, models), e.g. a checkout of an older commit;
-//   it never rewrites the docs.
+// Run after `npm run build`:
+//   node bench/generate.mjs [--rounds N] [--flavours simd,baseline] [--no-browser] [--no-docs] [--baseline DIR]
+// --baseline DIR adds rows for another tree's build (its web/: runtime, wasm, models; e.g. a checkout of an older
+// commit, built), measured in the same interleaved rounds, so the two are compared under the same machine load.
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -21,14 +22,17 @@ import { median, report } from './report.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const repeat = Number(opt('--repeat', 3));
+const rounds = Number(opt('--rounds', 3));
 const flavours = opt('--flavours', 'simd').split(',');
 const browserToo = !args.includes('--no-browser');
-const ROOT = args.includes('--root') ? pathToFileURL(`${resolve(opt('--root'))}/`) : new URL('../', import.meta.url);
-if (args.includes('--root')) process.argv.push('--no-docs'); // another tree's figures do not belong in this one's docs
-const TREE = args.includes('--root') ? ` [${opt('--root')}]` : '';
-const WEB = fileURLToPath(new URL('web/', ROOT));
-const { loadBlockscope } = await import(new URL('web/runtime/blockscope.js', ROOT).href);
+const TREES = [{ label: 'this tree', root: new URL('../', import.meta.url) }];
+if (args.includes('--baseline')) {
+  TREES.push({ label: opt('--baseline-label', `baseline ${opt('--baseline')}`), root: pathToFileURL(`${resolve(opt('--baseline'))}/`) });
+}
+for (const tree of TREES) {
+  tree.web = fileURLToPath(new URL('web/', tree.root));
+  tree.runtime = await import(new URL('web/runtime/blockscope.js', tree.root).href);
+}
 const MODELS = [
   { key: 'brown', label: 'brown (bytes, V = 256)' },
   { key: 'brown-bpe', label: 'brown-bpe (BPE, V = 4,256)' },
@@ -59,37 +63,37 @@ function rate(it, sliding) {
   return (1000 * n) / (cpuMs() - t0);
 }
 
-async function nodeRun(flavour) {
-  const bs = await loadBlockscope({ flavour });
+/** One round in Node: each model's speeds inside and past the context and its full forward pass, wasm `flavour`. */
+async function nodeRun(tree, flavour) {
+  const bs = await tree.runtime.loadBlockscope({ flavour });
   const rows = [];
   for (const m of MODELS) {
-    const dir = new URL(`web/models/${m.key}/`, ROOT);
+    const dir = new URL(`web/models/${m.key}/`, tree.root);
     const gpt = await bs.loadModel({ url: dir.href });
     const tok = await bs.loadTokenizer({ url: dir.href }, { vocabSize: gpt.config.vocab_size });
     const ids = Array.from(tok.encode(TEXT));
     const ctx = gpt.config.context_length;
     if (ids.length < ctx) throw new Error(`the benchmark text has ${ids.length} ${m.key} tokens, fewer than the context ${ctx}`);
     const opts = (n) => ({ maxNewTokens: n, temperature: 0, overflow: 'crop' });
-    const inside = median(Array.from({ length: repeat }, () => rate(gpt.generate(ids.slice(0, INSIDE.prompt), opts(INSIDE.tokens)), false)));
-    const past = median(Array.from({ length: repeat }, () => rate(gpt.generate(ids.slice(0, ctx), opts(PAST.tokens)), true)));
+    const inside = rate(gpt.generate(ids.slice(0, INSIDE.prompt), opts(INSIDE.tokens)), false);
+    const past = rate(gpt.generate(ids.slice(0, ctx), opts(PAST.tokens)), true);
     const window = ids.slice(0, ctx);
     gpt.forward(window);
-    const fullMs = median(Array.from({ length: repeat * 3 }, () => {
+    const fullMs = median(Array.from({ length: 3 }, () => {
       const t0 = cpuMs();
       gpt.forward(window);
       return cpuMs() - t0;
     }));
-    rows.push({ runtime: `wasm ${flavour}, Node ${process.versions.node}${TREE}`, model: m.label, inside, past, fullMs });
+    rows.push({ runtime: `wasm ${flavour}, Node ${process.versions.node}`, model: m.label, inside, past, fullMs });
     tok.dispose();
     gpt.dispose();
   }
   return rows;
 }
 
-/** The page's path: connect() and its worker; tokens/s from the arrival times of the token events after the first. */
-async function browserRun() {
-  const { server, url } = await serve({ root: WEB, port: 0 });
-  const browser = await launchBrowser();
+/** One round on the page's path: connect() and its worker; tokens/s from the token events' arrival after the first. */
+async function browserRun(tree, browser) {
+  const { server, url } = await serve({ root: tree.web, port: 0 });
   const rows = [];
   try {
     const { page, context } = await openPage(browser);
@@ -98,7 +102,7 @@ async function browserRun() {
       body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body></body></html>' }));
     await page.goto(`${url}bench-generate.html`);
     for (const m of MODELS) {
-      const r = await page.evaluate(async ({ key, text, inside, past, repeat: n }) => {
+      const r = await page.evaluate(async ({ key, text, inside, past }) => {
         const { connect } = await import('/dist/blockscope-widgets.js');
         const client = await connect();
         const gpt = await client.loadModel({ url: `/models/${key}/` });
@@ -111,40 +115,61 @@ async function browserRun() {
             { onToken: () => times.push(performance.now()) });
           return (1000 * (times.length - 1)) / (times.at(-1) - times[0]);
         };
-        const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-        const runs = async (f) => { const out = []; for (let i = 0; i < n; i++) out.push(await f()); return median(out); };
         const result = {
           flavour: client.flavour,
-          inside: await runs(() => timed(ids.slice(0, inside.prompt), inside.tokens)),
-          past: await runs(() => timed(ids.slice(0, ctx), past.tokens)),
+          inside: await timed(ids.slice(0, inside.prompt), inside.tokens),
+          past: await timed(ids.slice(0, ctx), past.tokens),
         };
         await tok.dispose();
         await gpt.dispose();
         return result;
-      }, { key: m.key, text: TEXT, inside: INSIDE, past: PAST, repeat });
-      rows.push({ runtime: `Chromium, worker (${r.flavour})${TREE}`, model: m.label, inside: r.inside, past: r.past, fullMs: null });
+      }, { key: m.key, text: TEXT, inside: INSIDE, past: PAST });
+      rows.push({ runtime: `Chromium, worker (${r.flavour})`, model: m.label, inside: r.inside, past: r.past, fullMs: null });
     }
     await context.close();
   } finally {
-    await browser.close();
     server.close();
   }
   return rows;
 }
 
-const out = report('generate', 'npm run bench:generate');
+const out = report('generate', `npm run bench:generate${args.length ? ` -- ${args.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}` : ''}`);
 await out.capture(async () => {
-  const rows = [];
-  for (const flavour of flavours) rows.push(...await nodeRun(flavour));
-  if (browserToo) rows.push(...await browserRun());
-  console.log(`## Generation inside and past the context, tokens/s (greedy, median of ${repeat})\n`);
-  console.log(`inside: ${INSIDE.tokens} tokens after a ${INSIDE.prompt}-token prompt (KV-cache steps); past: ${PAST.tokens} tokens after a`);
-  console.log('full 256-token prompt (each a full pass over the slid window, last position only); full forward: one');
-  console.log('gpt.forward over 256 tokens with every position\'s logits, ms (CPU).\n');
-  console.log('| runtime | model | inside the context | past the context | ratio | full forward ms |');
-  console.log('|---|---|---:|---:|---:|---:|');
+  const browser = browserToo ? await launchBrowser() : null;
+  const measured = new Map(); // "tree|runtime|model" -> {tree, runtime, model, inside[], past[], fullMs[]}
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const tree of TREES) {
+        const rows = [];
+        for (const flavour of flavours) rows.push(...await nodeRun(tree, flavour));
+        if (browser) rows.push(...await browserRun(tree, browser));
+        for (const r of rows) {
+          const key = `${tree.label}|${r.runtime}|${r.model}`;
+          if (!measured.has(key)) measured.set(key, { tree: tree.label, runtime: r.runtime, model: r.model, inside: [], past: [], fullMs: [] });
+          const m = measured.get(key);
+          m.inside.push(r.inside);
+          m.past.push(r.past);
+          if (r.fullMs != null) m.fullMs.push(r.fullMs);
+        }
+      }
+    }
+  } finally {
+    await browser?.close();
+  }
+  console.log(`## Generation inside and past the context, tokens/s (greedy, median of ${rounds} interleaved rounds)\n`);
+  console.log(`inside: ${INSIDE.tokens} tokens after a ${INSIDE.prompt}-token prompt (KV-cache steps); past: ${PAST.tokens} tokens after a full`);
+  console.log('256-token prompt (each a full pass over the slid window); full forward: one gpt.forward over 256 tokens with');
+  console.log('every position\'s logits, ms. Node: CPU time; Chromium: wall time between token events, so a busy machine');
+  console.log('slows those rows.\n');
+  const withTree = TREES.length > 1;
+  console.log(`| ${withTree ? 'build | ' : ''}runtime | model | inside the context | past the context | ratio | full forward ms |`);
+  console.log(`|${withTree ? '---|' : ''}---|---|---:|---:|---:|---:|`);
+  const rows = [...measured.values()].sort((a, b) => a.runtime.localeCompare(b.runtime) || a.model.localeCompare(b.model));
   for (const r of rows) {
-    console.log(`| ${r.runtime} | ${r.model} | ${r.inside.toFixed(0)} | ${r.past.toFixed(1)} | ${(r.inside / r.past).toFixed(1)}× | ${r.fullMs == null ? '' : r.fullMs.toFixed(1)} |`);
+    const inside = median(r.inside);
+    const past = median(r.past);
+    const full = r.fullMs.length ? median(r.fullMs).toFixed(1) : '';
+    console.log(`| ${withTree ? `${r.tree} | ` : ''}${r.runtime} | ${r.model} | ${inside.toFixed(0)} | ${past.toFixed(1)} | ${(inside / past).toFixed(1)}× | ${full} |`);
   }
 });
 out.publish();
