@@ -1,12 +1,13 @@
 // <gpt-explorer>'s generation in real Chromium: past the context it gives PyTorch's greedy tokens
 // (tests/golden/generation_slide.json) and a note says that the window slides, why every token is then a full pass,
 // and how fast it goes before and after (in English and German); while it generates, an edited prompt and newly
-// ablated heads reach the next-token table and the heatmaps within a few tokens, the generation going on.
+// ablated heads reach the next-token table and the heatmaps within a few tokens (the generation waits between two
+// tokens while the explorer's passes run), the generation going on.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { assertClean, browserSuite } from './support.mjs';
+import { assertClean, browserSuite, screenshot } from './support.mjs';
 import { argmax, coreRun, openExplorer, setAttrs, tableRows } from './gpt-support.mjs';
 
 const env = browserSuite();
@@ -31,6 +32,8 @@ test('past the context the window slides: PyTorch\'s greedy tokens, and a note s
   assert.match(note, /learned an embedding for each position/);
   assert.match(note, /every new token is a full forward pass over all 256 tokens/);
   assert.match(note, /Past the context: [\d.,]+ tokens\/s; before it: [\d.,]+ tokens\/s\./);
+  await page.locator('gpt-explorer .gen-slide').scrollIntoViewIfNeeded();
+  await screenshot(page, 'gpt-explorer-generate-slide-desktop-light');
 
   // German, from a prompt longer than the context (cropped): every token after the first slides, no "before" speed.
   const cropped = slide.cases.find((c) => c.name === 'cropped');
@@ -63,7 +66,7 @@ test('edits during generation are served between tokens: the table and heatmaps 
   const forward = await page.evaluate(() => window.__ev.forward.at(-1));
   assert.deepEqual(forward.ids, Array.from(Buffer.from(edited)));
   assert.equal(await page.evaluate(() => window.__ev.generated.length), 0, 'the generation is still running');
-  assert.ok(forward.tokensSoFar - before < 60, `the edited prompt's pass came ${forward.tokensSoFar - before} tokens after the edit`);
+  assert.ok(forward.tokensSoFar - before <= 6, `the edited prompt's pass came ${forward.tokensSoFar - before} tokens after the edit`);
   // The views show the edited prompt: its chips, the LayerNorm heatmap's columns, the core's next token on top.
   assert.equal(await page.locator('gpt-explorer .chips li:not(.cropped)').count(), edited.length);
   await page.waitForFunction((n) => new RegExp(`\\b${n}\\b`).test(document.querySelector('gpt-explorer').shadowRoot

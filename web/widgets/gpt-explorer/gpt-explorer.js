@@ -212,9 +212,19 @@ export class GPTExplorer extends BlockscopeElement {
     if (this.result) this.renderView();
   }
 
-  /** Runs model work one job at a time (a generation holds it only while it starts: its tokens come between jobs). */
+  /**
+   * Runs model work one job at a time. A generation holds the queue only while it starts; a job queued while it runs
+   * pauses it between two tokens (gpt-generate.js hold()), so the job's calls run together, on the model as it stands.
+   */
   exclusive(fn) {
-    const result = this.queue.then(fn);
+    const result = this.queue.then(async () => {
+      const release = this.gen?.hold();
+      try {
+        return await fn();
+      } finally {
+        release?.();
+      }
+    });
     this.queue = result.catch(() => {});
     return result;
   }
