@@ -80,7 +80,7 @@ export class RemoteGPT extends RemoteHandle {
    * Generates with a KV cache, one token per iteration (a synchronous generator; the page's proxy streams the tokens to
    * onToken and can be cancelled with an AbortSignal).
    */
-  generate(prompt: ArrayLike<number>, options?: GenerateOptions, callbacks?: { onToken?: (t: GeneratedToken) => void; signal?: AbortSignal }): Promise<{ tokens: number[]; stopReason: StopReason }>;
+  generate(prompt: ArrayLike<number>, options?: GenerateOptions, callbacks?: { onToken?: (t: GeneratedToken) => void; signal?: AbortSignal }): Promise<{ tokens: number[]; stopReason: StopReason }> & { pause(): void; resume(): void };
   /** Mean cross-entropy (nats per token) of ids against targets, dropout off. */
   loss(ids: TokenIds, targets: TokenIds): Promise<number>;
   /** The loss and the gradient of every parameter (dropout off). */

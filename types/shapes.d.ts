@@ -227,7 +227,8 @@ export interface GenerateOptions {
   /** Reject (default) or crop a prompt longer than the context, and stop or slide when it fills. */
   overflow?: 'error' | 'crop';
 }
-export interface GeneratedToken { token: number; index: number }
+/** sliding: the context was full, so the token came from a full pass over the last context_length tokens. */
+export interface GeneratedToken { token: number; index: number; sliding: boolean }
 export type StopReason = 'max_new_tokens' | 'stop_token' | 'context_full' | 'cancelled';
 /** A checkpoint: config.json text, model.safetensors bytes and their layout. */
 export interface Checkpoint { config: string; weights: Uint8Array; layout: CheckpointLayout }

@@ -98,6 +98,7 @@ class GeneratorHandle {
     });
   }
   std::string stopReason() const { return guarded([&] { return std::string(gen_.stop_reason()); }); }
+  bool sliding() const { return gen_.sliding(); }
   val lastLogits() const { return view(gen_.last_logits()); }
 
  private:
@@ -221,6 +222,7 @@ EMSCRIPTEN_BINDINGS(blockscope_models) {
       .constructor(&make_handle<GeneratorHandle, GPTHandle&, val, std::string>, allow_raw_pointers())
       .function("next", &GeneratorHandle::next)
       .function("stopReason", &GeneratorHandle::stopReason)
+      .function("sliding", &GeneratorHandle::sliding)
       .function("lastLogits", &GeneratorHandle::lastLogits);
   bind_function("countParameters", &countParameters);
   bind_function("checkModelConfig", &checkModelConfig);

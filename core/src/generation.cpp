@@ -147,9 +147,8 @@ Generator::Generator(GPTModel& model, std::span<const int32_t> prompt, const Gen
 
 void Generator::prefill(std::span<const int32_t> ids) {
   cache_.clear();
-  const Tensor logits = model_.forward_cached(ids, cache_);
-  const int64_t V = model_.config().vocab_size;
-  last_logits_.assign(logits.data.end() - V, logits.data.end());
+  // Only the last position's logits are sampled from: the last block and the head run for it alone.
+  last_logits_ = model_.forward_cached(ids, cache_, /*last_only=*/true).data;
 }
 
 std::optional<int32_t> Generator::next() {
@@ -163,11 +162,11 @@ std::optional<int32_t> Generator::next() {
       return std::nullopt;
     }
     window_.erase(window_.begin(), window_.end() - ctx);  // slide: the last ctx tokens, as the book crops
+    sliding_ = true;
     prefill(window_);
   } else {
     const int32_t last = window_.back();
-    const Tensor logits = model_.forward_cached(std::span<const int32_t>(&last, 1), cache_);
-    last_logits_ = logits.data;
+    last_logits_ = model_.forward_cached(std::span<const int32_t>(&last, 1), cache_).data;
   }
   const int32_t token = sample_token(last_logits_, opts_.sampling, rng_);
   generated_.push_back(token);

@@ -331,7 +331,7 @@ void GPTModel::head_logits(float* logits, const float* x, int64_t N) {
   final_logits(logits, x, N, false);
 }
 
-Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
+Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache, bool last_only) {
   const auto T = static_cast<int64_t>(ids.size());
   require(cache.n_layers == cfg_.n_layers && cache.context_length == cfg_.context_length && cache.dim == cfg_.emb_dim,
           "KV cache was made for another model configuration");
@@ -342,7 +342,7 @@ Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
   require_memory({{detail::concat("a cached forward of ", T, " tokens after ", cache.length),
                    cached_forward_bytes(cfg_, T, cache.length)},
                   {"the KV cache", KVCache::bytes(cfg_), true}});
-  const int64_t C = cfg_.emb_dim;
+  const int64_t C = cfg_.emb_dim, rows = last_only ? 1 : T;
   const size_t n = to_size(T * C, "the residual stream");
   for (FloatBuffer* b : {&x_, &y_, &normed_}) detail::grow_to(*b, n);
   // One workspace for all blocks, as in forward(): each block's activations are dead once the next runs.
@@ -354,13 +354,14 @@ Tensor GPTModel::forward_cached(std::span<const int32_t> ids, KVCache& cache) {
                                                   "the cached attention weights"));
   inspection_ = ForwardInspection{};
   embed(x_.data(), ids, 1, T, cache.length);
-  for (size_t l = 0; l < blocks_.size(); ++l) {
-    blocks_[l].forward_cached(y_.data(), x_.data(), T, cache.slot(static_cast<int64_t>(l)), a, att_w);
+  for (size_t l = 0; l < blocks_.size(); ++l) {  // the last block outputs only the rows asked for
+    const int64_t out_rows = l + 1 == blocks_.size() ? rows : T;
+    blocks_[l].forward_cached(y_.data(), x_.data(), T, cache.slot(static_cast<int64_t>(l)), a, att_w, out_rows);
     x_.swap(y_);
   }
   cache.length += T;
-  Tensor logits({T, cfg_.vocab_size});
-  final_logits(logits.ptr(), x_.data(), T, false);
+  Tensor logits({rows, cfg_.vocab_size});
+  final_logits(logits.ptr(), x_.data(), rows, false);
   trim_workspace();
   return logits;
 }

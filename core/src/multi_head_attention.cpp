@@ -121,21 +121,25 @@ void MultiHeadAttention::backward(float* dinp, const float* dout, const float* i
   wv_.backward(dinp, dv_.data(), inp, N, grads);
 }
 
-void MultiHeadAttention::forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv) {
+void MultiHeadAttention::forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv,
+                                        int64_t rows) {
   const int64_t D = cfg_.d_out, S = kv.pos + T;
+  if (rows <= 0) rows = T;
+  require(rows <= T, "cannot compute ", rows, " output rows of ", T, " new tokens");
   require(std::find(ablation_.begin(), ablation_.end(), HeadAblation::Mean) == ablation_.end(),
           "a head replaced by its mean over the sequence needs the whole sequence: use a full forward pass, not "
           "the KV cache (generation)");
   require(S <= kv.rows, "KV cache holds ", kv.rows, " positions; cannot append ", T, " tokens at position ", kv.pos);
-  const size_t n = to_size(checked_mul(T, D, "the cached attention's queries"), "the cached attention's queries");
+  const size_t n = to_size(checked_mul(rows, D, "the cached attention's queries"), "the cached attention's queries");
   detail::grow_to(q_, n);
   detail::grow_to(ctx_, n);
-  wq_.forward(q_.data(), inp, T);                // queries of the new tokens
-  wk_.forward(kv.k + kv.pos * D, inp, T);        // their keys and values go straight into the cache
+  const float* last = inp + (T - rows) * cfg_.d_in;
+  wq_.forward(q_.data(), last, rows);            // queries of the rows wanted (causal: they see every key)
+  wk_.forward(kv.k + kv.pos * D, inp, T);        // every new token's key and value goes straight into the cache
   wv_.forward(kv.v + kv.pos * D, inp, T);
-  attention_forward(ctx_.data(), att, q_.data(), kv.k, kv.v, 1, T, S, kv.rows, D, cfg_.num_heads, cfg_.causal);
-  ablate(ctx_.data(), 1, T, false);  // Zero only (set_head_ablation's rule; Mean is refused above)
-  wo_.forward(out, ctx_.data(), T);
+  attention_forward(ctx_.data(), att, q_.data(), kv.k, kv.v, 1, rows, S, kv.rows, D, cfg_.num_heads, cfg_.causal);
+  ablate(ctx_.data(), 1, rows, false);  // Zero only (set_head_ablation's rule; Mean is refused above)
+  wo_.forward(out, ctx_.data(), rows);
 }
 
 void MultiHeadAttention::set_head_ablation(std::vector<HeadAblation> heads) {

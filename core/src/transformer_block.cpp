@@ -264,24 +264,29 @@ void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, con
   float* att_w = detail::grow_to(att_w_, to_size(checked_product("the cached attention weights",
                                                                   {cfg_.n_heads, T, kv.pos + T}),
                                                   "the cached attention weights"));
-  forward_cached(out, x, T, kv, a, att_w);
+  forward_cached(out, x, T, kv, a, att_w, T);
 }
 
 void TransformerBlock::forward_cached(float* out, const float* x, int64_t T, const KVSlot& kv, const BlockActs& a,
-                                     float* att_w) {
-  const Cached cached{kv, att_w, out};
+                                     float* att_w, int64_t rows) {
+  require(rows >= 0 && rows <= T, "a cached block pass over ", T, " tokens cannot output ", rows, " rows");
+  const Cached cached{kv, att_w, out, rows > 0 ? rows : T};
   run(a, x, 1, T, &cached);
 }
 
 // The steps in order. Cached (B = 1, no dropout): attention reads and extends the KV cache, the norms keep no
-// statistics, and the last step writes the caller's `out`.
+// statistics, and the last step writes the caller's `out`. With cached->rows < T, the attention outputs only the
+// last rows, and every later step works on them: a slot written before the attention (the input, a pre-norm's
+// norm1) is then read from its row T - rows on.
 void TransformerBlock::run(const BlockActs& a, const float* x, int64_t B, int64_t T, const Cached* cached) {
-  const int64_t N = B * T, n = N * cfg_.emb_dim;
+  const int64_t C = cfg_.emb_dim;
+  int64_t N = B * T;
   const std::span<const Step> steps = steps_of(cfg_.norm);
-  const auto src = read(a, x);
+  auto src = read(a, x);
   auto dst = written(a);
   if (cached) dst[steps.back().out] = cached->out;
   const bool stats = cached == nullptr;
+  const int64_t skip = cached ? (T - cached->rows) * C : 0;  // where the kept rows start in a full slot
   for (const Step& s : steps) {
     const float* in = src[s.in];
     float* out = dst[s.out];
@@ -289,15 +294,25 @@ void TransformerBlock::run(const BlockActs& a, const float* x, int64_t B, int64_
       case Op::Norm1: norm1_.forward(out, stats ? a.ln1_mean : nullptr, stats ? a.ln1_rstd : nullptr, in, N); break;
       case Op::Norm2: norm2_.forward(out, stats ? a.ln2_mean : nullptr, stats ? a.ln2_rstd : nullptr, in, N); break;
       case Op::Att:
-        if (cached)
-          att_.forward_cached(out, cached->att_w, in, T, cached->kv);
-        else
+        if (cached) {
+          att_.forward_cached(out, cached->att_w, in, T, cached->kv, cached->rows);
+          if (skip > 0) {  // from here on only the last rows: the slots written so far are read from there
+            N = cached->rows;
+            for (const Step& done : steps) {
+              if (&done == &s) break;
+              src[done.out] += skip;
+            }
+            src[kIn] += skip;
+          }
+        } else {
           att_.forward(out, a.att, in, B, T);
+        }
         break;
       case Op::Ff: ff_.forward(out, a.fc_pre, a.fc_post, in, N); break;
       case Op::Add1:
       case Op::Add2:
-        residual(out, cfg_.residual ? in : nullptr, src[s.branch], s.op == Op::Add1 ? a.drop1_mask : a.drop2_mask, n);
+        residual(out, cfg_.residual ? in : nullptr, src[s.branch], s.op == Op::Add1 ? a.drop1_mask : a.drop2_mask,
+                 N * C);
         break;
     }
   }

@@ -1,10 +1,14 @@
 // Tests for generation.hpp: KV-cache decoding equals full forward passes, sampling semantics and
-// determinism, stopping rules and context overflow handling.
+// determinism, stopping rules and context overflow handling; generation past the context against PyTorch
+// (tests/golden/generation_slide.json, tests/reference/make_generation_goldens.py).
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
+#include "blockscope/checkpoint.hpp"
 #include "blockscope/error.hpp"
 #include "blockscope/generation.hpp"
 
@@ -44,6 +48,62 @@ TEST_CASE("KV-cache decoding gives the logits of a full forward pass", "[generat
       CHECK_THROWS_WITH(model.forward_cached(std::vector<int32_t>{1}, cache),
                         Catch::Contains("cannot append 1 tokens to a KV cache holding 10: context_length is 10"));
     }
+}
+
+TEST_CASE("last_only gives the last row of the logits and caches every key and value", "[generation]") {
+  for (const NormPlacement norm : {NormPlacement::Pre, NormPlacement::Post}) {
+    GPTModel model(tiny(false, norm, true), 9);
+    const std::vector<int32_t> ids = {3, 17, 25, 0, 39, 8, 11, 2, 30, 21};
+    const Tensor full = model.forward(ids, 1, 10);
+    KVCache cache(model.config());
+    const Tensor last = model.forward_cached(std::span<const int32_t>(ids).first(7), cache, /*last_only=*/true);
+    REQUIRE(last.shape == Shape{1, 40});
+    for (int64_t v = 0; v < 40; ++v) REQUIRE(last.data[v] == Approx(full.data[6 * 40 + v]).margin(1e-5));
+    // The cache holds all 7 positions: decoding on from it gives the full pass's rows 7..9.
+    const Tensor rest = model.forward_cached(std::span<const int32_t>(ids).subspan(7), cache);
+    REQUIRE(cache.length == 10);
+    for (int64_t i = 0; i < 3 * 40; ++i) REQUIRE(rest.data[i] == Approx(full.data[7 * 40 + i]).margin(1e-5));
+  }
+}
+
+TEST_CASE("greedy generation past the context equals PyTorch's generate_text_simple on the Brown model",
+          "[generation][golden]") {
+  std::ifstream in(std::string(BLOCKSCOPE_GOLDEN_DIR) + "/generation_slide.json");
+  REQUIRE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const auto golden = nlohmann::json::parse(ss.str());
+  GPTModel model = load_model_dir(std::string(BLOCKSCOPE_SOURCE_DIR) + "/web/models/brown");
+  const int64_t ctx = model.config().context_length;
+  REQUIRE(golden.at("context_length").get<int64_t>() == ctx);
+  for (const auto& c : golden.at("cases")) {
+    INFO(c.at("name").get<std::string>() << " (regenerate with tests/reference/make_generation_goldens.py if "
+                                            "web/models/brown changed)");
+    const auto prompt = c.at("prompt").get<std::vector<int32_t>>();
+    const auto expected = c.at("generated").get<std::vector<int32_t>>();
+    GenerateOptions opts;
+    opts.max_new_tokens = static_cast<int64_t>(expected.size());
+    opts.sampling.temperature = 0.0f;
+    opts.overflow = ContextOverflow::Crop;
+    Generator gen(model, prompt, opts);
+    for (size_t step = 0; step < expected.size(); ++step) {
+      INFO("step " << step);
+      const auto token = gen.next();
+      REQUIRE(token.has_value());
+      const auto& want = c.at("steps")[step].at("logits");
+      const auto& got = gen.last_logits();
+      REQUIRE(got.size() == want.size());
+      double worst = 0.0;
+      for (size_t v = 0; v < got.size(); ++v)
+        worst = std::max(worst, std::fabs(static_cast<double>(got[v]) - want[v].get<double>()));
+      INFO("max |core - PyTorch| = " << worst);
+      REQUIRE(worst <= 1e-4);
+      CHECK(*token == expected[step]);
+      // The window slides once the (cropped) prompt and the tokens generated before this one exceed the context.
+      CHECK(gen.sliding() == (std::min<int64_t>(static_cast<int64_t>(prompt.size()), ctx) + static_cast<int64_t>(step) > ctx));
+    }
+    CHECK(gen.stop_reason() == "max_new_tokens");
+  }
 }
 
 TEST_CASE("greedy sampling is argmax, and top_k = 1 is greedy at any temperature", "[generation]") {

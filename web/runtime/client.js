@@ -344,16 +344,20 @@ export const RemoteGPT = declare(class RemoteGPT extends RemoteHandle {
     return this._request({ op: 'call', method: 'setNormPlacement', args: [placement] });
   }
   /**
-   * Generates tokens in the worker; onToken({token, index}) hears each as it comes; an AbortSignal cancels.
-   * @returns {Promise<{tokens: number[], stopReason: string}>}
+   * Generates tokens in the worker; onToken({token, index, sliding}) hears each as it comes; an AbortSignal cancels.
+   * The promise also has pause() and resume(): paused, the worker finishes the token under way and then waits, so a
+   * sequence of other calls on the model (a widget's passes after an edit) runs between two tokens.
+   * @returns {Promise<{tokens: number[], stopReason: string}> & {pause(): void, resume(): void}}
    */
   generate(prompt, options = {}, { onToken, signal } = {}) {
     const { id, promise } = this._send(
       { op: 'stream', method: 'generate', args: [Array.from(prompt), options] },
       { onEvent: (event, data) => event === 'token' && onToken?.(data) },
     );
-    signal?.addEventListener('abort', () => this._send({ op: 'cancel', target: id }), { once: true });
-    return promise;
+    // (a stream the runtime refused at once has no id; a lost worker rejects these with the stream itself)
+    const tell = (op) => { if (id != null) this._send({ op, target: id }).promise.catch(() => {}); };
+    signal?.addEventListener('abort', () => tell('cancel'), { once: true });
+    return Object.assign(promise, { pause: () => tell('pause'), resume: () => tell('resume') });
   }
 }, 'GPT');
 

@@ -33,7 +33,8 @@ class Generation {
       // The wasm Generator refers to this GPT's weights: never step it once the GPT is gone.
       if (this.#gpt.disposed) throw new Error('the GPT was disposed during generation');
       const token = this.#raw.next();
-      if (token >= 0) return { done: false, value: { token, index: this.#index++ } };
+      // sliding: the context was full, so this token came from a full pass over the last context_length tokens.
+      if (token >= 0) return { done: false, value: { token, index: this.#index++, sliding: this.#raw.sliding() } };
       const stopReason = this.#raw.stopReason();
       this.#close();
       return { done: true, value: { stopReason } };
@@ -166,7 +167,9 @@ export class GPT extends Handle {
    * @param {{maxNewTokens?: number, temperature?: number, topK?: number, topP?: number, seed?: number,
    *          stopToken?: number|null, overflow?: 'error'|'crop'}} [options] temperature 0 is greedy;
    *   overflow: reject (default) or crop a prompt longer than the context, and stop or slide when it fills.
-   * @yields {{token: number, index: number}}
+   *   Past the context the window slides: with learned position embeddings every kept token moves, so each new
+   *   token is a full pass over the last context_length tokens (its `sliding` is true), not a KV-cache step.
+   * @yields {{token: number, index: number, sliding: boolean}}
    * @returns {{stopReason: string}} 'max_new_tokens' | 'stop_token' | 'context_full' | 'cancelled'
    */
   generate(prompt, options = {}) {

@@ -1,6 +1,7 @@
 // runtime-host.js — serves Blockscope's runtime over messages: the body of the Web Worker (web/runtime/worker.js), and
 // of the in-thread fallback when a page cannot start workers. The protocol, spoken with web/runtime/client.js:
-//   page -> host  {id, op: 'init' | 'call' | 'create' | 'stream' | 'cancel' | 'dispose', handle?, method?, args?}
+//   page -> host  {id, op: 'init' | 'call' | 'create' | 'stream' | 'cancel' | 'pause' | 'resume' | 'dispose', handle?,
+//                  method?, args?, target?}   (cancel, pause and resume name a stream request by its id: target)
 //   host -> page  {id, ok: true, result} | {id, ok: false, error, name} | {id, event, data}
 // Objects created here (GPT, Block, Trainer, ...) stay here, in a handle table that records each one's class; the
 // page addresses them by handle. Only what the API's declaration (api.js) declares is served, by its kind: 'call'
@@ -28,7 +29,25 @@ function declared(cls, name, kind) {
   throw new Error(`${cls} has no ${KIND_NAMES[kind]} '${String(name)}' (it has: ${have || 'none'})`);
 }
 
-const yieldToEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
+// A long job's pause between pieces: one macrotask, so a 'cancel' or another call already queued is served. In a Web
+// Worker, a MessageChannel message: the page's requests arrive as messages too, queued with it in order, and it has
+// no clamp — setTimeout(0), whose nested timers browsers clamp to 4 ms, alone held a generation inside the context to
+// ~200 tokens/s while a token's pass took well under a millisecond. In-thread (in-thread.js, Node), where requests
+// arrive by setTimeout, a timer too: a message would run ahead of them every time.
+const inWorker = typeof WorkerGlobalScope === 'function' && globalThis instanceof WorkerGlobalScope;
+let channel = null;
+const waiting = [];
+function yieldToEvents() {
+  if (!inWorker || typeof MessageChannel !== 'function') return new Promise((resolve) => setTimeout(resolve, 0));
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => waiting.shift()?.();
+  }
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
+  });
+}
 
 /** Every typed array's buffer in a result, to transfer rather than copy. */
 function transferables(value, list = []) {
@@ -45,6 +64,13 @@ function transferables(value, list = []) {
 export function createHost(post, { lightFirst = false } = {}) {
   const handles = new Map(); // handle -> {obj, cls}
   const cancelled = new Set(); // ids of stream requests the page cancelled
+  // Ids of paused generations -> the function that wakes one waiting between two tokens (null until it waits).
+  const paused = new Map();
+  const wake = (id) => {
+    const resume = paused.get(id);
+    paused.delete(id);
+    resume?.();
+  };
   const aborts = new Map(); // id of an async create under way (a download) -> its AbortController
   let runtime = null; // the runtime top-level calls go to
   let loadOptions = null; // 'init''s options, for loading the full module later
@@ -106,7 +132,11 @@ export function createHost(post, { lightFirst = false } = {}) {
         tokens.push(step.value.token);
         post({ id: msg.id, event: 'token', data: step.value });
         await yieldToEvents(); // lets a 'cancel' message arrive
+        // Paused (the page runs a sequence of calls on this model, e.g. an explorer's passes after an edit): wait here,
+        // between two tokens, until it resumes or cancels.
+        if (paused.has(msg.id)) await new Promise((resolve) => paused.set(msg.id, resolve));
       }
+      paused.delete(msg.id);
       return { tokens, stopReason };
     },
     // The core's training loop (Trainer.run), one micro-batch or evaluation per piece, yielding between pieces.
@@ -165,6 +195,15 @@ export function createHost(post, { lightFirst = false } = {}) {
     cancel(msg) {
       if (aborts.has(msg.target)) aborts.get(msg.target).abort();
       else cancelled.add(msg.target);
+      wake(msg.target);
+      return true;
+    },
+    pause(msg) {
+      if (!paused.has(msg.target)) paused.set(msg.target, null);
+      return true;
+    },
+    resume(msg) {
+      wake(msg.target);
       return true;
     },
     dispose(msg) {

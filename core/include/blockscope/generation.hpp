@@ -68,9 +68,11 @@ struct GenerateOptions {
 };
 
 // Generates one token per next() call: the first call prefills the KV cache with the prompt, later calls
-// feed back the previous token (one position each). When the context is full, Crop mode slides the window
-// (re-prefilling the last context_length tokens each step, exactly what the book's generate_text_simple
-// computes), Error mode stops with stop_reason "context_full".
+// feed back the previous token (one position each). When the context is full, Crop mode slides the window:
+// with learned absolute position embeddings every kept token moves to a new position, so no cached key or value
+// stays valid and each new token is one full pass over the last context_length tokens (exactly what the book's
+// generate_text_simple computes; sliding() says when this happens). Every pass computes the logits of the last
+// position only. Error mode stops with stop_reason "context_full".
 class Generator {
  public:
   // Throws Error on an empty or invalid prompt, invalid options, (Error mode) a prompt longer than the
@@ -80,6 +82,8 @@ class Generator {
   // The next token, or nullopt once finished (see stop_reason()).
   std::optional<int32_t> next();
   bool finished() const { return !stop_reason_.empty(); }
+  // True once the window slides: the last token came from a full pass over context_length tokens.
+  bool sliding() const { return sliding_; }
   // "" while running, then "max_new_tokens", "stop_token" or "context_full".
   const std::string& stop_reason() const { return stop_reason_; }
   const std::vector<int32_t>& generated() const { return generated_; }
@@ -97,6 +101,7 @@ class Generator {
   std::vector<int32_t> generated_;
   std::vector<float> last_logits_;
   std::string stop_reason_;
+  bool sliding_ = false;
 };
 
 // Runs a Generator to the end, calling on_token for each new token (return false to stop early).

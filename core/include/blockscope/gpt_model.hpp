@@ -147,8 +147,10 @@ class GPTModel {
   // Incremental forward for generation (batch 1): the T new `ids` at positions cache.length ..
   // cache.length+T-1, attending to everything cached; appends them to `cache` and returns their logits
   // (T, V). Equal to the corresponding rows of a full forward over the whole sequence. Throws Error if the
-  // cache would exceed context_length or an id is outside the vocabulary.
-  Tensor forward_cached(std::span<const int32_t> ids, KVCache& cache);
+  // cache would exceed context_length or an id is outside the vocabulary. With `last_only`, only the last
+  // token's logits (1, V): the last block's rows after its attention, the final norm and the output head run
+  // for that position alone (generation samples from nothing else), every key and value still cached.
+  Tensor forward_cached(std::span<const int32_t> ids, KVCache& cache, bool last_only = false);
 
   // Training (gpt_training.cpp). forward_loss: the forward pass over ids (B, T) with every activation kept
   // in `rs`, then the mean cross-entropy of the logits against targets (B, T) (F.cross_entropy). With

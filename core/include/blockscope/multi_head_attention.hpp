@@ -80,7 +80,9 @@ class MultiHeadAttention {
                 const GradMap& grads);
   // Incremental form (B = 1): T new tokens at positions kv.pos .. kv.pos+T-1 attend to the cached keys and
   // values plus their own; their keys/values are appended to `kv`. att (NH, T, kv.pos + T).
-  void forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv);
+  // With `rows` < T only the last `rows` tokens' outputs are computed (out (rows, d_out), att (NH, rows,
+  // kv.pos + T)), every token's key and value still cached: a pass that only needs the last position's logits.
+  void forward_cached(float* out, float* att, const float* inp, int64_t T, const KVSlot& kv, int64_t rows = 0);
 
   // Head ablation (interpretability): each head's output, before out_proj, kept, zeroed, or replaced by its mean
   // over the sequence's positions (per batch row). forward and backward honour it (the backward of a replaced

@@ -117,9 +117,12 @@ class TransformerBlock {
   // Incremental form for KV-cache decoding (B = 1): T new tokens after the kv.pos cached ones.
   void forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv);
   // The same on caller-owned workspace: a = BlockActs::carve(.., 1, T, false), att_w (n_heads, T, kv.pos + T).
-  // A model shares one workspace between all its blocks (they run one after another).
+  // A model shares one workspace between all its blocks (they run one after another). With `rows` in [1, T)
+  // only the last `rows` positions' outputs are computed into `out` (rows, emb_dim), every key and value still
+  // cached: after the attention each position depends on its own row only, so the rest is work for nothing
+  // when a model's last block feeds only the last position's logits.
   void forward_cached(float* out, const float* inp, int64_t T, const KVSlot& kv, const BlockActs& a,
-                      float* att_w);
+                      float* att_w, int64_t rows = 0);
 
   const BlockConfig& config() const { return cfg_; }
   NormPlacement norm_placement() const { return cfg_.norm; }
@@ -141,6 +144,7 @@ class TransformerBlock {
     const KVSlot& kv;
     float* att_w;
     float* out;
+    int64_t rows;  // the trailing positions computed after the attention (T: all)
   };
   void run(const BlockActs& a, const float* inp, int64_t B, int64_t T, const Cached* cached);
 

@@ -210,9 +210,19 @@ export class GPTExplorer extends BlockscopeElement {
     if (this.result) this.renderView();
   }
 
-  /** Runs model work one job at a time (a generation holds the model until it ends). */
+  /**
+   * Runs model work one job at a time. A generation holds the queue only while it starts; a job queued while it runs
+   * pauses it between two tokens (gpt-generate.js hold()), so the job's calls run together, on the model as it stands.
+   */
   exclusive(fn) {
-    const result = this.queue.then(fn);
+    const result = this.queue.then(async () => {
+      const release = this.gen?.hold();
+      try {
+        return await fn();
+      } finally {
+        release?.();
+      }
+    });
     this.queue = result.catch(() => {});
     return result;
   }
@@ -232,6 +242,7 @@ export class GPTExplorer extends BlockscopeElement {
 
   /** Builds what the attributes ask for; returns true when the models changed. */
   async buildModels() {
+    await this.gen.stop(); // a generation reads the model a rebuild may dispose: it ends first
     const rt = await this.runtime();
     this.flavour = rt.flavour;
     const before = this.models.all();
@@ -301,6 +312,7 @@ export class GPTExplorer extends BlockscopeElement {
     this.panel.loaderStatus(this.t('gpt.loader.loading', { label }));
     try {
       await this.exclusive(async () => {
+        await this.gen.stop();
         await this.models.build(await this.runtime(), spec, {
           progress: (p, l) => this.panel.showProgress(p, l), status: (text) => this.status(text),
         }).finally(() => this.panel.showProgress(null));

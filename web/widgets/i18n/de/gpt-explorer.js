@@ -295,6 +295,13 @@ export default {
   'gpt.gen.stop.token': 'das Modell hat <|endoftext|> ausgegeben',
   'gpt.gen.stop.context': 'der Kontext ist voll',
   'gpt.gen.stop.cancelled': 'gestoppt',
+  'gpt.gen.slide': 'Der Kontext ist voll ({context} Tokens), also gleitet das Fenster: Das älteste Token fällt heraus, ' +
+    'jedes andere rückt eine Position nach vorn. Dieses Modell hat für jede Position eine eigene Einbettung gelernt, ' +
+    'daher passen die an den alten Positionen gespeicherten Keys und Values nicht mehr: Jedes neue Token ist ein ' +
+    'vollständiger Vorwärtsdurchlauf über alle {context} Tokens statt eines Schritts mit dem Cache. Der Text ist ' +
+    'derselbe wie mit generate_text_simple aus dem Buch, nur langsamer.',
+  'gpt.gen.slideRates': 'Nach dem Kontext: {past} Tokens/s; davor: {inside} Tokens/s.',
+  'gpt.gen.slideRate': 'Nach dem Kontext: {past} Tokens/s.',
   'gpt.gen.droppedBytes': {
     one: '{count} Byte, das für sich allein kein Text ist, wurde im Prompt weggelassen.',
     other: '{count} Bytes, die für sich allein kein Text sind, wurden im Prompt weggelassen.',

@@ -285,6 +285,12 @@ export default {
   'gpt.gen.stop.token': 'the model emitted <|endoftext|>',
   'gpt.gen.stop.context': 'the context is full',
   'gpt.gen.stop.cancelled': 'stopped',
+  'gpt.gen.slide': 'The context is full ({context} tokens), so the window slides: the oldest token drops out and every ' +
+    'other moves one position earlier. This model learned an embedding for each position, so the keys and values ' +
+    'cached at the old positions no longer apply: every new token is a full forward pass over all {context} tokens ' +
+    'instead of one cached step. The text is the one the book\'s generate_text_simple gives, only slower.',
+  'gpt.gen.slideRates': 'Past the context: {past} tokens/s; before it: {inside} tokens/s.',
+  'gpt.gen.slideRate': 'Past the context: {past} tokens/s.',
   'gpt.gen.droppedBytes': {
     one: '{count} byte that is not text on its own was left out of the prompt.',
     other: '{count} bytes that are not text on their own were left out of the prompt.',

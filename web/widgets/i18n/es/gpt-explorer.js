@@ -291,6 +291,13 @@ export default {
   'gpt.gen.stop.token': 'el modelo emitió <|endoftext|>',
   'gpt.gen.stop.context': 'el contexto está lleno',
   'gpt.gen.stop.cancelled': 'detenido',
+  'gpt.gen.slide': 'El contexto está lleno ({context} tokens), así que la ventana se desliza: el token más antiguo sale ' +
+    'y cada uno de los demás pasa a la posición anterior. Este modelo aprendió un embedding para cada posición, así ' +
+    'que las claves y los valores guardados en las posiciones antiguas ya no sirven: cada token nuevo es una pasada ' +
+    'completa hacia adelante sobre los {context} tokens en lugar de un paso con la caché. El texto es el mismo que da ' +
+    'generate_text_simple del libro, solo que más lento.',
+  'gpt.gen.slideRates': 'Pasado el contexto: {past} tokens/s; antes: {inside} tokens/s.',
+  'gpt.gen.slideRate': 'Pasado el contexto: {past} tokens/s.',
   'gpt.gen.droppedBytes': {
     one: 'Se omitió del prompt {count} byte que no es texto por sí solo.',
     other: 'Se omitieron del prompt {count} bytes que no son texto por sí solos.',
