@@ -15,9 +15,8 @@ const OUT = 'dist/build-manifest.js';
 // every other file is cached the first time a page of this build asks for it. The SIMD modules: pages start on the
 // light one, the lesson page's GPT widgets load a full one, simd-relaxed's where the browser has relaxed SIMD (Chromium)
 // and simd's elsewhere: the service worker precaches the one of the two its engine would load (`fullSimd`: the probe
-// locations.js detects relaxed SIMD with), not both. Not the in-thread runtime (chunk-in-thread-*.js): the lesson page
-// runs the core in its worker, and a page that cannot start one caches the chunk when it loads it.
-const PRECACHE = [/^index\.html$/, /^dist\/(?!chunk-in-thread-)[^/]+\.js$/, /^dist\/blockscope-(light-simd|simd|simd-relaxed)\.wasm$/,
+// locations.js detects relaxed SIMD with), not both.
+const PRECACHE = [/^index\.html$/, /^dist\/[^/]+\.js$/, /^dist\/blockscope-(light-simd|simd|simd-relaxed)\.wasm$/,
   /^presets\/[^/]+\.json$/, /^models\/brown\/[^/]+\.(json|safetensors)$/];
 const SKIP = [/^sw\.js$/, /\.map$/, new RegExp(`^${OUT.replace('.', '\\.')}$`), /(^|\/)\./];
 

@@ -1,6 +1,7 @@
 // How the widget bundle starts the runtime, in real Chromium: the worker is told the wasm flavour in its URL (so it
 // loads the wasm before the page asks), every start-up phase leaves its performance mark on the page's timeline
-// (bench/page.mjs reads them) in causal order, a page without widgets starts no worker of its own, and on the lesson
+// (bench/page.mjs reads them) in causal order, light calls are answered by the page's own light module while the
+// worker starts, a page without widgets starts no worker of its own, and on the lesson
 // page the widget on screen starts first, the others after it shows its numbers (start-order.js) — except on a reload,
 // where every widget builds its DOM before the page loads, so the browser restores the reader's position on it.
 import assert from 'node:assert/strict';
@@ -42,13 +43,42 @@ test('the embed page names the flavour in the worker URL and marks every start-u
   assert.match(workers[0], new RegExp(`/dist/blockscope-worker\\.js#flavour=${flavour}&module=page&worker=0$`));
   const m = await marks(page);
   assert.deepEqual(PHASES.filter((p) => typeof m[p] !== 'number'), [], `marks: ${JSON.stringify(m)}`);
-  // Causal order only (each phase needs the one before it); 1 ms of slack for the worker's clock conversion.
-  const chain = ['entry-evaluated', 'worker-created', 'worker-started', 'wasm-compiled', 'runtime-ready', 'client-ready',
-    'first-result'];
-  for (let i = 1; i < chain.length; i++) {
-    assert.ok(m[chain[i]] + 1 >= m[chain[i - 1]], `${chain[i - 1]} (${m[chain[i - 1]]}) before ${chain[i]} (${m[chain[i]]})`);
+  // Causal order only (each phase needs the one before it); 1 ms of slack for the worker's clock conversion. The glue,
+  // wasm and instantiation phases are the page's light runtime's, which answers while the worker starts.
+  const chains = [['entry-evaluated', 'worker-created', 'worker-started'],
+    ['entry-evaluated', 'wasm-compiled', 'runtime-ready'], ['glue-loaded', 'runtime-ready'],
+    ['entry-evaluated', 'client-ready', 'first-result']];
+  for (const chain of chains) {
+    for (let i = 1; i < chain.length; i++) {
+      assert.ok(m[chain[i]] + 1 >= m[chain[i - 1]], `${chain[i - 1]} (${m[chain[i - 1]]}) before ${chain[i]} (${m[chain[i]]})`);
+    }
   }
-  assert.ok(m['runtime-ready'] + 1 >= m['glue-loaded'], 'the glue loads before the runtime is instantiated');
+  assertClean(problems);
+  await context.close();
+});
+
+test('while the worker starts, the page answers light calls with its own light module; the rest waits for the worker', async () => {
+  const { page, context, problems } = await openPage(env.browser);
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(`${env.url}no-widgets.html`);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30000 });
+  // A worker that starts but never says it is ready (the client waits up to workerTimeout for it).
+  const r = await page.evaluate(async () => {
+    const { connect } = await import('./dist/blockscope-widgets.js');
+    const silent = URL.createObjectURL(new Blob(['setInterval(() => {}, 1000);'], { type: 'text/javascript' }));
+    const client = await connect({ workerUrl: silent, workerTimeout: 60000 });
+    const gelu = await client.activation('gelu', [1]);
+    let tokenizer = 'pending';
+    client.createTokenizer({ kind: 'bytes' }).then(() => { tokenizer = 'created'; }, (e) => { tokenizer = e.message; });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return { gelu: gelu[0], mode: client.mode, tokenizer, workers: client._workers() };
+  });
+  assert.equal(r.gelu.toFixed(4), '0.8412');
+  assert.equal(r.mode, 'worker');
+  assert.equal(r.tokenizer, 'pending', 'a call the light module does not serve waits for the worker');
+  assert.equal(workers.length, 1);
+  assert.deepEqual(r.workers.map((w) => w.mode), ['worker']);
   assertClean(problems);
   await context.close();
 });

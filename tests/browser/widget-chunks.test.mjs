@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { chunkGraph, closure, elementChunk, ENTRY, pageFiles } from '../../scripts/widget-chunks.mjs';
+import { chunkGraph, closure, elementChunk, ENTRY, inThreadChunk, pageFiles } from '../../scripts/widget-chunks.mjs';
 import { WIDGET_TAGS } from '../../web/widgets/kit/elements.js';
 import { assertClean, launchBrowser, openPage, startServer } from './support.mjs';
 
@@ -50,8 +50,12 @@ const geluReady = (page) => page.locator('gelu-explorer td[data-kind="gelu_tanh"
 /** The JS files of the widget bundle among `requested` (entry, chunks, per-element modules). */
 const bundleFiles = (requested) => new Set(requested.map((r) => r.name)
   .filter((n) => n === ENTRY || n.startsWith('chunk-') || n.startsWith('widgets/')));
-/** What a page showing `tags` must download of the bundle: the entry, the chunks, and each tag's element module. */
-const expected = (tags) => new Set([...pageFiles(env.graph, tags), ...tags.map((t) => `widgets/${t}.js`)]);
+/**
+ * What a page showing widgets `tags` must download of the bundle: the entry, the chunks, each tag's element module, and
+ * the in-thread runtime's files (the page answers the first light calls itself while the worker starts).
+ */
+const runtimeFiles = () => closure(env.graph, [inThreadChunk(env.graph)]);
+const expected = (tags) => new Set([...pageFiles(env.graph, tags), ...tags.map((t) => `widgets/${t}.js`), ...runtimeFiles()]);
 
 test('a page with only <gelu-explorer> downloads the entry, its chunk and the chunks these import — no other widget', async () => {
   const others = WIDGET_TAGS.filter((t) => t !== 'gelu-explorer').map((t) => elementChunk(env.graph, t));
@@ -64,12 +68,12 @@ test('a page with only <gelu-explorer> downloads the entry, its chunk and the ch
   assert.deepEqual([...got].filter((f) => others.includes(f) || f.includes('-explorer-') && !f.includes('gelu')), [],
     'another widget\'s chunk was requested');
   assert.deepEqual([...got].sort(), [...expected(['gelu-explorer'])].sort());
-  // The core runs in the worker: the in-thread runtime (a chunk loaded only when no worker can start) stays away.
-  assert.ok(![...got].some((f) => f.startsWith('chunk-in-thread-')), 'the in-thread runtime was downloaded');
-  // Every file of the widget's code beyond the entry's was asked for at once (not one import level at a time).
+  // Every file of the widget's code and of the page's light runtime beyond the entry's was asked for at once (not one
+  // import level at a time).
   const preloads = await page.$$eval('link[rel="modulepreload"]', (links) => links.map((l) => new URL(l.href).pathname.slice(6)));
   const early = closure(env.graph, [ENTRY]);
-  assert.deepEqual(preloads.sort(), [...pageFiles(env.graph, ['gelu-explorer'])].filter((f) => !early.has(f)).sort());
+  assert.deepEqual(preloads.sort(), [...new Set([...pageFiles(env.graph, ['gelu-explorer']), ...runtimeFiles()])]
+    .filter((f) => !early.has(f)).sort());
   assertClean(problems);
   await context.close();
 });

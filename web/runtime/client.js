@@ -15,6 +15,9 @@
 //   own (absolute) URL. The flavour (simd or baseline, detected here) rides in the worker URL's hash
 //   (#flavour=simd), so the worker starts downloading and compiling the wasm as soon as its script runs, before
 //   this thread — often still busy parsing widgets — has asked it anything.
+// - Light calls on the page (pool.js): while the first worker starts, the page's thread runs the light wasm module
+//   itself (in-thread.js, on the page's one compile of it) and answers the light stateless calls (api.js `light`);
+//   connect() resolves when either runtime is ready. Everything else waits for the worker.
 // - More workers (pool.js): the first starts at connect(); another when a GPT (api.js `heavy`) is created while every
 //   running worker holds one, up to hardwareConcurrency − 1 (connect({workers}) sets the number). Each is handed the
 //   WebAssembly.Module the page compiled once. An object lives in the worker that created it; requests about it go there.
@@ -28,7 +31,7 @@
 
 import { API, membersOf } from './api.js';
 import { BlockscopeError } from './wasm-module.js';
-import { importMarks, mark } from './marks.js';
+import { mark } from './marks.js';
 import { resolveFlavour, WORKER_URL } from './locations.js';
 import { RuntimePool } from './pool.js';
 
@@ -145,7 +148,6 @@ export const RuntimeClient = declare(class RuntimeClient {
     const pool = new RuntimePool(workerUrl, options, resolveFlavour(options.flavour), (info) => client.#restarted(info));
     client.#pool = pool;
     const info = await pool.open();
-    importMarks(info.marks); // the worker's start-up phases, on this page's timeline
     mark('client-ready');
     client.flavour = info.flavour;
     return client;
@@ -190,7 +192,7 @@ export const RuntimeClient = declare(class RuntimeClient {
 
   /** @internal Sends a request about the runtime itself (no handle) to the least busy worker: {id, promise}. */
   _send(msg, opts) {
-    return this.#pool.forCall().send(msg, opts);
+    return this.#pool.forCall(msg).send(msg, opts);
   }
   /** @internal A request about the runtime itself. */
   _request(msg, opts) {

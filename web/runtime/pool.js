@@ -12,6 +12,13 @@
 //   WebAssembly.Module: each instantiates it, none downloads or compiles it again.
 // - A worker that dies is replaced alone: its epoch changes (its objects are gone, client.js refuses them by name),
 //   the others keep theirs. One that died more than MAX_RESTARTS times is replaced by the in-thread runtime.
+// - Light calls on the page: while the first worker starts (on a phone its script, then the glue it imports, each a
+//   network round trip, then messages to a thread the page's busy main thread must answer), the page's own thread runs
+//   the light module too (in-thread.js, instantiating the page's compile of it) and answers the stateless light calls
+//   (api.js `light`: activations, LayerNorm) until a worker runs; the first numbers so wait for neither. Objects and
+//   every other call go to the workers, as before. A page that cannot start a worker keeps that runtime for everything.
+import { API } from './api.js';
+import { importMarks } from './marks.js';
 import { precompile, startWorker, WorkerTransport } from './transport.js';
 import { WASM_BASE, wasmUrl } from './locations.js';
 
@@ -78,6 +85,11 @@ async function inThreadTransport() {
   return new WorkerTransport(createInThreadPort());
 }
 
+/** True for a request the page's light runtime may answer: a top-level call of a member api.js marks light. */
+function isLightCall(msg) {
+  return msg?.op === 'call' && msg.handle == null && API.Blockscope.members[msg.method]?.light === true;
+}
+
 /** The pool of one client. `onRestart({reason, mode, worker})` hears each replaced worker once its successor is ready. */
 export class RuntimePool {
   #runtimes = [];
@@ -90,6 +102,10 @@ export class RuntimePool {
   #precompiled = null;
   #precompiledFull = null;
   #onRestart;
+  // The light runtime on the page's thread (a PoolRuntime) while the first worker starts; null once one runs, or
+  // when there is none (in-thread mode, not a page, no streaming compile).
+  #page = null;
+  #lightOnPage = false; // whether the page's light runtime was started
   /** 'worker', or 'in-thread' once the runtime (or one of the pool's) runs on the page's thread. */
   mode = 'worker';
   /** Why the runtime runs in-thread although a worker was wanted (null otherwise). */
@@ -105,20 +121,37 @@ export class RuntimePool {
     this.#max = options.inThread ? 1 : poolSize(options.workers ?? 'auto');
   }
 
-  /** Starts the first runtime (a worker, else in-thread); resolves with its 'init' answer. */
-  async open() {
+  /**
+   * Starts the first runtime (a worker, else in-thread), and the light runtime on the page while it starts; resolves
+   * with the 'init' answer of the first of them ready.
+   */
+  open() {
     const first = this.#add();
+    // The page downloads and compiles the light wasm module while the worker thread starts (which alone can take
+    // ~100 ms), and hands the compiled module over; the worker then only instantiates it, and fetches the full
+    // module itself when a call needs it (runtime-host.js).
+    if (!this.#options.inThread && typeof Worker !== 'undefined' && typeof WebAssembly.compileStreaming === 'function') {
+      this.#precompiled = precompile(wasmUrl(this.#flavour, WASM_BASE, 'light'));
+    }
+    const page = this.#precompiled && typeof document !== 'undefined' ? this.#openPage() : null;
+    this.#page = page?.runtime ?? null;
+    this.#lightOnPage = page !== null;
+    const opened = this.#openFirst(first);
+    first.ready = opened.then(({ transport }) => transport);
+    first.ready.catch(() => {});
+    const info = opened.then((answer) => answer.info);
+    if (!page) return info;
+    // A light runtime on the page that fails (its module could not load) leaves the start to the worker.
+    return Promise.any([page.info, info]).catch(() => info);
+  }
+
+  /** The first runtime: a worker, else (no Worker, refused, silent) the page's thread. {transport, info}. */
+  async #openFirst(first) {
     let transport = null;
     let reason = null; // why a wanted worker could not be used
     if (!this.#options.inThread) {
       try {
         if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
-        // The page downloads and compiles the light wasm module while the worker thread starts (which alone can take
-        // ~100 ms), and hands the compiled module over; the worker then only instantiates it, and fetches the full
-        // module itself when a call needs it (runtime-host.js).
-        if (typeof WebAssembly.compileStreaming === 'function') {
-          this.#precompiled = precompile(wasmUrl(this.#flavour, WASM_BASE, 'light'));
-        }
         transport = await this.#startWorker(first);
       } catch (err) {
         reason = err.message;
@@ -127,9 +160,30 @@ export class RuntimePool {
     }
     transport ??= await this.#inThread(first, reason);
     const info = await transport.send({ op: 'init', options: this.#initOptions(first) }).promise;
+    // The worker's start-up phases, on this page's timeline; with a light runtime on the page, the runtime's phases
+    // (glue, wasm, instantiation) are that one's, so only the worker's own start is taken.
+    const marks = Object.entries(info.marks ?? {}).filter(([phase]) => !this.#lightOnPage || phase === 'worker-started');
+    importMarks(Object.fromEntries(marks));
     first.transport = transport;
-    first.ready = Promise.resolve(transport);
-    return info;
+    if (first.mode === 'worker') this.#page = null; // from now on every call goes to a worker
+    return { transport, info };
+  }
+
+  /**
+   * The light runtime on the page's thread: {runtime (a PoolRuntime, index -1, in-thread), info (its 'init' answer)}.
+   * It instantiates the light module the page compiles for the first worker.
+   */
+  #openPage() {
+    const runtime = new PoolRuntime(-1);
+    runtime.mode = 'in-thread';
+    let info = null;
+    runtime.ready = inThreadTransport().then(async (transport) => {
+      const compiled = this.#precompiled.then((m) => m.wasmModule);
+      info = await transport.send({ op: 'init', options: { flavour: this.#flavour, compiled } }).promise;
+      runtime.transport = transport;
+      return transport;
+    });
+    return { runtime, info: runtime.ready.then(() => info) };
   }
 
   /** The runtimes that are running (not starting or restarting). */
@@ -137,9 +191,14 @@ export class RuntimePool {
     return this.#runtimes.filter((r) => r.transport && !r.transport.dead);
   }
 
-  /** Where a stateless call goes: the least busy running runtime, the first on a tie. */
-  forCall() {
-    return least(this.running(), (r) => [r.inFlight, r.load]) ?? this.#runtimes[0];
+  /**
+   * Where stateless call `msg` goes: the least busy running runtime, the first on a tie; while no worker runs yet, a
+   * light call goes to the page's light runtime.
+   */
+  forCall(msg = null) {
+    const running = this.running();
+    if (running.length === 0 && this.#page && isLightCall(msg)) return this.#page;
+    return least(running, (r) => [r.inFlight, r.load]) ?? this.#runtimes[0];
   }
 
   /** Where a new light object goes: the running runtime with the fewest heavy objects, then the least busy. */
@@ -200,7 +259,9 @@ export class RuntimePool {
     runtime.mode = this.mode = 'in-thread';
     this.fallbackReason = reason;
     this.#max = this.#runtimes.length; // threads on the page's thread would only take turns
-    return inThreadTransport();
+    // The page's light runtime, if it started, becomes the runtime (it loads the full module when a call needs it).
+    const page = this.#page?.ready.catch(() => null);
+    return (await page) ?? inThreadTransport();
   }
 
   /** Starts one more worker; if it cannot start, it leaves the pool (which stops growing) and requests go elsewhere. */
