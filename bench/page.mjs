@@ -162,7 +162,7 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
 const root = arg('--root', null);
 const { server, url } = await (root ? serve({ root: resolve(root), port: 0 }) : startServer());
 const browser = await launchBrowser();
-const out = report(mobile ? 'page-mobile' : 'page', 'npm run bench:page');
+const out = report(mobile ? 'page-mobile' : 'page', `npm run bench:page${process.argv.length > 2 ? ' --' : ''}`);
 try {
   await out.capture(async () => {
     for (const p of PAGES) {

@@ -2,7 +2,8 @@
 // downloads the entry, that widget's chunk and the chunks it imports — no other widget's code; an element created
 // later by a script (createElement + append, with `state` set before its code arrived, as a framework does) is
 // defined and upgraded then; embed.html?widget= loads the widget it names; and the split bundle works under a strict
-// Content-Security-Policy (script-src hosts only: no inline script, no eval) from the page's origin and from a CDN.
+// Content-Security-Policy (script-src hosts only: no inline script, no eval), its worker too, from the page's origin and
+// from a CDN.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -137,17 +138,20 @@ for (const [where, origin, policy] of [
   ['the page\'s origin', () => env.page, () => csp("'self'", "'self'")],
   ['a CDN (CORS)', () => env.cdn, () => csp(new URL(env.cdn).origin, 'blob:')],
 ]) {
-  test(`under a strict CSP (script-src hosts only) the split bundle from ${where} runs <gelu-explorer> in a worker`, async () => {
+  test(`under a strict CSP (script-src hosts only) the split bundle from ${where} runs <gelu-explorer> on the page and <block-explorer> in a worker`, async () => {
     const bundle = `${origin()}dist/blockscope-widgets.js`;
     const { page, context, problems, dist } = await openRecording(pageWith(`<gelu-explorer></gelu-explorer>
-<script type="module" src="${bundle}"></script>`, { 'Content-Security-Policy': policy() }));
+<block-explorer emb-dim="8"></block-explorer><script type="module" src="${bundle}"></script>`, { 'Content-Security-Policy': policy() }));
     await geluReady(page);
     // The page cannot run inline code, so the client is asked through the bundle's own module graph (a test hook
-    // would be inline): the worker's flavour mark shows the core came up in a worker.
+    // would be inline): the worker's start mark shows the block's core came up in a worker (GELU's light calls are
+    // answered on the page, which starts no worker for them).
+    await page.waitForFunction(() => performance.getEntriesByName('blockscope:worker-started').length > 0, null, { timeout: 30000 })
+      .catch(() => {});
     const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((e) => e.name));
     assert.ok(marks.includes('blockscope:worker-started'), `the core did not start in a worker: ${marks.join(', ')}`);
     await page.waitForLoadState('networkidle');
-    assert.deepEqual([...bundleFiles(dist)].sort(), [...expected(['gelu-explorer'])].sort());
+    assert.deepEqual([...bundleFiles(dist)].sort(), [...expected(['gelu-explorer', 'block-explorer'])].sort());
     assert.deepEqual([...new Set(dist.filter((r) => r.name.endsWith('.js')).map((r) => r.origin))], [new URL(origin()).origin],
       'every file of the bundle comes from where the bundle is');
     assertClean(problems); // a CSP violation is a console error

@@ -15,9 +15,10 @@
 //   own (absolute) URL. The flavour (simd or baseline, detected here) rides in the worker URL's hash
 //   (#flavour=simd), so the worker starts downloading and compiling the wasm as soon as its script runs, before
 //   this thread — often still busy parsing widgets — has asked it anything.
-// - Light calls on the page (pool.js): while the first worker starts, the page's thread runs the light wasm module
-//   itself (in-thread.js, on the page's one compile of it) and answers the light stateless calls (api.js `light`);
-//   connect() resolves when either runtime is ready. Everything else waits for the worker.
+// - Light calls on the page (pool.js): the page's thread runs the light wasm module itself (in-thread.js, on the
+//   page's one compile of it) and answers the light stateless calls (api.js `light`) until a worker runs; connect()
+//   resolves when it is ready. The first worker starts with the first request it does not serve (an object, a call
+//   the light module lacks), so a page of light widgets starts none.
 // - More workers (pool.js): the first starts at connect(); another when a GPT (api.js `heavy`) is created while every
 //   running worker holds one, up to hardwareConcurrency − 1 (connect({workers}) sets the number). Each is handed the
 //   WebAssembly.Module the page compiled once. An object lives in the worker that created it; requests about it go there.
@@ -219,7 +220,7 @@ export const RuntimeClient = declare(class RuntimeClient {
    */
   async memoryStats() {
     const running = this.#pool.running();
-    const each = await Promise.all((running.length ? running : [this.#pool.forCall()])
+    const each = await Promise.all((running.length ? running : [this.#pool.forCall({ op: 'call', method: 'memoryStats' })])
       .map((r) => r.send({ op: 'call', method: 'memoryStats', args: [] }).promise));
     const sum = (key) => each.reduce((total, stats) => total + stats[key], 0);
     return { allocatedBytes: sum('allocatedBytes'), heapBytes: sum('heapBytes'), stackPointer: each[0].stackPointer,

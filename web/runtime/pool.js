@@ -12,11 +12,13 @@
 //   WebAssembly.Module: each instantiates it, none downloads or compiles it again.
 // - A worker that dies is replaced alone: its epoch changes (its objects are gone, client.js refuses them by name),
 //   the others keep theirs. One that died more than MAX_RESTARTS times is replaced by the in-thread runtime.
-// - Light calls on the page: while the first worker starts (on a phone its script, then the glue it imports, each a
-//   network round trip, then messages to a thread the page's busy main thread must answer), the page's own thread runs
-//   the light module too (in-thread.js, instantiating the page's compile of it) and answers the stateless light calls
-//   (api.js `light`: activations, LayerNorm) until a worker runs; the first numbers so wait for neither. Objects and
-//   every other call go to the workers, as before. A page that cannot start a worker keeps that runtime for everything.
+// - Light calls on the page: the page's own thread runs the light module (in-thread.js, instantiating the page's one
+//   compile of it) and answers the stateless light calls (api.js `light`: activations, LayerNorm) until a worker runs.
+//   The first worker starts with the first request that runtime does not serve (an object, a call the light module
+//   lacks): a page of light widgets downloads no worker script and starts no thread, and its first numbers wait for no
+//   round trip to one (on a phone: the worker's script, then the glue it imports, then messages the page's busy main
+//   thread must answer). Objects and every other call go to the workers, as before. A page that cannot start a worker
+//   keeps that runtime for everything (it loads the full module when a call needs it).
 import { API } from './api.js';
 import { importMarks } from './marks.js';
 import { precompile, startWorker, WorkerTransport } from './transport.js';
@@ -106,6 +108,8 @@ export class RuntimePool {
   // when there is none (in-thread mode, not a page, no streaming compile).
   #page = null;
   #lightOnPage = false; // whether the page's light runtime was started
+  #first = null; // the first runtime while it waits for a request the page's light runtime does not serve
+  #firstInfo = null; // Promise of the first runtime's 'init' answer, once it was started
   /** 'worker', or 'in-thread' once the runtime (or one of the pool's) runs on the page's thread. */
   mode = 'worker';
   /** Why the runtime runs in-thread although a worker was wanted (null otherwise). */
@@ -122,8 +126,8 @@ export class RuntimePool {
   }
 
   /**
-   * Starts the first runtime (a worker, else in-thread), and the light runtime on the page while it starts; resolves
-   * with the 'init' answer of the first of them ready.
+   * Starts the light runtime on the page (where there is one; the first worker then starts when a request needs it),
+   * else the first runtime (a worker, else in-thread); resolves with its 'init' answer.
    */
   open() {
     const first = this.#add();
@@ -136,13 +140,31 @@ export class RuntimePool {
     const page = this.#precompiled && typeof document !== 'undefined' ? this.#openPage() : null;
     this.#page = page?.runtime ?? null;
     this.#lightOnPage = page !== null;
-    const opened = this.#openFirst(first);
-    first.ready = opened.then(({ transport }) => transport);
-    first.ready.catch(() => {});
-    const info = opened.then((answer) => answer.info);
-    if (!page) return info;
+    if (!page) return this.#start(first);
+    this.#first = first;
     // A light runtime on the page that fails (its module could not load) leaves the start to the worker.
-    return Promise.any([page.info, info]).catch(() => info);
+    return page.info.catch(() => {
+      this.#page = null;
+      return this.#start(first);
+    });
+  }
+
+  /** Starts the first runtime (once); resolves with its 'init' answer. */
+  #start(first) {
+    if (!this.#firstInfo) {
+      this.#first = null;
+      const opened = this.#openFirst(first);
+      first.ready = opened.then(({ transport }) => transport);
+      first.ready.catch(() => {});
+      this.#firstInfo = opened.then((answer) => answer.info);
+    }
+    return this.#firstInfo;
+  }
+
+  /** `runtime`, started first if it is the first runtime, still waiting for a request. */
+  #woken(runtime) {
+    if (runtime !== null && runtime === this.#first) this.#start(runtime).catch(() => {}); // reported to its requests
+    return runtime;
   }
 
   /** The first runtime: a worker, else (no Worker, refused, silent) the page's thread. {transport, info}. */
@@ -198,12 +220,12 @@ export class RuntimePool {
   forCall(msg = null) {
     const running = this.running();
     if (running.length === 0 && this.#page && isLightCall(msg)) return this.#page;
-    return least(running, (r) => [r.inFlight, r.load]) ?? this.#runtimes[0];
+    return this.#woken(least(running, (r) => [r.inFlight, r.load]) ?? this.#runtimes[0]);
   }
 
   /** Where a new light object goes: the running runtime with the fewest heavy objects, then the least busy. */
   forObject() {
-    return least(this.running(), (r) => [r.load, r.inFlight]) ?? this.#runtimes[0];
+    return this.#woken(least(this.running(), (r) => [r.load, r.inFlight]) ?? this.#runtimes[0]);
   }
 
   /**
@@ -212,7 +234,7 @@ export class RuntimePool {
    */
   forHeavy() {
     const best = least(this.#runtimes, (r) => [r.load, r.inFlight]);
-    if (best.load === 0 || this.#runtimes.length >= this.#max || this.mode !== 'worker') return best;
+    if (best.load === 0 || this.#runtimes.length >= this.#max || this.mode !== 'worker') return this.#woken(best);
     return this.#grow();
   }
 
