@@ -104,8 +104,8 @@ export class RuntimePool {
   #precompiled = null;
   #precompiledFull = null;
   #onRestart;
-  // The light runtime on the page's thread (a PoolRuntime) while the first worker starts; null once one runs, or
-  // when there is none (in-thread mode, not a page, no streaming compile).
+  // The light runtime on the page's thread (a PoolRuntime) until the first worker runs; null from then on, or when
+  // there is none (in-thread mode, not a page, no Worker, no streaming compile).
   #page = null;
   #lightOnPage = false; // whether the page's light runtime was started
   #first = null; // the first runtime while it waits for a request the page's light runtime does not serve
@@ -131,9 +131,9 @@ export class RuntimePool {
    */
   open() {
     const first = this.#add();
-    // The page downloads and compiles the light wasm module while the worker thread starts (which alone can take
-    // ~100 ms), and hands the compiled module over; the worker then only instantiates it, and fetches the full
-    // module itself when a call needs it (runtime-host.js).
+    // The page downloads and compiles the light wasm module once: its own light runtime instantiates it, and so does
+    // the first worker, handed the compiled module (starting a worker thread alone can take ~100 ms); the worker
+    // fetches the full module itself when a call needs it (runtime-host.js).
     if (!this.#options.inThread && typeof Worker !== 'undefined' && typeof WebAssembly.compileStreaming === 'function') {
       this.#precompiled = precompile(wasmUrl(this.#flavour, WASM_BASE, 'light'));
     }
