@@ -82,9 +82,11 @@ function waiting(ready, msg, opts) {
   return { id: null, promise: ready.then((t) => t.send(msg, opts).promise) };
 }
 
-async function inThreadTransport() {
+/** The runtime host on the page's thread behind a worker's message interface: {transport, port} (in-thread.js). */
+async function inThreadTransport(options) {
   const { createInThreadPort } = await import('./in-thread.js');
-  return new WorkerTransport(createInThreadPort());
+  const port = createInThreadPort(options);
+  return { transport: new WorkerTransport(port), port };
 }
 
 /** True for a request the page's light runtime may answer: a top-level call of a member api.js marks light. */
@@ -108,6 +110,7 @@ export class RuntimePool {
   // there is none (in-thread mode, not a page, no Worker, no streaming compile).
   #page = null;
   #lightOnPage = false; // whether the page's light runtime was started
+  #pagePort = null; // its in-thread port (in-thread.js)
   #first = null; // the first runtime while it waits for a request the page's light runtime does not serve
   #firstInfo = null; // Promise of the first runtime's 'init' answer, once it was started
   /** 'worker', or 'in-thread' once the runtime (or one of the pool's) runs on the page's thread. */
@@ -199,7 +202,9 @@ export class RuntimePool {
     const runtime = new PoolRuntime(-1);
     runtime.mode = 'in-thread';
     let info = null;
-    runtime.ready = inThreadTransport().then(async (transport) => {
+    // Its light calls take microseconds: their messages are microtasks, not tasks a frame may come between.
+    runtime.ready = inThreadTransport({ immediate: true }).then(async ({ transport, port }) => {
+      this.#pagePort = port;
       const compiled = this.#precompiled.then((m) => m.wasmModule);
       info = await transport.send({ op: 'init', options: { flavour: this.#flavour, compiled } }).promise;
       runtime.transport = transport;
@@ -282,8 +287,10 @@ export class RuntimePool {
     this.fallbackReason = reason;
     this.#max = this.#runtimes.length; // threads on the page's thread would only take turns
     // The page's light runtime, if it started, becomes the runtime (it loads the full module when a call needs it).
-    const page = this.#page?.ready.catch(() => null);
-    return (await page) ?? inThreadTransport();
+    const page = await this.#page?.ready.catch(() => null);
+    if (!page) return (await inThreadTransport()).transport;
+    this.#pagePort.immediate = false; // heavy calls too from now on: the page may paint between request and answer
+    return page;
   }
 
   /** Starts one more worker; if it cannot start, it leaves the pool (which stops growing) and requests go elsewhere. */
