@@ -30,12 +30,12 @@ async function sha256(response) {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The network's copy of `name`, cached (unless `cache` is null) if it is this build's; throws if it is not. */
+/** The network's copy of `name`, cached if it is this build's; throws if it is not (or could not be fetched). */
 async function fetchOwn(cache, name) {
   const response = await fetch(new URL(name, SCOPE), { cache: 'no-store' });
   if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
   if ((await sha256(response)) !== BUILD.files[name]) throw new Error(`${name} is not build ${BUILD.id}'s`);
-  await cache?.put(new URL(name, SCOPE), response.clone());
+  await cache.put(new URL(name, SCOPE), response.clone());
   return response;
 }
 
@@ -78,10 +78,8 @@ self.addEventListener('fetch', (event) => {
 
 /** A file of this build: from its cache, else from the network if the network's copy is this build's. */
 async function serve(name) {
-  // Once a newer build has taken over and deleted this build's cache, a request this worker still answers (one a
-  // closing page or its worker had in flight) must not create the cache again, as caches.open would.
-  const cache = (await caches.has(CACHE)) ? await caches.open(CACHE) : null;
-  const cached = await cache?.match(new URL(name, SCOPE));
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(new URL(name, SCOPE));
   if (cached) return cached;
   try {
     return await fetchOwn(cache, name);
