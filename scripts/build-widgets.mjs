@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import * as esbuild from 'esbuild';
 
+import { hintFile } from './bundler-hints.mjs';
 import { chunkGraph, closure, ENTRY, inThreadChunk, pageFiles } from './widget-chunks.mjs';
 import { ELEMENT_TAGS, WIDGET_TAGS } from '../web/widgets/kit/elements.js';
 
@@ -19,14 +20,13 @@ const options = (outdir, files) => ({
   entryPoints: { 'blockscope-widgets': new URL('../web/widgets/index.js', import.meta.url).pathname },
   outdir, bundle: true, splitting: true, format: 'esm', target: 'es2022', minify: true, sourcemap: 'external',
   legalComments: 'eof', chunkNames: 'chunk-[name]-[hash]', logLevel: 'warning',
-  external: ['node:fs/promises', 'node:fs', 'node:stream'],
   define: {
-    // The worker, the wasm files and the other languages' tables, next to the bundle (resolved from import.meta.url,
-    // so a bundle on a CDN finds them there). The bundle carries the in-thread runtime (a chunk loaded only when no
-    // worker can start), hence the wasm base.
-    BLOCKSCOPE_WORKER_FILE: '"./blockscope-worker.js"', BLOCKSCOPE_WASM_BASE: '"./"', BLOCKSCOPE_I18N_BASE: '"./i18n/"',
+    // The worker (blockscope-worker.js, not the runtime's source worker.js: runtime/locations.js), the wasm files and
+    // the other languages' tables, next to the bundle (resolved from import.meta.url, so a bundle on a CDN finds them
+    // there). The bundle carries the in-thread runtime (a chunk loaded only when no worker can start).
+    BLOCKSCOPE_BUNDLED: 'true',
     // The list as a string literal: esbuild puts an object-valued define into a chunk that every file imports.
-    BLOCKSCOPE_ELEMENT_MODULES: '"./widgets/"', BLOCKSCOPE_ELEMENT_FILES: JSON.stringify(JSON.stringify(files)),
+    BLOCKSCOPE_ELEMENT_FILES: JSON.stringify(JSON.stringify(files)),
   },
 });
 const chunks = (dir) => readdirSync(dir).filter((f) => /^chunk-.*\.js$/.test(f)).sort();
@@ -51,3 +51,5 @@ if (first.join() !== second.join()) {
   throw new Error(`the widget bundle's chunks differ between the two passes (${second.filter((f) => !first.includes(f)).join(', ')}): ` +
     'something other than the entry depends on BLOCKSCOPE_ELEMENT_FILES');
 }
+// The comments app bundlers need on import()s of computed URLs, which minifying dropped (bundler-hints.mjs).
+for (const f of second) hintFile(join(DIST, f));

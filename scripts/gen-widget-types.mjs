@@ -117,7 +117,18 @@ export async function generate() {
   const all = [...defined, ...elements];
   out.push('declare global {', '  interface HTMLElementTagNameMap {');
   for (const { tag, cls } of all) out.push(`    ${quote(tag)}: ${cls.name};`);
-  out.push('  }', '}', '/** Attributes by tag, for JSX/templating type checks. */', 'export interface BlockscopeElementAttributesMap {');
+  out.push('  }',
+    '  /** TSX checks each tag\'s attributes: the global JSX namespace (TypeScript\'s own, Preact, React up to 18); React 19',
+    '   * keeps it in React.JSX: import type {} from \'blockscope/react\'. */',
+    '  namespace JSX {', '    interface IntrinsicElements extends BlockscopeJSXElements {}', '  }', '}');
+  out.push('/** What JSX adds to an element\'s attributes: children, key, ref, class, style, slot, and data-, aria- attributes. */',
+    'export type JSXProps<A> = A & {', '  children?: unknown;', '  key?: string | number;', '  ref?: unknown;',
+    '  class?: string;', '  className?: string;', '  style?: string | Record<string, string | number>;', '  slot?: string;',
+    '  hidden?: boolean | Bool;', '  title?: string;', '  [data: `data-${string}`]: string | undefined;',
+    '  [aria: `aria-${string}`]: string | undefined;', '};', '/** JSX props by tag (JSX.IntrinsicElements). */',
+    'export interface BlockscopeJSXElements {');
+  for (const { tag, cls } of all) out.push(`  ${quote(tag)}: JSXProps<${cls.name}Attributes>;`);
+  out.push('}', '/** Attributes by tag, for JSX/templating type checks. */', 'export interface BlockscopeElementAttributesMap {');
   for (const { tag, cls } of all) out.push(`  ${quote(tag)}: ${cls.name}Attributes;`);
   out.push('}', '/** Classes by tag (what load(tag) resolves with). */', 'export interface BlockscopeElementClassMap {');
   for (const { tag, cls } of all) out.push(`  ${quote(tag)}: typeof ${cls.name};`);

@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 
-import { leb, lebReader, wasmSections } from './wasm-sections.mjs';
+import { exportSection, importSection, readExports, readImports, wasmSections } from './wasm-sections.mjs';
 
 const args = process.argv.slice(2);
 const subset = args.includes('--subset');
@@ -67,67 +67,28 @@ for (const [fn, letter] of otherImports) {
 if (!subset) for (const fn of simdImports.keys()) if (!otherImports.has(fn)) fail(`${other} does not import ${fn}`);
 
 const wasm = readFileSync(otherWasmPath);
-const name = (r) => {
-  const length = r.next();
-  const text = wasm.subarray(r.at, r.at + length).toString('utf8');
-  r.at += length;
-  return text;
-};
-const named = (text) => {
-  const bytes = Buffer.from(text, 'utf8');
-  return [...leb(bytes.length), ...bytes];
-};
+// The import section: the glue's functions are the function imports (kind 0) of module "a"; only their field names
+// change. A function the glue does not provide would fail at instantiation (a simd-relaxed kernel left unmerged).
+// The export section: every export renamed to the SIMD build's name for the same thing.
 const parts = [wasm.subarray(0, 8)];
-for (const { id, start, body: at, end } of wasmSections(wasm)) {
-  if (id === 2) {
-    // The import section: a vector of (module, field, kind byte, description). The glue's functions are the
-    // function imports (kind 0) of module "a"; only their field names change.
-    const r = lebReader(wasm, at);
-    const count = r.next();
-    const body = [...leb(count)];
-    for (let i = 0; i < count; i++) {
-      const module = name(r);
-      const field = name(r);
-      const kindStart = r.at;
-      const kind = wasm[r.at++];
-      if (kind === 0) r.next(); // type index
-      else if (kind === 1 || kind === 2) {
-        if (kind === 1) r.at++; // reference type
-        const flags = wasm[r.at++];
-        r.next();
-        if (flags & 1) r.next();
-      } else if (kind === 3) r.at += 2; // value type, mutability
-      else throw new Error(`unknown import kind ${kind}`);
-      // A function the glue does not provide would fail at instantiation (a simd-relaxed kernel left unmerged).
-      if (module === 'a' && kind === 0 && !importRename.has(field)) fail(`${other} imports a.${field}, which its glue does not provide`);
-      const renamed = module === 'a' && kind === 0 ? importRename.get(field) : field;
-      body.push(...named(module), ...named(renamed), ...wasm.subarray(kindStart, r.at));
-    }
-    parts.push(Buffer.from([2, ...leb(body.length), ...body]));
-    continue;
+for (const s of wasmSections(wasm)) {
+  if (s.id === 2) {
+    parts.push(importSection(readImports(wasm, s).map((i) => {
+      if (i.module !== 'a' || i.kind !== 0) return i;
+      if (!importRename.has(i.field)) fail(`${other} imports a.${i.field}, which its glue does not provide`);
+      return { ...i, field: importRename.get(i.field) };
+    })));
+  } else if (s.id === 7) {
+    const names = new Set();
+    parts.push(exportSection(readExports(wasm, s).map((e) => {
+      const name = rename.get(e.name) ?? e.name;
+      if (names.has(name)) fail(`${other}'s export ${e.name} would be renamed to ${name}, which it already has`);
+      names.add(name);
+      return { ...e, name };
+    })));
+  } else {
+    parts.push(wasm.subarray(s.start, s.end));
   }
-  if (id !== 7) {
-    parts.push(wasm.subarray(start, end));
-    continue;
-  }
-  // The export section (id 7) is a vector of (name, kind byte, index); names are LEB128-length-prefixed UTF-8.
-  const r = lebReader(wasm, at);
-  const count = r.next();
-  const body = [...leb(count)];
-  const names = new Set();
-  for (let i = 0; i < count; i++) {
-    const length = r.next();
-    const name = wasm.subarray(r.at, r.at + length).toString('utf8');
-    r.at += length;
-    const kindStart = r.at++;
-    r.next(); // the index
-    const newName = rename.get(name) ?? name;
-    if (names.has(newName)) fail(`${other}'s export ${name} would be renamed to ${newName}, which it already has`);
-    names.add(newName);
-    const renamed = Buffer.from(newName, 'utf8');
-    body.push(...leb(renamed.length), ...renamed, ...wasm.subarray(kindStart, r.at));
-  }
-  parts.push(Buffer.from([7, ...leb(body.length), ...body]));
 }
 const renamedWasm = Buffer.concat(parts);
 

@@ -10,7 +10,8 @@
 #   7. browser tests in Chromium (playwright-core)
 #   8. the Python package (python/): installed with pip from the npm package's files, its unit tests, and a notebook
 #      executed with nbclient + ipykernel, exported by nbconvert and opened in Chromium (offline)
-#   9. the npm package: packed, installed into a temporary project, used from Node and from a page
+#   9. the npm package: packed, installed into a temporary project, used from Node, from a page, from TSX and from
+#      apps built with esbuild, Vite (build and dev server) and webpack
 # Every suite always runs: a missing script or test directory fails the run (a skipped suite proves nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ require() {
   done
 }
 require scripts/build-wasm.sh scripts/build-web.sh scripts/fuzz.sh tests/fuzz tests/wasm tests/cli tests/web tests/browser \
-  tests/python tests/package/package.test.mjs
+  tests/python tests/package/package.test.mjs tests/package/bundlers.test.mjs
 
 step "setup"
 bash scripts/setup.sh
@@ -75,5 +76,6 @@ node --test --test-reporter=spec --test-concurrency=1 tests/browser/
 step "Python package in a notebook (pip from the npm package's files, unittest, nbclient + ipykernel, nbconvert, Chromium)"
 node --test --test-reporter=spec tests/python/
 
-step "npm package (npm pack, installed offline into a temporary project, Node + Chromium)"
-node --test --test-reporter=spec tests/package/
+step "npm package (npm pack, installed offline into a temporary project, Node + Chromium; an app built with esbuild, Vite, webpack)"
+# One file at a time: each runs npm pack, whose prepack swaps the package README into the repository's place.
+node --test --test-concurrency=1 --test-reporter=spec tests/package/

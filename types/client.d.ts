@@ -233,6 +233,8 @@ export class RuntimeClient {
   activation(kind: ActivationKind, x: FloatArray): Promise<Float32Array>;
   /** d activation / dx at x. */
   activationDerivative(kind: ActivationKind, x: FloatArray): Promise<Float32Array>;
+  /** GELU with F.gelu's naming: 'tanh' (default) or 'none' (exact erf). */
+  gelu(x: FloatArray, options?: { approximate?: 'tanh' | 'none' }): Promise<Float32Array>;
   /** The k most likely next tokens of one row of logits, ranked as the sampler ranks them. */
   topCandidates(logits: FloatArray, options?: { k?: number; temperature?: number }): Promise<Candidate[]>;
   /** Parameter count of a GPT config without building it. */

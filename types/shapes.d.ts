@@ -32,7 +32,7 @@ export interface ConnectOptions {
   /** Run the runtime on the page's thread instead of a Web Worker. */
   inThread?: boolean;
   /** How many Web Workers the runtime may use: one per heavy job (a GPT that trains or generates), started as needed.
-   * 'auto' (default): navigator.hardwareConcurrency − 1, at least 1 and at most 4; or a number from 1 to 16. */
+   * 'auto' (default): navigator.hardwareConcurrency − 1 (two on a two-core machine), at least 1 and at most 4; or a number from 1 to 16. */
   workers?: 'auto' | number;
   /** How long (ms) a worker may take to start before the in-thread fallback (default 10000). */
   workerTimeout?: number;

@@ -326,6 +326,36 @@ declare global {
     'gpt-explorer': GPTExplorer;
     'blockscope-tour': BlockscopeTour;
   }
+  /** TSX checks each tag's attributes: the global JSX namespace (TypeScript's own, Preact, React up to 18); React 19
+   * keeps it in React.JSX: import type {} from 'blockscope/react'. */
+  namespace JSX {
+    interface IntrinsicElements extends BlockscopeJSXElements {}
+  }
+}
+/** What JSX adds to an element's attributes: children, key, ref, class, style, slot, and data-, aria- attributes. */
+export type JSXProps<A> = A & {
+  children?: unknown;
+  key?: string | number;
+  ref?: unknown;
+  class?: string;
+  className?: string;
+  style?: string | Record<string, string | number>;
+  slot?: string;
+  hidden?: boolean | Bool;
+  title?: string;
+  [data: `data-${string}`]: string | undefined;
+  [aria: `aria-${string}`]: string | undefined;
+};
+/** JSX props by tag (JSX.IntrinsicElements). */
+export interface BlockscopeJSXElements {
+  'layernorm-explorer': JSXProps<LayerNormExplorerAttributes>;
+  'gelu-explorer': JSXProps<GeluExplorerAttributes>;
+  'ffn-explorer': JSXProps<FeedForwardExplorerAttributes>;
+  'block-explorer': JSXProps<BlockExplorerAttributes>;
+  'residual-flow-explorer': JSXProps<ResidualFlowExplorerAttributes>;
+  'training-lab': JSXProps<TrainingLabAttributes>;
+  'gpt-explorer': JSXProps<GPTExplorerAttributes>;
+  'blockscope-tour': JSXProps<BlockscopeTourAttributes>;
 }
 /** Attributes by tag, for JSX/templating type checks. */
 export interface BlockscopeElementAttributesMap {

@@ -103,8 +103,8 @@ test('changing d and the Q/K/V biases updates every cost; invalid sizes keep the
   assert.equal(await cost(page, 'share'), `${(100 * ff.parameters / (ff.parameters + block.attention)).toFixed(1)}%`);
 
   await page.locator(`${TAG} #in-d`).fill('0');
-  await page.locator(`${TAG} .status.error`).waitFor();
-  assert.match(await page.locator(`${TAG} .status`).textContent(), /d must be a whole number from 1/);
+  await page.locator(`${TAG} #in-d-error`).waitFor(); // under the field (field-errors.test.mjs checks where)
+  assert.match(await page.locator(`${TAG} #in-d-error`).textContent(), /d must be a whole number from 1/);
   assert.equal(await page.locator(`${TAG} #in-d`).getAttribute('aria-invalid'), 'true');
   assert.equal(await cost(page, 'parameters'), '2,099,712');
   await page.locator(`${TAG} #in-expansion`).fill('2'); // still invalid d: nothing changes
@@ -156,7 +156,8 @@ test('histograms the seeded GPT’s FFN hidden values before and after GELU, as 
   const s3 = await stats(2, 'Hello, GELU!');
   assert.equal(await page.locator(`${TAG} [data-hidden="post-min"]`).textContent(), fmt4(s3.postMin));
   await page.locator(`${TAG} #prompt`).fill('');
-  await page.locator(`${TAG} .status.error`).waitFor();
+  await page.locator(`${TAG} #prompt-error`).waitFor();
+  assert.equal(await page.locator(`${TAG} #prompt`).getAttribute('aria-invalid'), 'true');
   assert.match(await page.locator(`${TAG} #hidden-summary`).textContent(), /12 tokens/);
   assertClean(problems);
   await context.close();
@@ -199,7 +200,7 @@ test('position-wise: changing one token changes only that position’s output', 
   assert.deepEqual(afterTyping.slice(1), afterNudge.slice(1));
   assert.equal(await page.locator(`${TAG} tr[data-changed="true"]`).count(), 1);
   await page.locator(`${TAG} #pos-0`).fill('3, 0, -1');
-  await page.locator(`${TAG} .status.error`).waitFor();
+  await page.locator(`${TAG} #pos-0-error`).waitFor();
   assert.equal(await page.locator(`${TAG} #pos-0`).getAttribute('aria-invalid'), 'true');
   assert.deepEqual(await outputs(), afterTyping);
   await screenshot(page, 'ffn-explorer-desktop-light-positionwise');

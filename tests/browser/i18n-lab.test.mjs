@@ -266,6 +266,7 @@ test('controls, lock and sections; the intro and caption slots; an unknown group
   }
   const n = await readyCount(p, 'locked');
   await p.selectOption('#locked select#comparison', 'activation');
+  await p.click('#locked .restart-prompt button.restart'); // the runs have trained: a new comparison is asked about first
   await p.waitForFunction((k) => window.__ev.ready.filter((r) => r.id === 'locked').length > k, n, { timeout: 60000 });
   assert.equal(await p.getAttribute('#locked', 'comparison'), 'activation');
 

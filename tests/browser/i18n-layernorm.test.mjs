@@ -92,11 +92,11 @@ test('lang="de": German labels and status, numbers with a decimal comma, no cons
     'Sie haben Token 3 geändert; nur die Ausgabe von Token 3 hat sich geändert — jedes Token wird für sich normalisiert.');
   // An invalid edit: the widget's own message in German.
   await $(p, '#tok-0').fill('1, 2, 3');
-  await $(p, '.status.error').waitFor();
-  assert.equal(await $(p, '.status').textContent(),
+  await $(p, '#tok-0-error').waitFor(); // under the field
+  assert.equal(await $(p, '#tok-0-error').textContent(),
     'Token 2 hat 4 Merkmale, Token 1 aber 3; alle Token brauchen dasselbe d — die letzten gültigen Token werden angezeigt.');
   await $(p, '#tok-0').fill('1, 3, 5, 7');
-  await $(p, '.status:not(.error)').waitFor();
+  await $(p, '#tok-0-error').waitFor({ state: 'detached' });
   // A prediction's prompt names the token with its values in German notation.
   await setAttr(p, 'predict', 'mean');
   assert.equal(await $(p, '[data-question="mean"] .prompt').textContent(),

@@ -90,12 +90,12 @@ test('typing a vector, invalid input and the γ/β sliders from the keyboard', a
 
   // Invalid input: a clear message, the field marked, the last good state kept.
   await token1.fill('2, four, 6, 9');
-  await page.locator(`${TAG} .status.error`).waitFor();
-  assert.match(await page.locator(`${TAG} .status`).textContent(), /Token 1: entry 2 \("four"\) is not a number/);
+  await page.locator(`${TAG} #tok-0-error`).waitFor(); // under the field (field-errors.test.mjs checks where)
+  assert.match(await page.locator(`${TAG} #tok-0-error`).textContent(), /Token 1: entry 2 \("four"\) is not a number/);
   assert.equal(await token1.getAttribute('aria-invalid'), 'true');
   assert.equal(await page.locator(`${TAG} [data-stat="mean"]`).first().textContent(), '5.2500');
   await token1.fill('1, 2, 3');
-  assert.match(await page.locator(`${TAG} .status`).textContent(), /Token 2 has 4 features but token 1 has 3; every token needs the same d/);
+  assert.match(await page.locator(`${TAG} #tok-0-error`).textContent(), /Token 2 has 4 features but token 1 has 3; every token needs the same d/);
   assert.equal(await page.locator(`${TAG} [data-stat="mean"]`).first().textContent(), '5.2500');
   await token1.fill('1, 3, 5, 7');
   await page.locator(`${TAG} [data-stat="mean"]`).first().filter({ hasText: '4.0000' }).waitFor();

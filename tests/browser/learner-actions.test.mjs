@@ -258,7 +258,7 @@ test('book-4.2: the walk reproduces the book\'s printouts (PyTorch\'s, from the 
   assert.ok(Math.abs(after.output[0][0] - 2 * before.output[0][0]) < 1e-6);
   assert.deepEqual(after.output[0].slice(1), before.output[0].slice(1));
   await page.locator(`${tag} #book-gamma`).fill('2, 1');
-  await page.locator(`${tag} .status`).filter({ hasText: 'γ needs 6 values' }).waitFor();
+  await page.locator(`${tag} #book-gamma-error`).filter({ hasText: 'γ needs 6 values' }).waitFor();
   await screenshot(page, 'learner-layernorm-book42');
   assertClean(problems);
   await context.close();

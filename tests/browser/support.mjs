@@ -48,19 +48,21 @@ export function fmt4(v) {
 }
 
 /**
- * Serves web/ on a free loopback port. With {cors: true} every response carries Access-Control-Allow-Origin: *, as
- * a CDN serving the bundle to other sites would; `pages` maps paths to in-memory pages {body, headers} (read at
+ * Serves web/ (or `root`) on a free loopback port. With {cors: true} every response carries Access-Control-Allow-Origin: *,
+ * as a CDN serving the bundle to other sites would (cors: a function of the path: only those it accepts, as a host set
+ * up for part of the files); `pages` maps paths to in-memory pages {body, headers} (read at
  * request time, so a test may add some later) — real responses, unlike routed ones, which Chromium treats as public
  * pages that may not load from loopback.
  */
-export async function startServer({ cors = false, pages = null } = {}) {
-  const started = await serve({ root: WEB_ROOT, port: 0 });
+export async function startServer({ cors = false, pages = null, root = WEB_ROOT } = {}) {
+  const started = await serve({ root, port: 0 });
   if (!cors && !pages) return started;
   const [serveFile] = started.server.listeners('request');
   started.server.removeAllListeners('request');
   started.server.on('request', (req, res) => {
-    if (cors) res.setHeader('Access-Control-Allow-Origin', '*');
-    const page = pages?.[new URL(req.url, 'http://localhost').pathname];
+    const { pathname } = new URL(req.url, 'http://localhost');
+    if (cors === true || (typeof cors === 'function' && cors(pathname))) res.setHeader('Access-Control-Allow-Origin', '*');
+    const page = pages?.[pathname];
     if (!page) return serveFile(req, res);
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...page.headers });
     res.end(page.body);

@@ -35,7 +35,8 @@ const REQUIRED = [
   'web/data/brown/train.txt', 'web/data/brown/val.txt',
   'web/presets/encoder-block-lesson82.json', 'web/presets/ffn-d2-lesson-example.json',
   'web/presets/residual-flow-lesson82.json',
-  'web/sw.js', 'web/docs/embedding.html',
+  'web/sw.js', 'web/docs/embedding.html', 'web/embed.html', 'web/blockscope-frame.js', 'types/frame.d.ts',
+  'web/index.html', 'web/examples/gelu-explorer.html',
   'types/runtime.d.ts', 'types/client.d.ts', 'types/widgets.d.ts', 'types/shapes.d.ts',
   // The Python package, which pip builds from here with the web files above (tests/python installs it so).
   'python/pyproject.toml', 'python/setup.py', 'python/blockscope/__init__.py', 'python/blockscope/attributes.json',
@@ -118,6 +119,31 @@ test('the tarball holds the runtime, both wasm flavours, the bundles, model, dat
   assert.ok(!existsSync(join(env.installed, 'node_modules')), 'installing the package pulled in dependencies');
 });
 
+test('the package\'s README is the short one for its users, and every relative link in it and in the shipped pages resolves to a shipped file', () => {
+  const files = env.pack.files.map((f) => f.path);
+  const readme = readFileSync(join(env.installed, 'README.md'), 'utf8');
+  assert.equal(readme, readFileSync(join(REPO, 'docs/package-README.md'), 'utf8'), 'the package ships another README');
+  assert.notEqual(readFileSync(join(REPO, 'README.md'), 'utf8'), readme, 'npm pack left the package README in the repository');
+  assert.ok(!existsSync(join(REPO, 'README.repository.md')), 'npm pack left the repository README aside');
+  const broken = [];
+  const documents = files.filter((f) => /\.html$/.test(f) || f === 'README.md');
+  assert.ok(documents.includes('web/docs/embedding.html') && documents.length >= 10, `documents: ${documents}`);
+  for (const doc of documents) {
+    const text = readFileSync(join(env.installed, doc), 'utf8');
+    // Real tags' href/src (the guide's code samples are escaped, &lt;script …), and Markdown links.
+    const links = doc.endsWith('.html')
+      ? [...text.matchAll(/<(?:a|link|script|img|iframe)\b[^>]*?\s(?:href|src)="([^"]+)"/g)].map((m) => m[1])
+      : [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+    for (const link of links) {
+      if (/^([a-z][\w+.-]*:|#|\/)/i.test(link)) continue; // another site, a fragment, a site-absolute path
+      const target = new URL(link, `file:///pkg/${doc}`).pathname.slice('/pkg/'.length);
+      const found = target.endsWith('/') ? files.some((f) => f.startsWith(target)) : files.includes(decodeURIComponent(target));
+      if (!found) broken.push(`${doc}: ${link}`);
+    }
+  }
+  assert.deepEqual(broken, [], 'links to files the package does not contain');
+});
+
 test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GELU and a GPT forward pass equal to the repo', async () => {
   const fromPackage = await nodeEval(env.project, forwardProgram('blockscope/runtime'));
   assert.equal(fromPackage.resolved, new URL('web/runtime/blockscope.js', `file://${env.installed}/`).href);
@@ -135,15 +161,59 @@ test('blockscope/runtime and blockscope/client in Node, installed: LayerNorm, GE
   const client = await nodeEval(env.project, `
     const { connect } = await import('blockscope/client');
     const c = await connect({ inThread: true });
-    process.stdout.write(JSON.stringify({ mode: c.mode, gelu: [...(await c.activation('gelu_tanh', [1, -1]))] }));`);
+    process.stdout.write(JSON.stringify({ mode: c.mode, gelu: [...(await c.activation('gelu_tanh', [1, -1]))],
+      geluCall: [...(await c.gelu([1, -1]))], geluErf: [...(await c.gelu([1], { approximate: 'none' }))] }));`);
   assert.equal(client.mode, 'in-thread');
   assert.deepEqual(client.gelu.map((v) => v.toFixed(4)), ['0.8412', '-0.1588']);
+  // gelu() is the runtime's API on the client too (F.gelu's naming): tanh by default, exact erf with 'none'.
+  assert.deepEqual(client.geluCall, client.gelu);
+  assert.equal(client.geluErf[0].toFixed(4), '0.8413');
   // The subpaths a bundler or a page resolves.
   const resolved = await nodeEval(env.project, `process.stdout.write(JSON.stringify(
     ['blockscope/widgets', 'blockscope/widgets/gelu-explorer', 'blockscope/client', 'blockscope/dist/blockscope-simd.wasm']
       .map((s) => import.meta.resolve(s))))`);
   assert.deepEqual(resolved.map((u) => u.slice(`file://${env.installed}/`.length)),
     ['web/dist/blockscope-widgets.js', 'web/dist/widgets/gelu-explorer.js', 'web/runtime/client.js', 'web/dist/blockscope-simd.wasm']);
+});
+
+test('TSX checks the widgets\' attributes through the installed types (JSX.IntrinsicElements)', async () => {
+  const dir = join(env.project, 'tsx');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: {
+    strict: true, noEmit: true, jsx: 'preserve', module: 'esnext', moduleResolution: 'bundler', target: 'es2022',
+    lib: ['esnext', 'dom'], types: [] }, include: ['*.tsx'] }));
+  // One file, one tsc run: the valid elements first, then one mistake a line (only Blockscope's tags: without a
+  // framework's types, JSX.IntrinsicElements holds nothing else).
+  const lines = [
+    `import 'blockscope/widgets';`,
+    `export const good = [<gelu-explorer id="g" min="-3" max="3" theme="dark" sync-url="" class="wide" key={1}>text</gelu-explorer>,`,
+    `  <training-lab comparison="warmup" data-lesson="4" aria-label="lab" />];`,
+    `export const badTheme = <gelu-explorer theme="purple" />;`,
+    `export const badName = <gelu-explorer colour="red" />;`,
+    `export const badOption = <training-lab comparison="nonsense" />;`,
+  ];
+  writeFileSync(join(dir, 'page.tsx'), `${lines.join('\n')}\n`);
+  const out = await run(join(REPO, 'node_modules/.bin/tsc'), ['-p', dir]).then(() => '', (err) => err.stdout);
+  const errorLines = [...out.matchAll(/page\.tsx\((\d+),\d+\): error TS\d+/g)].map((m) => Number(m[1]));
+  assert.deepEqual(errorLines, [4, 5, 6], `tsc:\n${out}`);
+  assert.match(out, /"purple"' is not assignable/);
+  assert.match(out, /Property 'colour' does not exist/);
+  assert.match(out, /"nonsense"' is not assignable/);
+  // React 19 keeps its elements in React.JSX: the guide's one-line extension ("Bundlers") adds the widgets there,
+  // next to React's own <div> and <p>.
+  const react = join(REPO, 'node_modules/@types/react/');
+  writeFileSync(join(dir, 'tsconfig.react.json'), JSON.stringify({ compilerOptions: {
+    strict: true, noEmit: true, jsx: 'react-jsx', module: 'esnext', moduleResolution: 'bundler', target: 'es2022',
+    lib: ['esnext', 'dom'], types: [], paths: { react: [`${react}index.d.ts`], 'react/jsx-runtime': [`${react}jsx-runtime.d.ts`] } },
+  files: ['react.tsx'] }));
+  writeFileSync(join(dir, 'react.tsx'), [
+    `import type { BlockscopeJSXElements } from 'blockscope/widgets';`,
+    `declare module 'react' { namespace JSX { interface IntrinsicElements extends BlockscopeJSXElements {} } }`,
+    `export const good = <div><gelu-explorer min="-3" className="wide" ref={null}><p slot="intro">GELU</p></gelu-explorer></div>;`,
+    `export const bad = <gelu-explorer theme="purple" />;`, ''].join('\n'));
+  const outReact = await run(join(REPO, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.react.json')])
+    .then(() => '', (err) => err.stdout);
+  assert.deepEqual([...outReact.matchAll(/react\.tsx\((\d+),\d+\): error TS\d+/g)].map((m) => Number(m[1])), [4], `tsc:\n${outReact}`);
 });
 
 test('a page using <gelu-explorer> from node_modules/blockscope shows the core\'s GELU(1) in Chromium', async () => {

@@ -258,15 +258,15 @@ TEST_CASE("kernels: the dispatch table names this build's ISA and holds its kern
   REQUIRE(std::string(kernel_isa()) == d.isa);
 #if defined(BLOCKSCOPE_WASM_RELAXED)
   REQUIRE(std::string(d.isa) == "relaxed-simd");
-  REQUIRE(d.linear == f32_linear__relaxed);
-  REQUIRE(d.linear_backward == f32_linear_backward__relaxed);
+  REQUIRE(d.linear == f32_linear_on<kLinearRelaxed>);
+  REQUIRE(d.linear_backward == f32_linear_backward_on<kLinearBackwardRelaxed>);
   REQUIRE(d.attention_scores == f32_attention_scores__relaxed);
   REQUIRE(d.attention_weighted_sum == f32_attention_weighted_sum__relaxed);
   REQUIRE(d.q8_gemv == q8_gemv__simd128);
 #elif defined(__wasm_simd128__)
   REQUIRE(std::string(d.isa) == "simd128");
-  REQUIRE(d.linear == f32_linear__simd128);
-  REQUIRE(d.linear_backward == f32_linear_backward__simd128);
+  REQUIRE(d.linear == f32_linear_on<kLinearSimd128>);
+  REQUIRE(d.linear_backward == f32_linear_backward_on<kLinearBackwardSimd128>);
   REQUIRE(d.attention_scores == f32_attention_scores__simd128);
   REQUIRE(d.q8_gemv == q8_gemv__simd128);
 #else

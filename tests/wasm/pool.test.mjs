@@ -80,8 +80,8 @@ async function trainPair(client, steps = 30) {
   return { gpts, trainers, curves, placed };
 }
 
-test('the default pool: hardwareConcurrency − 1 workers, at least 1, at most 4; connect({workers}) is checked', async () => {
-  assert.deepEqual([undefined, 1, 2, 3, 4, 5, 16, 64].map((cores) => poolSize('auto', cores)), [1, 1, 1, 2, 3, 4, 4, 4]);
+test('the default pool: hardwareConcurrency − 1 workers but two on two cores, at least 1, at most 4; connect({workers}) is checked', async () => {
+  assert.deepEqual([undefined, 0, 1, 2, 3, 4, 5, 16, 64].map((cores) => poolSize('auto', cores)), [1, 1, 1, 2, 2, 3, 4, 4, 4]);
   assert.equal(MAX_WORKERS, 4);
   assert.equal(poolSize(2, 1), 2, 'a number asked for is used as is (one core or not)');
   for (const bad of [0, -1, 1.5, '2', 17, NaN, null]) {

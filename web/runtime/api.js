@@ -285,7 +285,7 @@ export const API = {
       /** d activation / dx at x. @ts (kind: ActivationKind, x: FloatArray): Float32Array */
       activationDerivative: light(CALL),
       /** GELU with F.gelu's naming: 'tanh' (default) or 'none' (exact erf). @ts (x: FloatArray, options?: { approximate?: 'tanh' | 'none' }): Float32Array */
-      gelu: light(RUNTIME),
+      gelu: light(CALL),
       /** The k most likely next tokens of one row of logits, ranked as the sampler ranks them.
        * @ts (logits: FloatArray, options?: { k?: number; temperature?: number }): Candidate[] */
       topCandidates: CALL,

@@ -14,31 +14,34 @@ import { BlockscopeError, checkedModule } from './wasm-module.js';
 import { ResidualMLP, Trainer } from './training.js';
 import { mark } from './marks.js';
 import { fetchBytes, readStream, TEXT_LIMIT } from './downloads.js';
+import { loadFailure } from './load-errors.js';
 import { findTokenizerFiles } from './tokenizer-files.js';
 import {
-  glueUrl as glueUrlOf, relaxedSimdSupported, resolveFlavour, simdSupported, unsupportedReason, WASM_BASE, wasmUrl as wasmUrlOf,
+  fileUrl, glueUrl as glueUrlOf, relaxedSimdSupported, resolveFlavour, simdSupported, unsupportedReason, wasmUrl as wasmUrlOf,
 } from './locations.js';
+import { isNode, nodeBuiltin } from './node-builtins.js';
 
 export { relaxedSimdSupported, simdSupported };
 export { Block, FeedForward, GPT, MultiHeadAttention, Tokenizer, ResidualMLP, Trainer, BlockscopeError };
 
-const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 const instances = new Map(); // module-flavour@base -> Promise<Blockscope>
+// This module's URL, kept out of `new URL(…, import.meta.url)`: app bundlers take that form for a file to copy.
+const MODULE_URL = import.meta.url;
 
 /**
  * Loads (once per flavour, module and base URL) and returns the Blockscope runtime.
  * @param {{flavour?: 'auto'|'simd-relaxed'|'simd'|'baseline', baseUrl?: string|URL, module?: 'full'|'light'}} [options]
  *   flavour 'auto' (default) picks 'simd-relaxed' where the engine supports relaxed SIMD, else 'simd' where it supports
  *   SIMD128, else 'baseline'; baseUrl is the directory holding blockscope-glue.js and blockscope-[light-]<flavour>.wasm
- *   (default: locations.js's WASM_BASE); module 'full' (default) or 'light', the small module whose runtime serves only
+ *   (default: where the build put them, or a page's hosted copy: locations.js fileUrl); module 'full' (default) or 'light', the small module whose runtime serves only
  *   the members api.js marks light (a page's runtime host starts on it: runtime-host.js).
  * @returns {Promise<Blockscope>}
  */
 export function loadBlockscope(options = {}) {
   const flavour = resolveFlavour(options.flavour);
   const module = options.module ?? 'full';
-  const base = new URL(options.baseUrl ?? WASM_BASE, import.meta.url);
-  const key = `${module}-${flavour}@${base.href}`;
+  const base = options.baseUrl == null ? null : new URL(options.baseUrl, MODULE_URL);
+  const key = `${module}-${flavour}@${glueUrlOf(base).href}`;
   if (!instances.has(key)) {
     const p = instantiate(flavour, base, options.compiled, module);
     p.catch(() => instances.delete(key)); // a failed load may be retried
@@ -55,21 +58,23 @@ async function instantiate(flavour, base, precompiled, module) {
   const glueUrl = glueUrlOf(base);
   const wasmUrl = wasmUrlOf(flavour, base, module);
   const moduleArgs = {
-    locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : new URL(path, base)).href, print: () => {}, printErr: () => {},
+    locateFile: (path) => (path.endsWith('.wasm') ? wasmUrl : new URL(path, glueUrl)).href, print: () => {}, printErr: () => {},
   };
   let failed = null;
   let glue;
   if (isNode) {
     // Node 18+ has fetch, but Emscripten's loader would fetch a file path; hand it the bytes instead.
-    const { readFile } = await import(/* @vite-ignore */ 'node:fs/promises');
+    const { readFile } = await nodeBuiltin('fs/promises');
     moduleArgs.wasmBinary = await readFile(wasmUrl);
-    glue = import(/* @vite-ignore */ glueUrl.href);
+    glue = import(/* webpackIgnore: true */ /* @vite-ignore */ glueUrl.href);
   } else {
     // Download and compile the .wasm (streaming: compiled while it arrives) and load the JS glue at the same time;
     // the glue's instantiateWasm hook then only instantiates the compiled module.
     // `precompiled` (a worker's page may compile the wasm while the worker starts): a promise of {url, module}, used
     // when it is this very file, else (null, another URL) the file is fetched and compiled here.
-    glue = import(/* @vite-ignore */ glueUrl.href).then((g) => (mark('glue-loaded'), g));
+    glue = import(/* webpackIgnore: true */ /* @vite-ignore */ glueUrl.href).then((g) => (mark('glue-loaded'), g), (err) => {
+      throw loadFailure(glueUrl, err);
+    });
     const compiled = Promise.resolve(precompiled).catch(() => null)
       .then((given) => (given?.url === wasmUrl.href ? given.module : compileStreaming(wasmUrl)))
       .then((m) => (mark('wasm-compiled'), m));
@@ -91,7 +96,9 @@ async function instantiate(flavour, base, precompiled, module) {
 
 /** Compiles while downloading; falls back to a plain download when the server's MIME type is not application/wasm. */
 async function compileStreaming(url) {
-  const response = await fetch(url, { credentials: 'same-origin' });
+  const response = await fetch(url, { credentials: 'same-origin' }).catch((err) => {
+    throw loadFailure(url, err); // refused (CORS) or unreachable: the file is named
+  });
   if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}`);
   try {
     return await WebAssembly.compileStreaming(response);
@@ -244,8 +251,9 @@ export class Blockscope {
    */
   async createTokenizer({ kind = 'gpt2', vocab, merges, tokens, baseUrl } = {}) {
     if (kind === 'gpt2' && (vocab == null || merges == null)) {
-      const base = new URL(baseUrl ?? new URL('tokenizers/gpt2/', this.#base), this.#base);
-      const text = async (name) => new TextDecoder().decode(await fetchBytes(new URL(name, base)));
+      const base = baseUrl == null ? null : new URL(baseUrl, glueUrlOf(this.#base));
+      const file = (name) => (base ? new URL(name, base) : fileUrl(`tokenizers/gpt2/${name}`, this.#base));
+      const text = async (name) => new TextDecoder().decode(await fetchBytes(file(name)));
       [vocab, merges] = await Promise.all([text('encoder.json'), text('vocab.bpe')]);
     }
     const first = kind === 'symbols' ? tokens : vocab;

@@ -8,7 +8,8 @@
 //
 // How loading works (every file is found from this module's own URL, import.meta.url, never from the page's):
 // - Worker mode: the worker script sits next to this module (./worker.js, or ./blockscope-worker.js next to the
-//   widgets bundle). A bundle served from another origin (a CDN) cannot start it directly — workers must be
+//   widgets bundle, or in a page's hosted copy: locations.js workerUrl). The page hands it the URLs of the wasm files
+//   (locations.js fileUrls), which an app bundler may have renamed. A bundle served from another origin (a CDN) cannot start it directly — workers must be
 //   same-origin — so the client starts a same-origin blob: module worker whose one line import()s the real
 //   worker script by its absolute URL (the CDN must send CORS headers, as CDNs do). The worker says
 //   {ready: true} once its script has run; inside, blockscope.js finds blockscope-<flavour>.js/.wasm from its
@@ -19,8 +20,9 @@
 //   page's one compile of it) and answers the light stateless calls (api.js `light`) until a worker runs; connect()
 //   resolves when it is ready. The first worker starts with the first request it does not serve (an object, a call
 //   the light module lacks), so a page of light widgets starts none.
-// - More workers (pool.js): the first starts at connect(); another when a GPT (api.js `heavy`) is created while every
-//   running worker holds one, up to hardwareConcurrency − 1 (connect({workers}) sets the number). Each is handed the
+// - More workers (pool.js): the first starts with the first request the page's light runtime does not serve (at
+//   connect() where there is none); another when a GPT (api.js `heavy`) is created while every
+//   running worker holds one, up to poolSize() (connect({workers}) sets the number). Each is handed the
 //   WebAssembly.Module the page compiled once. An object lives in the worker that created it; requests about it go there.
 // - Fallback: if the Worker constructor throws (CSP worker-src), or the worker fails (error event) or stays silent
 //   for `workerTimeout` ms before it is ready, the client switches once to the in-thread mode, says so in
@@ -33,13 +35,15 @@
 import { API, membersOf } from './api.js';
 import { BlockscopeError } from './wasm-module.js';
 import { mark } from './marks.js';
-import { resolveFlavour, WORKER_URL } from './locations.js';
+import { resolveFlavour, workerUrl as defaultWorkerUrl } from './locations.js';
 import { RuntimePool } from './pool.js';
 
 export { BlockscopeError };
 
 const instances = new Map(); // options key -> Promise<RuntimeClient>
-const BUNDLE_ORIGIN = new URL(import.meta.url).origin;
+// This module's URL, kept out of `new URL(…, import.meta.url)`: app bundlers take that form for a file to copy.
+const MODULE_URL = import.meta.url;
+const BUNDLE_ORIGIN = new URL(MODULE_URL).origin;
 const pageOrigin = () => (typeof location === 'undefined' ? null : location.origin);
 
 /**
@@ -47,13 +51,13 @@ const pageOrigin = () => (typeof location === 'undefined' ? null : location.orig
  * @param {{workerUrl?: string|URL, flavour?: 'auto'|'simd'|'baseline', inThread?: boolean, workers?: 'auto'|number,
  *          workerTimeout?: number, allowRemoteModels?: boolean, silentTimeout?: number}} [options]
  *   inThread runs the runtime on the page's thread; workers is how many workers the pool may start ('auto', the
- *   default: hardwareConcurrency − 1, from 1 to 4); workerTimeout (ms, default 10000) is how long a worker may
+ *   default: hardwareConcurrency − 1 but two on two cores, from 1 to 4); workerTimeout (ms, default 10000) is how long a worker may
  *   take to start before the in-thread fallback; allowRemoteModels lets loadModel fetch from any origin;
  *   silentTimeout (ms, default 20000) how long a worker may send nothing before it counts as dead and is replaced
  *   (pending calls rejected; after 3 replacements of one worker its place goes to the page's thread).
  */
 export function connect(options = {}) {
-  const workerUrl = new URL(options.workerUrl ?? WORKER_URL, import.meta.url).href;
+  const workerUrl = new URL(options.workerUrl ?? defaultWorkerUrl(), MODULE_URL).href;
   const key = [workerUrl, options.flavour ?? 'auto', !!options.inThread, !!options.allowRemoteModels, options.workers ?? 'auto']
     .join('|');
   if (!instances.has(key)) {

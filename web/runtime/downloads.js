@@ -3,13 +3,13 @@
 // without Content-Length, or compressed, is counted as it streams), no longer than `stallMs` without a byte, and
 // cancellable with an AbortSignal. A download that breaks off is reported as a download error (how many bytes of how
 // many arrived), never blamed on the file. No wasm here: blockscope.js hands the bytes on to the core.
+import { isNode, nodeBuiltin } from './node-builtins.js';
 
 /** The most a config.json (or tokenizer file) may be: real ones are a few KB (GPT-2's vocabulary, 1 MB). */
 export const TEXT_LIMIT = 8 << 20;
 /** How long a download may go without receiving a byte before it is stopped. */
 export const STALL_MS = 30_000;
 
-const isNode = typeof process !== 'undefined' && !!process.versions?.node && typeof window === 'undefined';
 const MiB = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 
 function abortError(signal, what) {
@@ -27,7 +27,7 @@ export async function fetchBytes(url, { limit = TEXT_LIMIT, signal, stallMs = ST
   if (signal?.aborted) throw abortError(signal, what);
   if (isNode && url.protocol === 'file:') {
     const [{ createReadStream }, { stat }, { Readable }] = await Promise.all([
-      import(/* @vite-ignore */ 'node:fs'), import(/* @vite-ignore */ 'node:fs/promises'), import(/* @vite-ignore */ 'node:stream'),
+      nodeBuiltin('fs'), nodeBuiltin('fs/promises'), nodeBuiltin('stream'),
     ]);
     const info = await stat(url).catch((err) => {
       if (optional && err.code === 'ENOENT') return null;

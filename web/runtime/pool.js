@@ -1,8 +1,10 @@
 // pool.js — where the page client's requests run (client.js): a small pool of Web Workers, one per heavy job, or the
 // one runtime on the page's thread. Each worker is a whole Blockscope runtime with its own wasm memory; an object
 // lives in the worker that created it, so every request about it goes there.
-// - Size: navigator.hardwareConcurrency − 1 workers (the page's thread keeps a core), at least one and at most
-//   MAX_WORKERS unless connect({workers}) asks for another number. In-thread there is one runtime.
+// - Size: navigator.hardwareConcurrency − 1 workers (the page's thread keeps a core), at most MAX_WORKERS, unless
+//   connect({workers}) asks for another number; one core gets one worker and two cores get two: a page's thread is
+//   mostly idle while workers compute (the training lab's two runs on a 2-core machine: 1.73× the steps/s of one
+//   worker, bench/lab.mjs), and a second worker starts only when a second heavy job exists. In-thread: one runtime.
 // - Lazily: the first worker starts at connect(); another only when a heavy object (api.js `heavy`: a GPT, which
 //   trains and generates) is created while every running worker already holds one.
 // - Placement: a new heavy object goes to the worker holding the fewest (then the least busy); an object made by
@@ -22,7 +24,7 @@
 import { API } from './api.js';
 import { importMarks } from './marks.js';
 import { precompile, startWorker, WorkerTransport } from './transport.js';
-import { WASM_BASE, wasmUrl } from './locations.js';
+import { fileUrls, wasmUrl } from './locations.js';
 
 /** The default pool's largest size: each worker holds its own wasm memory (16 MiB at start, more per model). */
 export const MAX_WORKERS = 4;
@@ -32,11 +34,14 @@ export const MAX_REQUESTED_WORKERS = 16;
 export const MAX_RESTARTS = 3;
 
 /**
- * The number of workers a pool may start: hardwareConcurrency − 1 (at least 1, at most MAX_WORKERS) for 'auto', else
- * the integer asked for; anything else is an Error naming it.
+ * The number of workers a pool may start: for 'auto', hardwareConcurrency − 1 but as many as the cores on one or two
+ * (1, 2, 2, 3, ... at most MAX_WORKERS; 1 when unknown), else the integer asked for; anything else is an Error naming it.
  */
 export function poolSize(requested = 'auto', cores = globalThis.navigator?.hardwareConcurrency) {
-  if (requested === 'auto') return Math.min(MAX_WORKERS, Math.max(1, (Number.isInteger(cores) ? cores : 1) - 1));
+  if (requested === 'auto') {
+    const known = Number.isInteger(cores) && cores >= 1 ? cores : 1;
+    return Math.min(MAX_WORKERS, known <= 2 ? known : known - 1);
+  }
   if (!Number.isInteger(requested) || requested < 1 || requested > MAX_REQUESTED_WORKERS) {
     throw new Error(`connect(): workers must be 'auto' or an integer from 1 to ${MAX_REQUESTED_WORKERS}, got ${String(requested)}`);
   }
@@ -138,7 +143,7 @@ export class RuntimePool {
     // the first worker, handed the compiled module (starting a worker thread alone can take ~100 ms); the worker
     // fetches the full module itself when a call needs it (runtime-host.js).
     if (!this.#options.inThread && typeof Worker !== 'undefined' && typeof WebAssembly.compileStreaming === 'function') {
-      this.#precompiled = precompile(wasmUrl(this.#flavour, WASM_BASE, 'light'));
+      this.#precompiled = precompile(wasmUrl(this.#flavour, null, 'light'));
     }
     const page = this.#precompiled && typeof document !== 'undefined' ? this.#openPage() : null;
     this.#page = page?.runtime ?? null;
@@ -270,9 +275,11 @@ export class RuntimePool {
     // one, so later workers start on it (&first=full), all instantiating the page's one compile of it.
     let compiled = this.#precompiled;
     if (runtime.index > 0 && compiled) compiled = this.#precompiledFull ??= precompile(wasmUrl(this.#flavour));
-    // The worker's index rides in the hash too: it names the worker in the browser's developer tools.
+    // The worker's index rides in the hash too: it names the worker in the browser's developer tools. So do the URLs
+    // of the files that are not where the worker finds them itself (an app bundler renames them: locations.js).
+    const files = movedFiles(this.#workerUrl);
     const hash = `#flavour=${this.#flavour}${compiled ? '&module=page' : ''}${runtime.index > 0 ? '&first=full' : ''}` +
-      `&worker=${runtime.index}`;
+      `${files ? `&files=${encodeURIComponent(JSON.stringify(files))}` : ''}&worker=${runtime.index}`;
     const worker = await startWorker(this.#workerUrl, this.#options.workerTimeout ?? 10000, hash, compiled);
     const transport = new WorkerTransport(worker, {
       silentMs: this.#options.silentTimeout,
@@ -339,6 +346,15 @@ export class RuntimePool {
       (err) => console.error(`Blockscope: the runtime could not be restarted: ${err.message}`),
     );
   }
+}
+
+/**
+ * The files (name -> URL, locations.js fileUrls) a worker started from `workerUrl` would not find itself, at
+ * ../dist/<name> from its own URL (as its locations.js does); null when it finds them all (a build served as it is).
+ */
+function movedFiles(workerUrl) {
+  const moved = Object.entries(fileUrls()).filter(([name, href]) => href !== new URL(`../dist/${name}`, workerUrl).href);
+  return moved.length ? Object.fromEntries(moved) : null;
 }
 
 /** True if key a comes before key b (arrays of numbers compared in order). */

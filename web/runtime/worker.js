@@ -4,14 +4,20 @@
 // page names the flavour in the worker URL's hash (#flavour=simd, as client.js does), loading the light module starts
 // right away; the page's 'init' then finds it loading or loaded. With &module=page the page compiles the (light) wasm
 // itself while this thread starts and posts {wasmModule: {url, module}} (or {wasmModule: null}: load it here); a
-// module is used for the file at its URL only.
+// module is used for the file at its URL only. &files= carries every file's URL (locations.js fileUrls).
 import { loadBlockscope } from './blockscope.js';
-import { FLAVOURS } from './locations.js';
+import { FLAVOURS, useFiles } from './locations.js';
 import { mark } from './marks.js';
 import { createHost } from './runtime-host.js';
 
 mark('worker-started');
 const params = new URLSearchParams(self.location.hash.slice(1));
+// The wasm files' URLs as the page knows them (pool.js): in an app's bundle they are not next to this script.
+try {
+  if (params.has('files')) useFiles(JSON.parse(params.get('files')));
+} catch {
+  // a page of another version: the files next to this script
+}
 const flavour = params.get('flavour');
 let receiveModule = null;
 const compiled = params.get('module') === 'page' ? new Promise((resolve) => { receiveModule = resolve; }) : null;

@@ -14,7 +14,13 @@ export { MISTAKE_TEXT } from './kit/mistake-text.js';
 
 /* global BLOCKSCOPE_ELEMENT_FILES */
 // Each element's chunks beyond those the entry imports, by tag: written into the entry by scripts/build-widgets.mjs.
-if (typeof BLOCKSCOPE_ELEMENT_FILES === 'string') preloadFiles(JSON.parse(BLOCKSCOPE_ELEMENT_FILES));
+// They hold where the entry runs as built (its own name, served over HTTP), not once an app bundler (Vite, webpack,
+// esbuild) has renamed and merged the chunks into the app's: there the app's own imports load each element.
+const entryUrl = new URL(import.meta.url);
+if (typeof BLOCKSCOPE_ELEMENT_FILES === 'string' && /^https?:$/.test(entryUrl.protocol) &&
+    entryUrl.pathname.endsWith('/blockscope-widgets.js')) {
+  preloadFiles(JSON.parse(BLOCKSCOPE_ELEMENT_FILES), entryUrl);
+}
 
 mark('entry-evaluated');
 // A page using only connect() (no widget on it) keeps the choice of options: loading a widget starts the runtime.

@@ -19,33 +19,13 @@ const LinearBackwardKernels kLinearBackwardRelaxed = {
     .pack_a = f32_pack_a_4__simd128, .pack_at = f32_pack_at_4__simd128, .pack_b = f32_pack_b_8__simd128,
     .gemm_acc = f32_gemm_acc_4x8__relaxed, .colsum_acc = f32_colsum_acc_16__simd128,
     .mc = kLinearBackwardSimd128.mc, .kc = kLinearBackwardSimd128.kc};
-
-void f32_linear__relaxed(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
-                         int64_t OC) {
-  f32_linear(kLinearRelaxed, out, inp, weight, bias, N, C, OC);
-}
-void f32_linear_backward__relaxed(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
-                                  const float* weight, int64_t N, int64_t C, int64_t OC) {
-  f32_linear_backward(kLinearBackwardRelaxed, dinp, dweight, dbias, dout, inp, weight, N, C, OC);
-}
-#endif
-
-#ifdef __wasm_simd128__
-void f32_linear__simd128(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
-                         int64_t OC) {
-  f32_linear(kLinearSimd128, out, inp, weight, bias, N, C, OC);
-}
-void f32_linear_backward__simd128(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
-                                  const float* weight, int64_t N, int64_t C, int64_t OC) {
-  f32_linear_backward(kLinearBackwardSimd128, dinp, dweight, dbias, dout, inp, weight, N, C, OC);
-}
 #endif
 
 const Dispatch& active() {
 #if defined(BLOCKSCOPE_WASM_RELAXED)
   static constexpr Dispatch kRelaxed = {"relaxed-simd",
-                                        f32_linear__relaxed,
-                                        f32_linear_backward__relaxed,
+                                        f32_linear_on<kLinearRelaxed>,
+                                        f32_linear_backward_on<kLinearBackwardRelaxed>,
                                         f32_attention_scores__relaxed,
                                         f32_attention_weighted_sum__relaxed,
                                         q8_gemv__simd128,
@@ -55,8 +35,8 @@ const Dispatch& active() {
   // Eigen has no SIMD128 path and its auto-vectorized scalar code reaches about half of the hand-written
   // kernels' speed in wasm (GEMM) and a quarter (GEMV); see bench/bench_kernels.cpp.
   static constexpr Dispatch kSimd128 = {"simd128",
-                                        f32_linear__simd128,
-                                        f32_linear_backward__simd128,
+                                        f32_linear_on<kLinearSimd128>,
+                                        f32_linear_backward_on<kLinearBackwardSimd128>,
                                         f32_attention_scores__simd128,
                                         f32_attention_weighted_sum__simd128,
                                         q8_gemv__simd128,

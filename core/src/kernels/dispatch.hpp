@@ -30,18 +30,17 @@ void f32_linear__eigen(float* out, const float* inp, const float* weight, const 
                        int64_t OC);
 void f32_linear_backward__eigen(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                                 const float* weight, int64_t N, int64_t C, int64_t OC);
-#ifdef __wasm_simd128__
-void f32_linear__simd128(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
-                         int64_t OC);
-void f32_linear_backward__simd128(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
-                                  const float* weight, int64_t N, int64_t C, int64_t OC);
-#endif
-#ifdef BLOCKSCOPE_WASM_RELAXED
-void f32_linear__relaxed(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
-                         int64_t OC);
-void f32_linear_backward__relaxed(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
-                                  const float* weight, int64_t N, int64_t C, int64_t OC);
-#endif
+// The loop nests on one kernel set, as a LinearFn / LinearBackwardFn: f32_linear_on<kLinearSimd128>, ...
+template <const LinearKernels& K>
+void f32_linear_on(float* out, const float* inp, const float* weight, const float* bias, int64_t N, int64_t C,
+                   int64_t OC) {
+  f32_linear(K, out, inp, weight, bias, N, C, OC);
+}
+template <const LinearBackwardKernels& K>
+void f32_linear_backward_on(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                            const float* weight, int64_t N, int64_t C, int64_t OC) {
+  f32_linear_backward(K, dinp, dweight, dbias, dout, inp, weight, N, C, OC);
+}
 
 struct Dispatch {
   const char* isa;                   // "relaxed-simd", "simd128" or "generic"

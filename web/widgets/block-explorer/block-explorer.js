@@ -25,7 +25,7 @@ import { mean } from 'd3-array';
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { METRICS, renderBars, renderDepth, renderSummary, renderTokenTable } from './block-charts.js';
 import { watchWidth } from '../kit/chart-kit.js';
-import { attrField } from '../kit/controls.js';
+import { attrField, debouncedField, headChecks, showInField } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
 import { blockConfigOf, ConfigView, GPT2_BLOCK_MODEL, GPT2_PRESET, GPT_CONFIG_124M } from './block-config-view.js';
@@ -104,11 +104,13 @@ export class BlockExplorer extends BlockscopeElement {
     this.presetSelect = h('select', { id: 'preset', onchange: () => this.set('preset', this.presetSelect.value) },
       ...MODELS.map(([value, key]) => h('option', { value }, t(key))));
     this.blockSelect = h('select', { id: 'block', onchange: () => this.set('block', this.blockSelect.value) });
-    this.promptInput = h('input', { type: 'text', id: 'prompt', class: 'prompt', autocomplete: 'off', spellcheck: 'false',
-      oninput: () => this.debounce('prompt', () => this.set('prompt', this.promptInput.value)) });
+    this.promptInput = debouncedField(this, h('input', { type: 'text', id: 'prompt', class: 'prompt', autocomplete: 'off',
+      spellcheck: 'false' }), 'prompt');
     const seedNote = t('block.seedNote');
-    const sizeFields = [attrField(this, 'layers', t('block.field.layers')), attrField(this, 'emb-dim', 'emb_dim', { step: 4 }),
-      attrField(this, 'heads', t('block.field.heads')),
+    const heads = headChecks(this);
+    const sizeFields = [attrField(this, 'layers', t('block.field.layers')),
+      attrField(this, 'emb-dim', 'emb_dim', { step: 4 }, { check: heads.width }),
+      attrField(this, 'heads', t('block.field.heads'), {}, { check: heads.heads }),
       attrField(this, 'seed', t('block.field.seed'), { title: seedNote, 'aria-describedby': 'seed-note' })];
     sizeFields[3].title = seedNote; // on the label too
     this.modelText = h('p', { class: 'muted model-text' });
@@ -294,9 +296,7 @@ export class BlockExplorer extends BlockscopeElement {
     for (const r of this.placementBox.querySelectorAll('input')) r.checked = r.value === this.placement();
     for (const r of this.metricBox.querySelectorAll('input')) r.checked = r.value === this.metricName();
     this.boundControls.sync({ values: (name) => this.numAttr(name) });
-    if (this.shadowRoot.activeElement !== this.promptInput && this.promptInput.value !== this.attr('prompt')) {
-      this.promptInput.value = this.attr('prompt');
-    }
+    showInField(this, this.promptInput, this.attr('prompt'));
     this.perTokenBox.checked = this.boolAttr('per-token');
   }
 

@@ -5,8 +5,9 @@
 // widget's t(), so its errors are in the widget's language.
 import { h } from '../kit/base.js';
 import { expNum } from './block-numbers.js';
+import { shippedUrl } from '../../runtime/locations.js';
 
-const PRESET_URL = new URL('../presets/encoder-block-lesson82.json', import.meta.url).href;
+const PRESET_URL = shippedUrl('../presets/encoder-block-lesson82.json', new URL('../presets/encoder-block-lesson82.json', import.meta.url)).href;
 export const LESSON_PRESET = 'encoder-block-lesson82';
 const TOLERANCE = 1e-5;
 

@@ -8,6 +8,7 @@ import { scaleBand } from 'd3-scale';
 
 import { h } from '../kit/base.js';
 import { chartWidth, createChart, naturalSize } from '../kit/chart-kit.js';
+import { fieldError, fieldErrorText } from '../kit/field-error.js';
 import { decimals } from './ffn-text.js';
 
 const SIZE_NAMES = ['d', 'expansion', 'batch', 'tokens'];
@@ -66,6 +67,8 @@ export function checkSizes({ d, expansion, batch, tokens }, specs, port) {
 export const COSTS_CSS = `
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(9.5rem, 1fr)); gap: 0.5rem 1rem; }
 .grid label { display: grid; gap: 0.15rem; }
+.stale-note { color: var(--bs-c2); font-weight: 600; }
+.costs-body.stale { opacity: 0.55; }
 .grid input { width: 100%; }
 .flow { list-style: none; padding: 0; margin: 0.5rem 0; display: flex; flex-wrap: wrap; align-items: center; gap: 0.3rem; }
 .flow li { background: var(--bs-panel); border: 1px solid var(--bs-border); border-radius: 6px; padding: 0.2rem 0.5rem; }
@@ -90,7 +93,8 @@ export class CostsSection {
       const input = h('input', { type: 'number', id: `in-${name}`, name, inputmode: 'decimal', 'aria-describedby': 'status',
         min, max, step: 1, ...props });
       input.addEventListener('input', () => this.onSizeInput());
-      return h('label', { for: `in-${name}` }, h('span', {}, label, h('span', { class: 'muted' }, help)), input);
+      // A cell of its own, so a field's error message (field-error.js) sits right under it.
+      return h('div', { class: 'cell' }, h('label', { for: `in-${name}` }, h('span', {}, label, h('span', { class: 'muted' }, help)), input));
     };
     const grid = h('div', { class: 'grid' },
       num('d', 'd ', t('ffn.costs.dHelp')),
@@ -98,6 +102,7 @@ export class CostsSection {
       num('batch', 'B ', t('ffn.costs.batchHelp')),
       num('tokens', 'n ', t('ffn.costs.tokensHelp')));
     this.sizeInputs = Object.fromEntries(SIZE_NAMES.map((n) => [n, grid.querySelector(`#in-${n}`)]));
+    this.staleNote = h('p', { class: 'stale-note', 'aria-live': 'polite', hidden: true });
     this.biasSelect = h('select', { id: 'attn-bias', 'aria-describedby': 'convention' },
       ...Object.keys(BIAS_CONVENTIONS).map((value) => h('option', { value }, t(`ffn.bias.${value}.label`))));
     this.ffnBias = h('input', { type: 'checkbox', id: 'ffn-bias', 'aria-describedby': 'convention' });
@@ -108,7 +113,7 @@ export class CostsSection {
     });
     this.presets = h('div', { class: 'row presets', role: 'group', 'aria-label': t('ffn.costs.presetsLabel') },
       h('span', { class: 'muted' }, t('ffn.costs.presets')),
-      ...PRESETS.map((p) => h('button', { type: 'button', 'data-preset': p.id, onclick: () => this.setAttrs(p.attrs) },
+      ...PRESETS.map((p) => h('button', { type: 'button', 'data-preset': p.id, onclick: () => this.usePreset(p.attrs) },
         t(`ffn.costs.preset.${p.id}`))));
     this.flow = h('ol', { class: 'flow', 'aria-label': t('ffn.costs.flowLabel') });
     this.costTable = h('table', { class: 'costs' });
@@ -120,18 +125,29 @@ export class CostsSection {
     this.grid = grid;
     this.biasRow = h('div', { class: 'row bias-row' }, h('label', { for: 'attn-bias' }, t('ffn.costs.attnBias')), this.biasSelect,
       h('label', {}, this.ffnBias, ` ${t('ffn.costs.ffnBias')}`));
-    this.nodes = [
-      h('h4', {}, t('ffn.costs.title')),
-      this.presets,
-      grid,
-      this.biasRow,
-      this.flow,
+    // While a size field is invalid the numbers stay those of the last valid sizes, dimmed, and staleNote says so.
+    this.body = h('div', { class: 'costs-body' }, this.flow,
       h('div', { class: 'pair' }, h('div', { class: 'scroll' }, this.costTable), this.paramChart),
       this.dominance,
       h('h4', {}, t('ffn.costs.blockTitle')),
       this.convention,
-      h('div', { class: 'scroll' }, this.breakdown),
+      h('div', { class: 'scroll' }, this.breakdown));
+    this.nodes = [
+      h('h4', {}, t('ffn.costs.title')),
+      this.presets,
+      grid,
+      this.staleNote,
+      this.biasRow,
+      this.body,
     ];
+  }
+
+  /** A preset's sizes replace whatever the size fields held, invalid text included. */
+  usePreset(attrs) {
+    for (const el of Object.values(this.sizeInputs)) fieldError(el, null);
+    this.markStale(false);
+    this.setAttrs(attrs);
+    for (const [n, el] of Object.entries(this.sizeInputs)) el.value = this.host.attr(n);
   }
 
   /** Sets several attributes (booleans as present/absent); the element recomputes once per change. */
@@ -152,17 +168,34 @@ export class CostsSection {
     }
   }
 
+  /**
+   * The learner's sizes: each invalid field says why right under it (field-error.js); while one is, no size changes
+   * and the numbers, those of the last valid sizes, are marked stale.
+   */
   onSizeInput() {
     const a = Object.fromEntries(Object.entries(this.sizeInputs).map(([n, el]) => [n, el.value.trim()]));
-    for (const el of Object.values(this.sizeInputs)) el.removeAttribute('aria-invalid');
-    try {
-      checkSizes(a, this.host.specs(), this.host);
-    } catch (err) {
-      this.sizeInputs[err.field]?.setAttribute('aria-invalid', 'true');
-      this.host.report(this.host.t('ffn.costs.badSizes', { error: err.message }), { error: true });
-      return;
+    const valid = Object.fromEntries(SIZE_NAMES.map((n) => [n, this.host.attr(n)]));
+    let ok = true;
+    for (const [n, el] of Object.entries(this.sizeInputs)) {
+      let problem = null;
+      try {
+        checkSizes({ ...valid, [n]: a[n] }, this.host.specs(), this.host);
+      } catch (err) {
+        problem = err.message;
+      }
+      ok = fieldError(el, problem, { after: el.closest('label') }) && ok;
     }
-    for (const [n, v] of Object.entries(a)) if (this.host.attr(n) !== v) this.host.set(n, v);
+    this.markStale(!ok);
+    if (ok) for (const [n, v] of Object.entries(a)) if (this.host.attr(n) !== v) this.host.set(n, v);
+  }
+
+  /** Marks the numbers as those of the last valid sizes (while a size field is invalid), or not. */
+  markStale(stale) {
+    this.body.classList.toggle('stale', stale);
+    this.staleNote.hidden = !stale;
+    const s = this.sizes;
+    this.staleNote.textContent = stale && s ? this.host.t('ffn.costs.stale', { d: this.host.num(s.d),
+      expansion: this.host.num(s.expansion), batch: this.host.num(s.batch), tokens: this.host.num(s.tokens) }) : '';
   }
 
   async update() {
@@ -175,6 +208,7 @@ export class CostsSection {
     const convention = conventionOf(qkvBias, outBias);
     this.biasSelect.value = convention;
     for (const [n, el] of Object.entries(this.sizeInputs)) {
+      if (fieldErrorText(el) !== null) continue; // the learner's invalid text stays, with its message, until fixed
       const active = host.isFocused(el);
       if (!active || Number(el.value) !== sizes[n]) el.value = String(sizes[n]);
     }

@@ -36,6 +36,7 @@ import { DEFAULT_DEMO, POSITIONWISE_CSS, PositionwiseDemo } from './ffn-position
 import { fill } from './ffn-text.js';
 import { EXAMPLE_CSS, WorkedExample } from './ffn-worked-example.js';
 import en from '../i18n/en/ffn-explorer.js';
+import { fieldError } from '../kit/field-error.js';
 
 const DEFAULT_PROMPT = 'Attention moves information between tokens. The feed-forward layer then thinks about each token by itself.';
 // A small GPT with random (seeded) weights: byte-level vocabulary, so a prompt's UTF-8 bytes are its token ids.
@@ -112,13 +113,8 @@ export class FeedForwardExplorer extends BlockscopeElement {
 
     this.promptInput = h('input', { type: 'text', id: 'prompt', spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'hidden-summary' });
     this.promptInput.addEventListener('input', () => {
-      if (this.promptInput.value.length === 0) {
-        this.promptInput.setAttribute('aria-invalid', 'true');
-        this.status(t('ffn.hidden.emptyPrompt'), { error: true });
-      } else {
-        this.promptInput.removeAttribute('aria-invalid');
-        this.set('prompt', this.promptInput.value);
-      }
+      const empty = this.promptInput.value.length === 0;
+      if (fieldError(this.promptInput, empty ? t('ffn.hidden.emptyPrompt') : null)) this.set('prompt', this.promptInput.value);
     });
     this.layerSelect = h('select', { id: 'layer' },
       ...Array.from({ length: GPT_CONFIG.n_layers }, (_, i) => h('option', { value: String(i + 1) }, t('ffn.hidden.layerOption', { layer: i + 1 }))));

@@ -8,8 +8,10 @@ import { fmt, h, parseRows } from '../kit/base.js';
 import { CheckPanel } from '../kit/check-panel.js';
 import { pyList } from '../kit/copy-pytorch.js';
 import { sci } from './ffn-text.js';
+import { fieldError } from '../kit/field-error.js';
+import { shippedUrl } from '../../runtime/locations.js';
 
-const PRESET_URL = new URL('../presets/ffn-lesson82.json', import.meta.url).href;
+const PRESET_URL = shippedUrl('../presets/ffn-lesson82.json', new URL('../presets/ffn-lesson82.json', import.meta.url)).href;
 export const FFN_PRESET = 'ffn-lesson82';
 const MAX_TOKENS = 8;
 
@@ -93,10 +95,9 @@ export class LessonFFN {
     let rows;
     try {
       rows = this.readRows();
-      this.xInput.removeAttribute('aria-invalid');
+      fieldError(this.xInput, null);
     } catch (err) {
-      this.xInput.setAttribute('aria-invalid', 'true');
-      this.host.report(this.host.t('ffn.lesson.badX', { error: err.message }), { error: true });
+      fieldError(this.xInput, this.host.t('ffn.lesson.badX', { error: err.message }), { after: this.xInput.parentNode });
       return;
     }
     const seq = (this.seq = (this.seq ?? 0) + 1);

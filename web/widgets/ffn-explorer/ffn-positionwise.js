@@ -6,6 +6,7 @@ import { chartWidth, groupedBars } from '../kit/chart-kit.js';
 import { fill, sci } from './ffn-text.js';
 import { addEnglish, messages } from '../kit/i18n.js';
 import en from '../i18n/en/ffn-explorer.js';
+import { fieldError } from '../kit/field-error.js';
 
 addEnglish(en); // its messages, also where it is used without the widget (tools, tests)
 const ENGLISH = { t: (key, params) => messages('en').t(key, params) }; // parseDemo without a widget (tools, tests)
@@ -110,7 +111,6 @@ export class PositionwiseDemo {
 
   onInput(input) {
     const fields = [...this.list.querySelectorAll('input')];
-    fields.forEach((f) => f.removeAttribute('aria-invalid'));
     let rows;
     try {
       rows = checkDemo(fields.map((f, i) => {
@@ -121,10 +121,12 @@ export class PositionwiseDemo {
         }
       }), this.host);
     } catch (err) {
-      (err.field ?? input).setAttribute('aria-invalid', 'true');
-      this.host.report(this.host.t('ffn.demo.badTokens', { error: err.message.replace(/^./, (c) => c.toUpperCase()) }), { error: true });
+      const bad = err.field ?? input;
+      const message = this.host.t('ffn.demo.badTokens', { error: err.message.replace(/^./, (c) => c.toUpperCase()) });
+      for (const f of fields) fieldError(f, f === bad ? message : null, { after: f.closest('.token-row') });
       return;
     }
+    for (const f of fields) fieldError(f, null);
     if (this.demo && rows.every((r, i) => sameRow(r, this.demo.rows[i]))) return;
     this.host.set('demo', rows.map((r) => r.join(', ')).join('; '));
   }
@@ -140,7 +142,7 @@ export class PositionwiseDemo {
         same = sameRow(parseNumbers(input.value), rows[t]);
       } catch { /* rewritten below */ }
       if (!same) input.value = rows[t].join(', ');
-      input.removeAttribute('aria-invalid');
+      fieldError(input, null);
     });
     const across = this.host.attr('demo-mode') === 'across-sequence';
     this.modeBox.checked = across;

@@ -5,6 +5,7 @@
 import { h, parseNumber } from '../kit/base.js';
 import { pyList } from '../kit/copy-pytorch.js';
 import { fill, vector } from './ffn-text.js';
+import { fieldError } from '../kit/field-error.js';
 
 const D = 2;
 const HIDDEN = 4;
@@ -154,7 +155,7 @@ export class WorkedExample {
       const rows = t.cols === 1 ? values[t.key].map((v) => [v]) : values[t.key];
       this.cells[t.key].forEach((row, r) => row.forEach((input, c) => {
         input.value = String(rows[r][c]);
-        input.removeAttribute('aria-invalid');
+        fieldError(input, null);
       }));
     }
   }
@@ -167,10 +168,10 @@ export class WorkedExample {
       const rows = this.cells[t.key].map((row, r) => row.map((input, c) => {
         try {
           const v = parseCell(this.host, input.value, cellName(this.host, t, r, c));
-          input.removeAttribute('aria-invalid');
+          fieldError(input, null);
           return v;
         } catch (err) {
-          input.setAttribute('aria-invalid', 'true');
+          fieldError(input, err.message, { after: input.parentNode }); // under the tensor's grid of cells
           errors.push(err.message);
           return NaN;
         }

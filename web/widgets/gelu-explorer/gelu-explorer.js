@@ -15,8 +15,9 @@
 import { line } from 'd3-shape';
 
 import { BlockscopeElement, define, h } from '../kit/base.js';
-import { chartWidth, createChart, KIT_CSS, legend, naturalSize, watchWidth } from '../kit/chart-kit.js';
+import { chartWidth, createChart, KIT_CSS, legend, naturalSize, placeLabel, pointerKey, watchWidth } from '../kit/chart-kit.js';
 import { CHECK_CSS, CheckPanel } from '../kit/check-panel.js';
+import { warnAttr } from '../kit/attrs.js';
 import { attrField, attrSelect } from '../kit/controls.js';
 import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { PREDICT_CSS, PredictPanel } from '../kit/predict-panel.js';
@@ -92,8 +93,11 @@ export class GeluExplorer extends BlockscopeElement {
     this.derivBox = h('input', { type: 'checkbox', id: 'deriv' });
     this.diffBox = h('input', { type: 'checkbox', id: 'diff' });
     const range = { step: 'any' };
-    const rangeFields = [attrField(this, 'min', this.t('gelu.control.min'), range),
-      attrField(this, 'max', this.t('gelu.control.max'), range)];
+    // The range's ends must stay in order: a field that would cross the other says so under it.
+    const rangeFields = [attrField(this, 'min', this.t('gelu.control.min'), range,
+      { check: (v) => (Number(v) < this.numAttr('max') ? null : this.t('gelu.field.minBelowMax', { max: this.num(this.numAttr('max')) })) }),
+    attrField(this, 'max', this.t('gelu.control.max'), range,
+      { check: (v) => (Number(v) > this.numAttr('min') ? null : this.t('gelu.field.maxAboveMin', { min: this.num(this.numAttr('min')) })) })];
     for (const field of rangeFields) field.classList.add('range');
     const checkForm = attrSelect(this, 'check-form', this.t('gelu.control.checkForm'),
       { tanh: this.t('gelu.control.checkForm.tanh'), erf: this.t('gelu.control.checkForm.erf') });
@@ -118,7 +122,7 @@ export class GeluExplorer extends BlockscopeElement {
     s.append(
       h('style', {}, KIT_CSS + PREDICT_CSS + CHECK_CSS + COPY_CSS + CSS),
       h('h3', { part: 'title' }, this.t('gelu.title')),
-      h('p', { class: 'muted' }, this.t('gelu.instructions')),
+      h('p', { class: 'muted instructions' }, this.t(pointerKey('gelu.instructions'))),
       this.legendBox,
       this.chartBox,
       h('div', { class: 'row', part: 'controls' },
@@ -179,7 +183,11 @@ export class GeluExplorer extends BlockscopeElement {
   range() {
     let lo = this.numAttr('min');
     let hi = this.numAttr('max');
-    if (!(hi > lo)) [lo, hi] = [-3, 3];
+    if (!(hi > lo)) {
+      const [dlo, dhi] = [this.defaultOf('min'), this.defaultOf('max')];
+      warnAttr(this, 'min', this.attr('min'), `not less than max (${hi})`, `min=${dlo} and max=${dhi}`);
+      [lo, hi] = [dlo, dhi];
+    }
     return [lo, hi];
   }
 
@@ -193,8 +201,10 @@ export class GeluExplorer extends BlockscopeElement {
       const xs = Float32Array.from({ length: POINTS }, (_, i) => lo + ((hi - lo) * i) / (POINTS - 1));
       const ys = {};
       const ds = {};
-      // The readout at x is asked for with the curves (one round trip to the worker, not two).
-      const x = (this.current = this.numAttr('x'));
+      // The readout at x is asked for with the curves (one round trip to the worker, not two). A redraw (derivatives
+      // or the difference toggled, the range changed) keeps the learner's position, clamped to the range; the first
+      // draw starts at the `x` attribute.
+      const x = (this.current = Math.min(hi, Math.max(lo, this.current ?? this.numAttr('x'))));
       const [, readout] = await Promise.all([
         Promise.all(CURVES.map(async ({ kind }) => {
           ys[kind] = await rt.activation(kind, xs);
@@ -214,8 +224,11 @@ export class GeluExplorer extends BlockscopeElement {
   }
 
   attributeChanged(name) {
-    if (name === 'x' && this.data) this.setX(this.numAttr('x'));
-    else this.start();
+    if (name === 'x') {
+      if (this.data) return this.setX(this.numAttr('x'));
+      this.current = null; // the curves are still coming: start over at the new x
+    }
+    return this.start();
   }
 
   draw() {
@@ -262,24 +275,27 @@ export class GeluExplorer extends BlockscopeElement {
     this.updateDifference();
   }
 
-  /** Marks the minimum of GELU-tanh found in the core's values (the lesson's dip ≈ −0.17 near −0.75). */
+  /**
+   * Marks the minimum of GELU-tanh found in the core's values (the lesson's dip ≈ −0.17 near −0.75), its label placed
+   * clear of every drawn line (the curves, their derivatives and the zero line; placeLabel in the chart kit).
+   */
   drawDip(chart) {
-    const { xs, ys } = this.data;
+    const { xs, ys, ds } = this.data;
     const g = ys.gelu_tanh;
     let k = 0;
     for (let i = 1; i < g.length; i++) if (g[i] < g[k]) k = i;
     if (k === 0 || k === g.length - 1) return;
     this.dip = { x: xs[k], y: g[k] };
-    const mark = chart.plot.append('g').attr('class', 'dip')
-      .attr('transform', `translate(${chart.x(xs[k])},${chart.y(g[k])})`);
-    mark.append('circle').attr('r', 5).attr('fill', 'none').attr('stroke', 'var(--bs-c4)').attr('stroke-width', 2);
-    // A halo in the background colour keeps the label readable where it crosses the curves.
-    const label = mark.append('text').attr('x', -8).attr('y', -10).attr('text-anchor', 'end')
-      .attr('paint-order', 'stroke').attr('stroke', 'var(--bs-bg)').attr('stroke-width', 4)
-      .text(this.t('gelu.chart.dip', { y: this.num(g[k], 2), x: this.num(xs[k], 2) }));
-    // On a narrow chart the label would reach over the y axis: start it just right of the axis instead.
-    const width = label.node().getComputedTextLength?.() || 8 * label.text().length;
-    if (chart.x(xs[k]) - 8 - width < 4) label.attr('x', 4 - chart.x(xs[k])).attr('text-anchor', 'start');
+    const px = chart.x(xs[k]);
+    const py = chart.y(g[k]);
+    const lines = CURVES.flatMap(({ kind }) => [ys[kind], ...(this.derivBox.checked ? [ds[kind]] : [])]);
+    const avoid = lines.flatMap((v) => Array.from(v, (y, i) => [chart.x(xs[i]), chart.y(y)]));
+    for (let x = 0; x <= chart.innerW; x += 2) avoid.push([x, chart.y(0)]);
+    const mark = chart.plot.append('g').attr('class', 'dip');
+    mark.append('circle').attr('cx', px).attr('cy', py).attr('r', 5).attr('fill', 'none').attr('stroke', 'var(--bs-c4)')
+      .attr('stroke-width', 2);
+    placeLabel({ ...chart, plot: mark }, { px, py, avoid, cls: 'dip-label', color: 'var(--bs-c4)',
+      text: this.t('gelu.chart.dip', { y: this.num(g[k], 2), x: this.num(xs[k], 2) }) });
   }
 
   async updateDifference() {
@@ -314,8 +330,7 @@ export class GeluExplorer extends BlockscopeElement {
   moveTo(x) {
     this.setX(x);
     if (!this.hasAttribute('sync-url')) return;
-    clearTimeout(this._xTimer);
-    this._xTimer = setTimeout(() => this.set('x', Math.round(x * 100) / 100), 250);
+    this.debounce('x', () => this.set('x', Math.round(x * 100) / 100), { ms: 250, source: this.chartBox });
   }
 
   onKey(e) {

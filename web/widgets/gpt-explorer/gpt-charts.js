@@ -6,7 +6,7 @@ import { extent, max } from 'd3-array';
 import { scaleDiverging, scaleSequential } from 'd3-scale';
 
 import { h } from '../kit/base.js';
-import { colorLegend, createChart, DIVERGING, heatmap, moveCell, overlaidHistogram, VIRIDIS } from '../kit/chart-kit.js';
+import { colorLegend, createChart, DIVERGING, heatmap, moveCell, overlaidHistogram, pointerKey, VIRIDIS } from '../kit/chart-kit.js';
 import { attrSelect } from '../kit/controls.js';
 import { byteTitle, hasByte } from '../kit/tokens.js';
 import { markLinked } from '../kit/linked-selection.js';
@@ -50,7 +50,7 @@ export class InspectionView {
     this.lnReadout = h('p', { class: 'readout ln-readout', 'aria-live': 'polite' });
     this.lnTable = h('table', { class: 'ln-table' });
     this.normSection = h('section', { class: 'norms', part: 'layernorm' }, h('h4', {}, t('gpt.ln.heading')),
-      h('p', { class: 'muted' }, t('gpt.ln.intro')),
+      h('p', { class: 'muted instructions' }, t(pointerKey('gpt.ln.intro'))),
       h('div', { class: 'row controls', part: 'controls' },
         attrSelect(host, 'ln', t('gpt.ln.select'), { final: 'final_norm' }),
         attrSelect(host, 'ln-side', t('gpt.ln.side'), { in: t('gpt.ln.input'), out: t('gpt.ln.output') }),

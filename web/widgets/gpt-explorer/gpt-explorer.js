@@ -17,6 +17,7 @@
 // i18n/<locale>/gpt-explorer.js (lang="de", …); events and Copy as PyTorch are the same in every language.
 import { BlockscopeElement, define, h, UPDATE } from '../kit/base.js';
 import { watchWidth } from '../kit/chart-kit.js';
+import { debouncedField, showInField } from '../kit/controls.js';
 import { CANDIDATES_CSS, renderCandidates } from './gpt-candidates.js';
 import { CHARTS_CSS, InspectionView } from './gpt-charts.js';
 import { GENERATE_CSS, GeneratePanel } from './gpt-generate.js';
@@ -133,8 +134,7 @@ export class GPTExplorer extends BlockscopeElement {
   }
 
   buildPromptSection() {
-    this.promptInput = h('textarea', { id: 'prompt', rows: 2, spellcheck: 'false',
-      oninput: () => this.debounce('prompt', () => this.set('prompt', this.promptInput.value)) });
+    this.promptInput = debouncedField(this, h('textarea', { id: 'prompt', rows: 2, spellcheck: 'false' }), 'prompt');
     this.boundControls.addGroup('prompt', this.promptInput);
     this.tokenNote = h('p', { class: 'muted token-note' });
     this.chips = h('ol', { class: 'chips', 'aria-label': this.t('gpt.prompt.tokensLabel') });
@@ -192,9 +192,7 @@ export class GPTExplorer extends BlockscopeElement {
 
   async update(level) {
     this.boundControls.sync({ skip: ['layer', 'head'] });
-    if (this.shadowRoot.activeElement !== this.promptInput && this.promptInput.value !== this.attr('prompt')) {
-      this.promptInput.value = this.attr('prompt');
-    }
+    showInField(this, this.promptInput, this.attr('prompt'));
     if (!this.gpt) this.panel.preselect(this.weightsName());
     if (!this.visible) return; // start() builds everything once the widget is near the viewport
     let rebuilt = false;

@@ -9,7 +9,6 @@ const EN = messages('en'); // the spec's label, for events and Copy as PyTorch, 
 
 export class LabRuns {
   #port;
-  #timer = null;
   constructor(port) {
     this.#port = port;
     this.lab = null; // {label (null: the lab gave none), checkpoints: [{step, config, weights}]}
@@ -53,8 +52,8 @@ export class LabRuns {
     const ck = this.lab?.checkpoints[Number(this.scrub.value)];
     if (!ck) return;
     this.out.textContent = this.#port.t('gpt.lab.step', { step: ck.step });
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.show(ck.step), 120); // the last position dragged to, not every one
+    // The last position dragged to, not every one (and before anything else the learner does: base.js debounce).
+    this.#port.debounce('scrub', () => this.show(ck.step), { ms: 120, source: this.scrub });
   }
 
   /** Shows the run's checkpoint at `step` (the nearest one there is) and loads it. */

@@ -3,12 +3,12 @@
 // the random-model settings and the checkpoint loader (URL, file picker, drop zone). Controls set the host's
 // attributes or call its loadFiles()/loadUrl()/useShipped(); the panel never touches a model.
 import { h } from '../kit/base.js';
-import { attrField, attrSelect, seedField } from '../kit/controls.js';
+import { attrField, attrSelect, headChecks, seedField } from '../kit/controls.js';
 import { labelsOf } from './gpt-models.js';
 
 export const MODEL_PANEL_CSS = `
 fieldset.weights { display: grid; gap: 0.3rem; margin: 0.3rem 0 0.5rem; }
-fieldset.weights label.choice { display: flex; gap: 0.5rem; align-items: baseline; padding: 0.25rem 0.4rem; border-radius: 6px;
+fieldset.weights label.choice { display: flex; gap: 0.5rem; align-items: baseline; margin: 0; padding: 0.25rem 0.4rem; border-radius: 6px;
   border: 1px solid transparent; }
 fieldset.weights label.choice:has(input:checked) { border-color: var(--bs-accent); background: var(--bs-panel); }
 fieldset.weights input[type="radio"] { accent-color: var(--bs-accent); }
@@ -57,17 +57,20 @@ export class ModelPanel {
 
   buildSettings() {
     const { t, num } = this.host;
+    const heads = headChecks(this.host);
     const fields = [
       attrField(this.host, 'layers', t('gpt.size.layers')),
-      attrField(this.host, 'emb-dim', 'emb_dim', { step: 4 }),
-      attrField(this.host, 'heads', t('gpt.size.heads')),
+      attrField(this.host, 'emb-dim', 'emb_dim', { step: 4 }, { check: heads.width }),
+      attrField(this.host, 'heads', t('gpt.size.heads'), {}, { check: heads.heads }),
       attrField(this.host, 'context', t('gpt.size.context')),
       attrSelect(this.host, 'tokenizer', t('gpt.size.tokenizer'),
         { byte: t('gpt.size.bytes', { vocab: num(256) }), gpt2: t('gpt.size.gpt2', { vocab: num(50257) }) }),
     ];
-    // Changing a setting asks for a random model of that size (it replaces the trained model and its twin).
+    // Changing a setting asks for a random model of that size (it replaces the trained model and its twin); a value the
+    // field refuses (its message under it) changes nothing.
     for (const name of RANDOM_SETTINGS) {
-      this.host.boundControls.get(name).addEventListener('change', () => this.host.set('weights', 'random'));
+      const input = this.host.boundControls.get(name);
+      input.addEventListener('change', () => input.getAttribute('aria-invalid') !== 'true' && this.host.set('weights', 'random'));
     }
     this.randomButton = h('button', { type: 'button', class: 'use-random', onclick: () => this.host.set('weights', 'random') },
       t('gpt.size.build'));

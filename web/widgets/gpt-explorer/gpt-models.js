@@ -7,6 +7,7 @@
 // language, and labelIn(t) in the widget's language, for the page.
 import { messages } from '../kit/i18n.js';
 import { openModelTokenizer, openTokenizer } from '../kit/tokens.js';
+import { shippedUrl } from '../../runtime/locations.js';
 
 const EN = messages('en');
 /** Message `key` in English (labels in events and code). */
@@ -24,13 +25,13 @@ const en = (key, params) => EN.t(key, params);
  */
 export const SHIPPED_MODELS = Object.freeze({
   brown: {
-    url: new URL('../models/brown/', import.meta.url).href, tokenizerFiles: false, defaults: {},
+    url: shippedUrl('../models/brown/', new URL('../models/brown/', import.meta.url)).href, tokenizerFiles: false, defaults: {},
   },
   'brown-bpe': {
-    url: new URL('../models/brown-bpe/', import.meta.url).href, defaults: {},
+    url: shippedUrl('../models/brown-bpe/', new URL('../models/brown-bpe/', import.meta.url)).href, defaults: {},
   },
   sort: {
-    url: new URL('../models/sort/', import.meta.url).href, defaults: { prompt: '9 9 9 9 3 1 1 3 SEP', temperature: 0, 'max-new-tokens': 8 },
+    url: shippedUrl('../models/sort/', new URL('../models/sort/', import.meta.url)).href, defaults: { prompt: '9 9 9 9 3 1 1 3 SEP', temperature: 0, 'max-new-tokens': 8 },
   },
 });
 export const DEFAULT_MODEL = 'brown';

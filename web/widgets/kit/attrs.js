@@ -67,6 +67,76 @@ export function sanitizeAttr(spec, raw) {
   return text.length <= (spec.maxLength ?? 2000) ? text : null;
 }
 
+/** Per element, the (attribute, value) pairs already reported by warnAttr. */
+const warned = new WeakMap();
+
+/**
+ * Reports once per element, attribute and value, with console.warn, that attribute `name`="raw" is not used as
+ * written: `why` says what is wrong with it and `kept` what the widget uses instead.
+ */
+export function warnAttr(el, name, raw, why, kept) {
+  if (!warned.has(el)) warned.set(el, new Set());
+  const seen = warned.get(el);
+  const key = `${name}\u0000${raw}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  console.warn(`<${el.localName}> ${name}="${raw}": ${why}; using ${kept}`);
+}
+
+/**
+ * Attribute text `raw` as attribute `name`'s spec reads it: {ok, value}. ok: the text is used as written (value typed:
+ * a number, a boolean, the text). A value the spec refuses — a number that is not one (the default is used), outside
+ * [min, max] (the nearest limit) or not whole where it must be (rounded), a word not among `options` (the default),
+ * a boolean other than "", "true", "false" or its own name (true: the attribute is present) — is replaced and
+ * reported once (warnAttr). A word that differs from an option only in case or surrounding spaces is read as that
+ * option, unreported. `fallback`: the attribute's default on `el`.
+ */
+export function checkAttr(el, name, spec, raw, fallback) {
+  const refuse = (why, value, kept = JSON.stringify(String(value))) => {
+    warnAttr(el, name, raw, why, kept);
+    return { ok: false, value };
+  };
+  if (spec.options) {
+    const options = spec.options.map(String);
+    if (options.includes(raw)) return { ok: true, value: spec.type === 'number' ? Number(raw) : raw };
+    // "GELU " for gelu: the same word, read as the option it is (nothing to report).
+    const same = options.find((o) => o.toLowerCase() === raw.trim().toLowerCase());
+    if (same !== undefined) return { ok: false, value: spec.type === 'number' ? Number(same) : same };
+    const list = options.map((o) => (o === '' ? '""' : o)).join(', ');
+    return refuse(`not one of ${list}`, fallback);
+  }
+  if (spec.type === 'boolean') {
+    if (['', 'true', 'false', name].includes(raw)) return { ok: true, value: raw !== 'false' };
+    return refuse('not "true" or "false" (a present boolean attribute is true)', true, 'true');
+  }
+  if (spec.type !== 'number') return { ok: true, value: raw };
+  const v = Number(raw.replace('\u2212', '-'));
+  if (raw.trim() === '' || !Number.isFinite(v)) return refuse('not a number', Number(fallback), String(fallback));
+  let kept = spec.int ? Math.round(v) : v;
+  if (spec.min != null) kept = Math.max(spec.min, kept);
+  if (spec.max != null) kept = Math.min(spec.max, kept);
+  if (kept === v) return { ok: true, value: v };
+  const outside = (spec.min != null && v < spec.min) || (spec.max != null && v > spec.max);
+  const range = `${spec.min ?? '−∞'} … ${spec.max ?? '∞'}`;
+  return refuse(outside ? `outside ${range}` : 'not a whole number', kept, String(kept));
+}
+
+/**
+ * Attribute `name` of widget `el` as `kind` ('text', 'number' or 'boolean'): its default (el.defaultOf) when absent, else
+ * as its spec reads it (checkAttr: a refused value is replaced and reported once). Text of an attribute without a spec
+ * is returned as written.
+ */
+export function readAttr(el, name, kind = 'text') {
+  const raw = el.getAttribute(name);
+  const fallback = el.defaultOf(name);
+  if (kind === 'boolean') return raw === null ? Boolean(fallback) : raw !== 'false';
+  if (raw === null) return kind === 'number' ? Number(fallback) : String(fallback ?? '');
+  const spec = el.constructor.attrSpecs()[name];
+  const { ok, value } = spec ? checkAttr(el, name, spec, raw, fallback) : { ok: true, value: raw };
+  if (kind === 'number') return Number(value);
+  return ok ? raw : String(value);
+}
+
 /**
  * A value as attribute text, locale-free: a boolean as presence (returns true / false), a number as JavaScript
  * writes it, a list of numbers as "1, 3, 5, 7" and a list of rows as "1, 3; 5, 7" (what the widgets' vector and

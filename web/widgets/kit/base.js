@@ -6,14 +6,18 @@
 // theme), values.js (fmt and the number parsers, re-exported here), dom.js (h, re-exported), controls.js,
 // chart-kit.js, tokens.js. Widgets never touch the wasm module: they call the runtime client.
 import { connect } from '../../runtime/client.js';
-import { applyState, attrSpec, COMMON_ATTRS, sanitizeAttr, stateOf } from './attrs.js';
+import { applyState, attrSpec, COMMON_ATTRS, readAttr, sanitizeAttr, stateOf } from './attrs.js';
 import { applyHash, writeHash } from './deep-link.js';
 import { isLoaded, loadLocale, messages, resolveLocale } from './i18n.js';
 import { applyLayout, insertSlots, isLocked, LAYOUT_ATTRS, LAYOUT_CSS, layoutSpecs } from './layout.js';
 import { Controls } from './controls.js';
+import { EDIT_DELAY_MS, PendingEdits } from './pending-edits.js';
+import { FIELD_ERROR_CSS } from './field-error.js';
+import { panelPort } from './panel-port.js';
 import { BASE_CSS, themeRules } from './theme.js';
 import { scheduleConnected } from './start-order.js';
 import { hearRestarts, onPage, ownedClient, RESTART_NOTE_MS, WidgetReleased } from './owned-runtime.js';
+import { showRuntimeFailure } from './load-failure.js';
 
 export { fmt, parseNumber, parseNumbers, parseRows } from './values.js';
 export { COMMON_ATTRS } from './attrs.js';
@@ -73,7 +77,7 @@ export class BlockscopeElement extends HTMLElement {
     this._onHash = () => this.applyHash();
     this._onScheme = () => this.applyTheme();
     this._themeStyle = document.createElement('style');
-    this._debounced = new Map(); // debounce(): key -> pending timer
+    this._edits = new PendingEdits(this.shadowRoot); // debounce(): edits applied before any other action
     this._whileConnected = []; // whileConnected(): {start, stop}
     this._lifetime = 0; // changes each time the element leaves the page: runtime objects asked for before are not kept
     this._released = false; // off the page, its runtime objects freed
@@ -107,6 +111,7 @@ export class BlockscopeElement extends HTMLElement {
    * attribute change. Refused (returns false) when the author locked the control group of `name` (lock="…").
    */
   set(name, value) {
+    this.flushEdits(); // a pending edit (typing) comes first: it was made first
     if (this.locked(name)) return false;
     this.setAttribute(name, value === true ? '' : String(value));
     return true;
@@ -143,40 +148,23 @@ export class BlockscopeElement extends HTMLElement {
     return this.shadowRoot.activeElement === el;
   }
 
+  /** Whether the learner is editing field `el`: it has the focus or an edit not yet applied (debounce). Code that
+   * writes attribute values into fields leaves such a field alone. */
+  isEditing(el) {
+    return this.isFocused(el) || this._edits.has(el);
+  }
+
   /** A message for the learner: the status line by default (a widget may show it elsewhere). */
   report(message, { error = false } = {}) {
     this.status(message, { error });
   }
 
   /**
-   * What a panel (a helper class that draws part of this element) may use of it: read and set attributes, their
-   * specs and bound controls, focus, messages, events, the runtime — plus `extra`, the element's own offers to that
-   * panel (functions). Panels get this instead of the element, so what they depend on is written down here.
+   * What a panel (a helper class that draws part of this element) may use of it, plus `extra`, the element's own
+   * offers to that panel (panel-port.js). Panels get this instead of the element.
    */
   panelPort(extra = {}) {
-    const port = {
-      tag: this.tag,
-      boundControls: this.boundControls,
-      attr: (name) => this.attr(name),
-      numAttr: (name) => this.numAttr(name),
-      boolAttr: (name) => this.boolAttr(name),
-      set: (name, value) => this.set(name, value),
-      specs: () => this.specs(),
-      isFocused: (el) => this.isFocused(el),
-      report: (message, options) => this.report(message, options),
-      t: (key, params) => this.t(key, params),
-      num: (value, digits) => this.num(value, digits),
-      messages: () => this.messages,
-      locked: (name) => this.locked(name),
-      emit: (name, detail) => this.emit(name, detail),
-      runtime: () => this.runtime(),
-    };
-    for (const [name, fn] of Object.entries(extra)) {
-      if (name in port) throw new Error(`panelPort: ${name} is already part of the port`);
-      if (typeof fn !== 'function') throw new Error(`panelPort: ${name} must be a function`);
-      port[name] = fn;
-    }
-    return Object.freeze(port);
+    return panelPort(this, extra);
   }
 
   connectedCallback() {
@@ -205,7 +193,7 @@ export class BlockscopeElement extends HTMLElement {
     if (this._built) return;
     this._built = true;
     // The base styles come first, so a widget's own <style> rules win at equal specificity.
-    this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS + LAYOUT_CSS }),
+    this.shadowRoot.prepend(Object.assign(document.createElement('style'), { textContent: BASE_CSS + LAYOUT_CSS + FIELD_ERROR_CSS }),
       this._themeStyle);
     const { locale, asked, missing } = resolveLocale(this);
     this._messages = messages(locale); // English until the locale's chunk is loaded: then relocalize()
@@ -273,8 +261,13 @@ export class BlockscopeElement extends HTMLElement {
     // reconnects at once, keeping them). Objects still on their way are disposed when they arrive (owned-runtime.js).
     setTimeout(() => {
       if (this.isConnected || !this._connected) return; // moved, or never set up
-      for (const timer of this._debounced.values()) clearTimeout(timer);
-      this._debounced.clear();
+      // What the learner had typed is kept in its attribute (for a return to the page), without an update now.
+      this._quiet = true;
+      try {
+        this._edits.flush();
+      } finally {
+        this._quiet = false;
+      }
       onPage.delete(this);
       this._lifetime++;
       this._released = true;
@@ -337,15 +330,18 @@ export class BlockscopeElement extends HTMLElement {
   }
 
   /**
-   * Runs fn once `ms` have passed without another call for the same `key` (e.g. typing in a prompt box).
-   * Pending calls are dropped when the widget leaves the page (not on a DOM move).
+   * Runs fn (an edit: typically setting an attribute) once `ms` have passed without another call for the same `key`
+   * (e.g. typing in a prompt box) — or sooner: a pending edit is applied before anything else the learner does on the
+   * widget (another of its controls pressed, the field left, another attribute set by set(); pending-edits.js),
+   * so what the learner typed is never lost. `source`: the field the edit comes from (see isEditing).
    */
-  debounce(key, fn, ms = 200) {
-    clearTimeout(this._debounced.get(key));
-    this._debounced.set(key, setTimeout(() => {
-      this._debounced.delete(key);
-      fn();
-    }, ms));
+  debounce(key, fn, { ms = EDIT_DELAY_MS, source = null } = {}) {
+    this._edits.defer(key, fn, { ms, source });
+  }
+
+  /** Applies every pending edit (debounce) now. */
+  flushEdits() {
+    this._edits.flush();
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -361,7 +357,8 @@ export class BlockscopeElement extends HTMLElement {
       if (this._built) applyLayout(this);
       return;
     }
-    if (!this._connected || oldValue === newValue) return;
+    if (newValue !== null) readAttr(this, name); // a refused value is reported now
+    if (!this._connected || this._quiet || oldValue === newValue) return;
     this.attributeChanged(name);
     if (this.hasAttribute('sync-url')) this.scheduleUrlSync();
   }
@@ -411,19 +408,17 @@ export class BlockscopeElement extends HTMLElement {
   defaultOf(name) {
     return this.constructor.attrSpecs()[name]?.default;
   }
-  /** String attribute with its default. */
+  /** String attribute with its default; a value its spec refuses is replaced (reported once: attrs.js readAttr). */
   attr(name) {
-    return this.getAttribute(name) ?? String(this.defaultOf(name) ?? '');
+    return readAttr(this, name, 'text');
   }
-  /** Numeric attribute; falls back to the default when missing or not a number. */
+  /** Numeric attribute: the default when missing or not a number, else within its spec's limits (attrs.js readAttr). */
   numAttr(name) {
-    const v = Number(this.getAttribute(name));
-    return this.hasAttribute(name) && Number.isFinite(v) ? v : Number(this.defaultOf(name));
+    return readAttr(this, name, 'number');
   }
   /** Boolean attribute: present (and not "false") means true. */
   boolAttr(name) {
-    if (!this.hasAttribute(name)) return Boolean(this.defaultOf(name));
-    return this.getAttribute(name) !== 'false';
+    return readAttr(this, name, 'boolean');
   }
 
   /**
@@ -455,6 +450,7 @@ export class BlockscopeElement extends HTMLElement {
     const restarted = this._restarted && Date.now() < this._restarted.until ? this._restarted.reason : null;
     el.textContent = restarted ? this.t('kit.restarted', { message, reason: restarted }) : message;
     el.classList.toggle('error', error);
+    showRuntimeFailure(this.shadowRoot, error ? message : null); // a refused .wasm or glue: also said at the top
   }
 
   /**

@@ -87,6 +87,61 @@ export function watchWidth(element, onResize, step = 24) {
   return () => ro.disconnect();
 }
 
+/**
+ * Places a text annotation for the point (px, py) of `chart`'s plot (plot coordinates, px) where it covers none of the
+ * `avoid` points (the plotted lines' vertices in px; a line's points at most a few px apart), inside the plot area:
+ * the first free spot of a ring of candidates around the point, nearest first, else the one covering fewest points.
+ * A label set apart from its point gets a thin leader line. Returns the <text> selection (class `cls`).
+ */
+export function placeLabel(chart, { px, py, text, avoid, cls = 'annotation', color = 'var(--bs-muted)' }) {
+  const g = chart.plot.append('g').attr('class', cls);
+  const label = g.append('text').attr('paint-order', 'stroke').attr('stroke', 'var(--bs-bg)').attr('stroke-width', 4)
+    .attr('dominant-baseline', 'middle').text(text);
+  const w = label.node().getComputedTextLength?.() || 7 * text.length;
+  const hgt = 14;
+  const spots = [];
+  for (const dy of [-16, 16, -32, 32, -48, 48, -64, 64, -84, -104]) {
+    // Ending left of the point, starting right of it, centred on it, against the plot's left or right edge: the
+    // label's left edge x0 and its middle y.
+    for (const x0 of [px - 8 - w, px + 8, px - w / 2, 4, chart.innerW - 4 - w]) spots.push([x0, py + dy]);
+  }
+  const hits = ([x0, yc]) => {
+    if (x0 < 2 || x0 + w > chart.innerW - 2 || yc - hgt / 2 < 2 || yc + hgt / 2 > chart.innerH - 2) return Infinity;
+    let n = 0;
+    for (const [x, y] of avoid) if (x >= x0 - 3 && x <= x0 + w + 3 && y >= yc - hgt / 2 - 3 && y <= yc + hgt / 2 + 3) n++;
+    return n;
+  };
+  let best = null;
+  let fewest = Infinity;
+  for (const spot of spots) {
+    const n = hits(spot);
+    if (n < fewest) [best, fewest] = [spot, n];
+    if (n === 0) break;
+  }
+  best ??= [Math.max(2, px - w / 2), Math.max(hgt, py - 16)];
+  label.attr('x', best[0]).attr('y', best[1]);
+  if (Math.abs(best[1] - py) > 20) {
+    const ex = Math.min(Math.max(px, best[0]), best[0] + w);
+    const ey = best[1] + (best[1] < py ? hgt / 2 : -hgt / 2);
+    g.insert('line', 'text').attr('class', 'leader').attr('x1', px).attr('y1', py + Math.sign(ey - py) * 6)
+      .attr('x2', ex).attr('y2', ey).attr('stroke', color).attr('stroke-width', 1);
+  }
+  return label;
+}
+
+/**
+ * Whether the page's primary pointer is a finger ((pointer: coarse): phones, tablets), where nothing can hover.
+ * Instructions for reading a chart then speak of tapping and dragging.
+ */
+export function coarsePointer() {
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+}
+
+/** The message key of a chart's reading instructions: `key`, or `key.touch` where coarsePointer(). */
+export function pointerKey(key) {
+  return coarsePointer() ? `${key}.touch` : key;
+}
+
 /** A legend in HTML (wraps on narrow screens): [{label, color, outline?}] -> <ul>. Decorative for screen readers
  * only when the numbers are in a table nearby. */
 export function legend(items) {
@@ -136,7 +191,9 @@ export function groupedBars(box, { groups, series, width, height = 250, xLabel, 
   const all = [0, ...extraY, ...series.flatMap((s) => s.values)];
   chart.y.domain([Math.min(...all), Math.max(...all)]).nice();
   chart.root.select('.x-axis').call(axisBottom(x).tickSizeOuter(0));
-  chart.root.select('.y-axis').call(axisLeft(chart.y).ticks(Math.max(3, Math.round(chart.innerH / 45))));
+  // Values of a million or more tick as 8e+29, not as 30 digits that would run out of the margin.
+  const big = Math.max(...chart.y.domain().map(Math.abs)) >= 1e6;
+  chart.root.select('.y-axis').call(axisLeft(chart.y).ticks(Math.max(3, Math.round(chart.innerH / 45)), big ? '~e' : undefined));
   chart.plot.append('line').attr('class', 'zero').attr('x1', 0).attr('x2', chart.innerW)
     .attr('y1', chart.y(0)).attr('y2', chart.y(0)).attr('stroke', 'var(--bs-muted)');
   for (const s of series) {
@@ -168,13 +225,15 @@ function titleTicks(axis, titleOf) {
 }
 
 /**
- * A rows × cols heatmap with d3 band scales and axes. Cells are at least `minCell` px wide; when that is wider
- * than `maxWidth` the box scrolls horizontally (the page does not). `skip(r, c)` leaves a cell out;
+ * A rows × cols heatmap with d3 band scales and axes, as wide as `maxWidth` (its box) or narrower: the cells shrink to
+ * fit down to `minCell` px, and only a map whose cells would be narrower than that is drawn wider than the box, which
+ * then scrolls horizontally (the page does not). The x-axis title sits right under the (rotated) tick labels, however
+ * long they are. `skip(r, c)` leaves a cell out;
  * `rowTitle(r)` / `colTitle(c)` give a tick label a tooltip (and the byte-label class) when they return text.
  * Returns the scales, `cursor(r, c)` to move the highlight and `highlight({rows, cols})` to outline linked rows and columns.
  */
 export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, rowTitle, colTitle, xLabel, yLabel, title,
-  description, maxWidth, cellH, square = false, skip = () => false, minCell = 12, onCell }) {
+  description, maxWidth, cellH, square = false, skip = () => false, minCell = 8, onCell }) {
   const margin = { top: 8, right: 10, bottom: 66, left: 70 };
   const avail = Math.max(160, maxWidth - margin.left - margin.right);
   const cw = Math.max(minCell, Math.min(square ? 28 : 40, avail / cols));
@@ -234,9 +293,14 @@ export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, row
   const gy = root.append('g').attr('class', 'axis')
     .call(axisLeft(y).tickValues(y.domain().filter((r) => r % everyY === 0)).tickFormat(rowLabel).tickSizeOuter(0));
   titleTicks(gy, rowTitle);
-  root.append('text').attr('class', 'axis-label').attr('x', innerW / 2).attr('y', innerH + margin.bottom - 6)
+  // The title under the tick labels' real extent (getBBox; 0 while the box is hidden: then the default margin).
+  const ticksH = Math.ceil(gx.node().getBBox?.().height || 0) || margin.bottom - 18;
+  margin.bottom = ticksH + 22;
+  const fullH = Math.ceil(innerH + margin.top + margin.bottom);
+  svg.attr('height', fullH).attr('viewBox', `0 0 ${W} ${fullH}`);
+  root.append('text').attr('class', 'axis-label x-title').attr('x', innerW / 2).attr('y', innerH + ticksH + 16)
     .attr('text-anchor', 'middle').text(xLabel);
-  root.append('text').attr('class', 'axis-label').attr('transform', 'rotate(-90)').attr('x', -innerH / 2)
+  root.append('text').attr('class', 'axis-label y-title').attr('transform', 'rotate(-90)').attr('x', -innerH / 2)
     .attr('y', -margin.left + 12).attr('text-anchor', 'middle').text(yLabel);
   const bands = root.append('g').attr('class', 'linked-bands');
   const cursor = root.append('rect').attr('class', 'cursor').attr('width', x.bandwidth()).attr('height', y.bandwidth())
@@ -258,20 +322,24 @@ export function heatmap(box, { rows, cols, value, color, rowLabel, colLabel, row
   };
 }
 
-/** A horizontal colour legend: the ramp as small rects and a d3 axis with its label (units in the label). */
+/**
+ * A horizontal colour legend: its label (units in the label) above the ramp, drawn as small rects, and a d3 axis
+ * under it. The label heads the bar it names, so it never reads as the title of the chart above (a
+ * blank band above it, inside its own SVG, so every page's CSS keeps the gap).
+ */
 export function colorLegend(box, { color, domain, label, width = 300 }) {
   const W = Math.min(width, 320);
   const margin = { left: 14, right: 20 };
   box.replaceChildren();
-  const svg = select(box).append('svg').attr('class', 'color-legend').attr('viewBox', `0 0 ${W} 50`).attr('aria-hidden', 'true');
+  const svg = select(box).append('svg').attr('class', 'color-legend').attr('viewBox', `0 0 ${W} 64`).attr('aria-hidden', 'true');
   const x = scaleLinear().domain(domain).range([margin.left, W - margin.right]);
   const n = 48;
   const step = (domain[1] - domain[0]) / n;
-  svg.append('g').selectAll('rect').data(range(n)).join('rect')
-    .attr('x', (i) => x(domain[0] + i * step)).attr('y', 2).attr('height', 12)
+  svg.append('text').attr('class', 'axis-label legend-title').attr('x', margin.left).attr('y', 26).text(label);
+  svg.append('g').attr('class', 'ramp').selectAll('rect').data(range(n)).join('rect')
+    .attr('x', (i) => x(domain[0] + i * step)).attr('y', 32).attr('height', 12)
     .attr('width', (W - margin.left - margin.right) / n + 0.5).attr('fill', (i) => color(domain[0] + (i + 0.5) * step));
-  svg.append('g').attr('class', 'axis').attr('transform', 'translate(0,14)').call(axisBottom(x).ticks(4).tickSizeOuter(0));
-  svg.append('text').attr('class', 'axis-label').attr('x', W / 2).attr('y', 47).attr('text-anchor', 'middle').text(label);
+  svg.append('g').attr('class', 'axis').attr('transform', 'translate(0,44)').call(axisBottom(x).ticks(4).tickSizeOuter(0));
 }
 
 /** Moves a (row, col) cursor with the arrow keys / Home / End inside [0, rows) × [0, cols(row)); null for other keys. */

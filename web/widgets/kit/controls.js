@@ -4,6 +4,7 @@
 // attrs), so each is written once and deep links are clamped to what the controls allow. A helper for widgets, not a
 // custom element.
 import { h } from './base.js';
+import { fieldError, fieldErrorText, numberProblem } from './field-error.js';
 
 /** Attribute `name`'s metadata (attrs.js attrSpec); {} when it has none. `host`: the element or a panel port. */
 export function specOf(host, name) {
@@ -88,11 +89,11 @@ export class Controls {
 
   /**
    * Writes values into the controls — values(name) for each bound name (default: the attribute's current value),
-   * undefined to leave it — except `skip` and the focused one, then redraws the sliders' read-outs.
+   * undefined to leave it — except `skip`, the one being edited (focused, or with an edit pending) and one showing an error, then redraws the sliders' read-outs.
    */
   sync({ skip = [], values = (name) => this.host.attr(name) } = {}) {
     for (const [name, { input }] of this.byName) {
-      if (skip.includes(name) || this.host.isFocused(input)) continue;
+      if (skip.includes(name) || this.host.isEditing(input) || fieldErrorText(input) !== null) continue; // kept until fixed
       const v = values(name);
       if (v !== undefined && input.value !== String(v)) input.value = String(v);
     }
@@ -101,17 +102,32 @@ export class Controls {
 }
 
 /**
- * <label>label <input></label> that sets attribute `name` on change (or on input) when the value is valid. A number
- * field takes min/max from the attribute's metadata; `props` add to them (step, title, …).
+ * <label>label <input></label> that sets attribute `name` on change (or on input) when the value is valid; else the
+ * field says what is wrong right after it (field-error.js) and the attribute keeps its last valid value. A number
+ * field takes min/max from the attribute's metadata; `props` add to them (step, title, …); `check(value)` returns a
+ * message for a value the limits allow but the widget cannot use (e.g. max not above min), or null.
  */
-export function attrField(host, name, label, props = {}, { kind = 'number', onInput = false } = {}) {
+export function attrField(host, name, label, props = {}, { kind = 'number', onInput = false, check = () => null } = {}) {
   const input = h('input', { type: kind, id: name, ...(kind === 'number' && limitsOf(host, name)), ...props });
+  const wrapper = h('label', { for: name }, `${label} `, input);
   const commit = () => {
-    if (input.reportValidity() && host.set(name, input.value) === false) input.value = host.attr(name); // locked
+    const problem = (kind === 'number' ? numberProblem(input, host, { int: Boolean(specOf(host, name).int) }) : null) ??
+      check(input.value);
+    if (!fieldError(input, problem, { after: wrapper })) return;
+    if (host.set(name, input.value) === false) input.value = host.attr(name); // locked
   };
   input.addEventListener(onInput ? 'input' : 'change', commit);
   host.boundControls.add(name, input);
-  return host.boundControls.wrap(name, h('label', { for: name }, `${label} `, input));
+  return host.boundControls.wrap(name, wrapper);
+}
+
+/**
+ * attrField `check`s for a model width and a head count that must divide it (the core refuses a model otherwise):
+ * {width, heads}, each saying so (kit.field.heads) when its value and the other attribute's do not fit.
+ */
+export function headChecks(host, width = 'emb-dim', heads = 'heads') {
+  const say = (w, n) => (w % n === 0 ? null : host.t('kit.field.heads', { width: host.num(w), heads: host.num(n) }));
+  return { width: (v) => say(Number(v), host.numAttr(heads)), heads: (v) => say(host.numAttr(width), Number(v)) };
 }
 
 /** attrField for a seed attribute, labelled as a Blockscope seed with the kit's seed note (kit.seedNote) as its title. */
@@ -150,4 +166,19 @@ export function attrSelect(host, name, label, options = {}) {
     ...options.map(([value, text]) => h('option', { value }, text)));
   host.boundControls.add(name, sel);
   return host.boundControls.wrap(name, h('label', { for: name }, `${label} `, sel));
+}
+
+/**
+ * Binds the text field `input` (a prompt box) to attribute `name`: an edit sets the attribute a moment after the last
+ * keystroke, or at once when the learner does anything else on the widget first (base.js debounce), so what was typed
+ * is never lost. Returns `input`. Write the attribute back into it with showInField.
+ */
+export function debouncedField(host, input, name) {
+  input.addEventListener('input', () => host.debounce(name, () => host.set(name, input.value), { source: input }));
+  return input;
+}
+
+/** Writes `value` into `input` unless the learner is editing it (it has the focus or an edit pending). */
+export function showInField(host, input, value) {
+  if (!host.isEditing(input) && input.value !== value) input.value = value;
 }

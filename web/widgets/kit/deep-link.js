@@ -1,7 +1,12 @@
 // deep-link.js — the URL hash as widget state: attributes deep-linked through it (checked against each attribute's
 // metadata, a URL attribute only with `allow-remote-models`) and, with `sync-url`, written back into it. The hash
-// syntax itself is attrs.js hashAttributes(); <blockscope-tour> steps use the same syntax.
+// syntax itself is attrs.js hashAttributes(); <blockscope-tour> steps use the same syntax. Each write is announced on
+// the window (URL_SYNC_EVENT), so a page can pass the state on: embed.html in a <blockscope-frame> sends it to the
+// parent page, which keeps it in its own URL.
 import { hashAttributes } from './attrs.js';
+
+/** The event dispatched on `window` after sync-url wrote a widget's state into the hash; detail: {target, hash}. */
+export const URL_SYNC_EVENT = 'blockscope-url-synced';
 
 /**
  * Applies attributes deep-linked through the URL hash, within their controls' limits (sanitizeAttr); a URL
@@ -28,5 +33,7 @@ export function writeHash(el) {
   }
   const hash = params.toString();
   const url = `${location.pathname}${location.search}${hash ? `#${hash}` : ''}`;
-  if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
+  if (url === `${location.pathname}${location.search}${location.hash}`) return;
+  history.replaceState(history.state, '', url);
+  window.dispatchEvent(new CustomEvent(URL_SYNC_EVENT, { detail: { target: prefix, hash } }));
 }

@@ -9,6 +9,7 @@
 import { connect } from '../../runtime/client.js';
 import { addEnglish } from './i18n.js';
 import { TOUR_TAG } from '../tour/tour-names.js';
+import { clearLoadFailure, elementLoadFailure, showLoadFailure } from './load-failure.js';
 
 /** tag -> the import of the module that defines it (literal specifiers: the bundler makes each one a chunk). */
 const MODULES = Object.freeze({
@@ -31,22 +32,20 @@ export const WIDGET_TAGS = Object.freeze(Object.keys(MODULES).filter((tag) => ta
 /** Every tag the bundle defines: the widgets and <blockscope-tour>. */
 export const ELEMENT_TAGS = Object.freeze(Object.keys(MODULES));
 
-/* global BLOCKSCOPE_ELEMENT_MODULES */
-// Where the per-element modules are (dist/widgets/<tag>.js, each re-exporting its element's chunk), relative to this
-// module: set by scripts/build-widgets.mjs for the bundle; unbundled there are none (every load is an import()).
-const ELEMENT_MODULES = typeof BLOCKSCOPE_ELEMENT_MODULES === 'string' ? new URL(BLOCKSCOPE_ELEMENT_MODULES, import.meta.url) : null;
-
 const loads = new Map(); // tag -> the promise of its class
 let elementFiles = {}; // tag -> the files of its code beyond those the entry imports (preloadFiles)
+let entryUrl = null; // the entry's URL, where the bundle runs as built (preloadFiles): its files are next to it
 const preloaded = new Set(); // the files asked for so far
 
 /**
  * Tells which files each element's code is made of beyond those the entry imports (the entry's list, written by the
- * build): loading an element then asks for all of them at once, instead of learning its chunk's imports only once
- * the chunk has arrived (a network round trip per import level).
+ * build), and where the entry is (`at`: the chunks and the per-element modules, widgets/<tag>.js, are next to it):
+ * loading an element then asks for all of them at once, instead of learning its chunk's imports only once the chunk
+ * has arrived (a network round trip per import level). Unbundled, or bundled again into an app, there is no list.
  */
-export function preloadFiles(files) {
+export function preloadFiles(files, at) {
   elementFiles = files;
+  entryUrl = at;
 }
 
 /**
@@ -63,7 +62,8 @@ export function define(tag, cls, english) {
  * Loads the code of Blockscope element `tag` (once) and resolves with its class, defined: for a page that needs the
  * class before it creates the element (its static checkedValue or attrSpecs, or a framework that sets properties
  * such as `state` on a new element). Rejects for a tag that is not Blockscope's, or when its module cannot be loaded
- * (a later call tries again).
+ * (a later call tries again) with an Error naming the file that failed (load-failure.js: for a file on another
+ * origin, the Access-Control-Allow-Origin header its server must send).
  */
 export function load(tag) {
   if (!Object.hasOwn(MODULES, tag)) {
@@ -77,7 +77,7 @@ export function load(tag) {
       return cls;
     }, (err) => {
       loads.delete(tag);
-      throw err;
+      throw elementLoadFailure(tag, err, entryUrl && new URL(`widgets/${tag}.js`, entryUrl).href);
     }));
   }
   return loads.get(tag);
@@ -95,16 +95,16 @@ function importElement(tag) {
     for (const file of elementFiles[tag] ?? []) {
       if (preloaded.has(file)) continue;
       preloaded.add(file);
-      const href = new URL(file, import.meta.url).href;
+      const href = new URL(file, entryUrl).href;
       (document.head ?? document.documentElement).append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href }));
     }
   }
   const imported = MODULES[tag]();
-  if (!ELEMENT_MODULES || typeof document === 'undefined' || document.readyState === 'complete') return imported;
+  if (!entryUrl || typeof document === 'undefined' || document.readyState === 'complete') return imported;
   const script = document.createElement('script');
   try {
     script.type = 'module';
-    script.src = new URL(`${tag}.js`, ELEMENT_MODULES).href;
+    script.src = new URL(`widgets/${tag}.js`, entryUrl).href;
   } catch {
     return imported; // a page whose policy refuses script URLs given as strings (Trusted Types)
   }
@@ -125,7 +125,8 @@ function startRuntime() {
 /**
  * Defines every Blockscope element `doc` uses, now and later: loads the module of each tag in the document and of
  * each one added afterwards (appended by a script or a framework, anywhere in the document's own tree; not inside
- * other elements' shadow roots). A tag whose code cannot be loaded is reported on the console, naming the tag.
+ * other elements' shadow roots). A tag whose code cannot be loaded is reported on the console and inside each of its
+ * elements (load-failure.js), naming the tag and the file.
  * With `first` and `later` (start-order.js startFirst and firstWidgetsShown), only the widgets that will start first
  * (and elements that are not widgets: a tour) are loaded at once, the other widgets when later() settles — once
  * those have their numbers, so they get the network and the main thread to themselves. Resolves when the tags loaded at once are
@@ -147,10 +148,12 @@ export function watch(doc = document, { first = null, later = null } = {}) {
     requested.add(tag);
     return load(tag).then(() => {
       defined.add(tag);
+      clearLoadFailure(doc, tag);
       if (defined.size === ELEMENT_TAGS.length) observer.disconnect(); // nothing left to define
     }, (err) => {
       requested.delete(tag); // the next element with this tag tries again
       console.error(`Blockscope: the code of <${tag}> could not be loaded: ${err?.message ?? err}`);
+      showLoadFailure(doc, tag, err); // on screen too, in each <tag>: the page's reader sees why it stays empty
     });
   };
   const tagsIn = (root) => {

@@ -9,10 +9,13 @@
 // on the page asks for that language (loadLocale), so a page pays only for the languages it shows.
 import kit from '../i18n/en/kit.js';
 
-/* global BLOCKSCOPE_I18N_BASE */
-// Where the tables are, relative to this module: set by scripts/build-web.sh for the bundle.
-const I18N_BASE = typeof BLOCKSCOPE_I18N_BASE === 'string' ? BLOCKSCOPE_I18N_BASE : '../i18n/';
-const table = (locale) => () => import(new URL(`${I18N_BASE}${locale}.js`, import.meta.url).href);
+/* global BLOCKSCOPE_BUNDLED */
+// Where the tables are, relative to this module (dist/i18n/ next to the bundle: scripts/build-widgets.mjs defines
+// BLOCKSCOPE_BUNDLED there), each URL written out so that an app bundler copies the file (runtime/locations.js).
+const TABLE_URLS = typeof BLOCKSCOPE_BUNDLED !== 'undefined'
+  ? { de: () => new URL('./i18n/de.js', import.meta.url), es: () => new URL('./i18n/es.js', import.meta.url) }
+  : { de: () => new URL('../i18n/de.js', import.meta.url), es: () => new URL('../i18n/es.js', import.meta.url) };
+const table = (locale) => () => import(/* webpackIgnore: true */ /* @vite-ignore */ TABLE_URLS[locale]().href);
 
 // The English messages of the code loaded so far: the kit's, then each widget's (addEnglish).
 const en = { ...kit };

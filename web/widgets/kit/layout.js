@@ -13,7 +13,15 @@ export const LAYOUT_ATTRS = ['controls', 'lock', 'sections'];
 export const OFF = 'data-bs-off'; // the attribute that hides a group or section (BASE_CSS: display: none)
 export const LAYOUT_CSS = `[${OFF}] { display: none !important; }
 svg, .chart { direction: ltr; } /* right to left (dir="rtl"): text and controls flip, charts keep x growing rightwards */
-slot[name="intro"]::slotted(*), slot[name="caption"]::slotted(*) { margin: 0.25rem 0 0.5rem; }`;
+slot[name="intro"]::slotted(*), slot[name="caption"]::slotted(*) { margin: 0.25rem 0 0.5rem; }
+/* A radio button or checkbox and its text are one box that wraps as a whole: on a narrow screen the label moves to
+   the next line with its button, and its own text wraps under itself (a hanging indent), never away from the button. */
+:where(label:has(> input:is([type="radio"], [type="checkbox"]):first-child)) { display: inline-block; max-width: 100%;
+  padding-inline-start: 1.5em; text-indent: -1.5em; margin-inline-end: 0.6em; }
+:where(label:has(> input:is([type="radio"], [type="checkbox"]):first-child)) > :first-child { margin-block: 0;
+  margin-inline: 0 0.3em; width: 1.2em; vertical-align: -0.1em; }
+:where(label:has(> input:is([type="radio"], [type="checkbox"]):first-child)) > * { text-indent: 0; }
+`;
 
 /** "tokens, gamma" / "tokens gamma" -> ['tokens', 'gamma']. */
 export function parseList(text) {

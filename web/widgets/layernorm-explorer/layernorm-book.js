@@ -7,8 +7,10 @@
 // A helper of the element, not a custom element.
 import { h, parseNumbers } from '../kit/base.js';
 import { listText, vectorText } from './layernorm-rows.js';
+import { fieldError } from '../kit/field-error.js';
+import { shippedUrl } from '../../runtime/locations.js';
 
-const PRESET_URL = new URL('../presets/layernorm-book42.json', import.meta.url).href;
+const PRESET_URL = shippedUrl('../presets/layernorm-book42.json', new URL('../presets/layernorm-book42.json', import.meta.url)).href;
 export const BOOK_PRESET = 'book-4.2';
 // The book's toy output, exact float32 values (the preset file holds the same numbers; a browser test compares).
 export const BOOK_TOY = [
@@ -89,11 +91,13 @@ export class BookWalk {
     try {
       gamma = this.readVec(this.gammaVec, d, 'γ');
       beta = this.readVec(this.betaVec, d, 'β');
-      this.gammaVec.removeAttribute('aria-invalid');
-      this.betaVec.removeAttribute('aria-invalid');
+      fieldError(this.gammaVec, null);
+      fieldError(this.betaVec, null);
     } catch (err) {
-      (err.message.startsWith('γ') ? this.gammaVec : this.betaVec).setAttribute('aria-invalid', 'true');
-      this.host.report(this.host.t('layernorm.book.invalid', { error: err.message }), { error: true });
+      const bad = err.message.startsWith('γ') ? this.gammaVec : this.betaVec;
+      for (const f of [this.gammaVec, this.betaVec]) {
+        fieldError(f, f === bad ? this.host.t('layernorm.book.invalid', { error: err.message }) : null, { after: f.closest('label') ?? f });
+      }
       return;
     }
     const rt = await this.host.runtime();

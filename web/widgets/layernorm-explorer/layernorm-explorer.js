@@ -32,6 +32,7 @@ import { BOOK_CSS, BOOK_PRESET, BOOK_TOY, BookWalk } from './layernorm-book.js';
 import { layerNormQuestions, layerNormSnippet, layerNormTarget } from './layernorm-learner.js';
 import { drawDetail, drawNotes, drawSequence } from './layernorm-views.js';
 import en from '../i18n/en/layernorm-explorer.js';
+import { fieldError } from '../kit/field-error.js';
 
 const DEFAULT_VALUES = '1, 3, 5, 7; 10, 20, 30, 40; 0, 4, 4, 0';
 const PRESETS = [
@@ -134,6 +135,7 @@ export class LayerNormExplorer extends BlockscopeElement {
     this.tokenSelect = h('select', { id: 'token' });
     this.tokenName = h('span', { class: 'token-name' });
     this.stats = h('dl', { class: 'stats' });
+    this.overflowNote = h('p', { class: 'note overflow-note', hidden: true, role: 'note' });
     this.detailChart = h('div', { class: 'chart detail-chart' });
     this.detailLegend = h('div');
     this.detailTable = h('table', { class: 'detail' });
@@ -174,7 +176,7 @@ export class LayerNormExplorer extends BlockscopeElement {
         h('h4', {}, h('label', { for: 'token' }, `${t('layernorm.tokenInDetail')} `), this.tokenSelect, this.tokenName),
         h('div', { class: 'pair' },
           h('div', {}, this.detailLegend, this.detailChart),
-          h('div', {}, this.stats, h('div', { class: 'scroll' }, this.detailTable)))),
+          h('div', {}, this.stats, this.overflowNote, h('div', { class: 'scroll' }, this.detailTable)))),
       h('div', { part: 'sequence' },
         h('h4', {}, t('layernorm.wholeSequence')),
         this.editReport,
@@ -332,7 +334,7 @@ export class LayerNormExplorer extends BlockscopeElement {
       } catch { /* an invalid field is rewritten with the last valid values */ }
       if (!same || input.getAttribute('aria-invalid') === 'true') {
         if (!same) input.value = rows[i].join(', ');
-        input.removeAttribute('aria-invalid');
+        fieldError(input, null);
       }
     });
     this.tokenList.querySelectorAll('button.remove').forEach((b) => setEnabled(b, T > 1));
@@ -388,13 +390,13 @@ export class LayerNormExplorer extends BlockscopeElement {
         }
       }), t);
     } catch (err) {
-      fields.forEach((f) => f.removeAttribute('aria-invalid'));
-      (err.field ?? input).setAttribute('aria-invalid', 'true');
+      // The message right under the field at fault (field-error.js), not in the status line far below.
       const error = err.message.replace(/^./, (c) => c.toLocaleUpperCase(this.messages.locale));
-      this.status(t('layernorm.invalidTokens', { error }), { error: true });
+      const bad = err.field ?? input;
+      for (const f of fields) fieldError(f, f === bad ? t('layernorm.invalidTokens', { error }) : null, { after: f.closest('.token-row') });
       return;
     }
-    fields.forEach((f) => f.removeAttribute('aria-invalid'));
+    for (const f of fields) fieldError(f, null);
     if (rows.every((r, k) => sameRow(r, this.rows[k]))) {
       this.status(t('layernorm.computedShort', { flavour: this.flavour }));
       return;

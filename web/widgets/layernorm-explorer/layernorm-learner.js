@@ -7,6 +7,7 @@ import { judge } from '../kit/compare.js';
 import { pyList } from '../kit/copy-pytorch.js';
 import { mistakeText } from '../kit/mistake-text.js';
 import { vectorText } from './layernorm-rows.js';
+import { overflowed } from './layernorm-views.js';
 
 const near = (a, b, tol) => Math.abs(a - b) <= tol;
 
@@ -79,15 +80,19 @@ export function layerNormQuestions(el) {
 export function layerNormSnippet(el) {
   const { rows, d, gamma, beta, eps, axis } = el.result;
   const wrong = axis === 'sequence';
+  // A variance beyond float32's range: PyTorch's float32 layer_norm gives NaN there, float64 the numbers shown.
+  const f64 = overflowed(el.result);
+  const dtype = f64 ? ', dtype=torch.float64' : '';
   return [
     '# Blockscope <layernorm-explorer>: the widget\'s tokens through PyTorch\'s LayerNorm.',
     'import torch',
     '',
-    `x = torch.tensor(${pyList(rows)})`,
+    `x = torch.tensor(${pyList(rows)}${dtype})`,
+    f64 ? '# float64: a variance here overflows float32 (PyTorch\'s float32 layer_norm would print nan).' : '',
     wrong
       ? `# The widget's "wrong axis": statistics over the ${rows.length} tokens of each feature (dim 0).\nxs = x.T`
       : 'xs = x',
-    `ln = torch.nn.LayerNorm(xs.shape[-1], eps=${eps})`,
+    `ln = torch.nn.LayerNorm(xs.shape[-1], eps=${eps}${dtype})`,
     'with torch.no_grad():',
     `    ln.weight.fill_(${gamma})  # the widget's one γ for every feature (nn.LayerNorm learns a vector)`,
     `    ln.bias.fill_(${beta})`,

@@ -13,6 +13,25 @@ const TOKEN_COLORS = ['var(--bs-c1)', 'var(--bs-c2)', 'var(--bs-c3)', 'var(--bs-
 // The prediction each detail-table column would give away (x̂ is y when γ = 1 and β = 0).
 const PREDICTED_BY = { x: null, mean: 'mean', variance: 'variance', normalized: 'output', output: 'output' };
 
+/**
+ * A statistic or input for reading: num(v, 4), but 2,5000e29 for |v| ≥ 10⁶ (and, with `tiny`, 2,3094e−30 for a value
+ * that would read 0,0000), and the overflow message for a float32 ∞ (a variance beyond float32's range).
+ */
+export function statText(el, v, { tiny = false } = {}) {
+  if (!Number.isFinite(v)) return el.t('layernorm.stat.overflow');
+  const a = Math.abs(v);
+  if (a >= 1e6 || (tiny && a > 0 && a < 5e-5)) {
+    const [m, e] = v.toExponential(4).split('e');
+    return `${el.num(Number(m), 4)}e${e.replace('+', '').replace('-', '−')}`;
+  }
+  return el.num(v, 4);
+}
+
+/** Whether a variance of the result overflowed float32 (∞): the detail then explains why (layernorm.overflowNote). */
+export function overflowed(result) {
+  return Array.from(result.variance).some((v) => !Number.isFinite(v));
+}
+
 /** Fills the element's detail table and legend; returns the drawing of the detail chart at a given width. */
 export function drawDetail(el) {
   const { rows, T, token, axis, mean, variance, rstd, normalized, output, gamma, beta } = el.result;
@@ -26,11 +45,14 @@ export function drawDetail(el) {
       h('dt', {}, 'μᵢ, σ²ᵢ'), h('dd', { class: 'text' }, el.t('layernorm.detail.perFeature', { count: T })), ...affine);
   } else {
     el.stats.replaceChildren(
-      h('dt', {}, el.t('layernorm.detail.mean')), h('dd', { 'data-stat': 'mean', 'data-predict': 'mean' }, el.num(mean[t], 4)),
+      h('dt', {}, el.t('layernorm.detail.mean')), h('dd', { 'data-stat': 'mean', 'data-predict': 'mean' }, statText(el, mean[t])),
       h('dt', {}, el.t('layernorm.detail.variance')),
-      h('dd', { 'data-stat': 'variance', 'data-predict': 'variance' }, el.num(variance[t], 4)),
-      h('dt', {}, '1 / √(σ² + ε)'), h('dd', { 'data-stat': 'rstd', 'data-predict': 'variance' }, el.num(rstd[t], 4)), ...affine);
+      h('dd', { 'data-stat': 'variance', 'data-predict': 'variance' }, statText(el, variance[t])),
+      h('dt', {}, '1 / √(σ² + ε)'),
+      h('dd', { 'data-stat': 'rstd', 'data-predict': 'variance' }, statText(el, rstd[t], { tiny: true })), ...affine);
   }
+  el.overflowNote.hidden = !overflowed(el.result);
+  el.overflowNote.textContent = el.overflowNote.hidden ? '' : el.t('layernorm.overflowNote');
   // On the wrong axis the table shows each feature's statistics instead of x̂ (x̂ = y when γ = 1, β = 0).
   const cols = [
     { key: 'x', label: 'xᵢ', v: x },
@@ -43,7 +65,7 @@ export function drawDetail(el) {
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'i'), ...cols.map((c) => h('th', { scope: 'col' }, c.label)))),
     h('tbody', {}, ...x.map((_, i) => h('tr', {}, h('th', { scope: 'row' }, el.num(i + 1)),
       ...cols.map((c) => h('td', { class: `num ${el.changes?.cells[t]?.[i] && c.key === 'output' ? 'changed' : ''}`,
-        'data-col': c.key, 'data-predict': PREDICTED_BY[c.key] }, el.num(c.v[i], 4)))))));
+        'data-col': c.key, 'data-predict': PREDICTED_BY[c.key] }, statText(el, c.v[i])))))));
 
   const groups = x.map((_, i) => String(i + 1));
   const series = [
@@ -51,7 +73,7 @@ export function drawDetail(el) {
     { key: 'y', label: el.t('layernorm.detail.after'), color: 'var(--bs-c3)', values: output[t] },
   ];
   el.detailLegend.replaceChildren(legend([...series,
-    ...(wrong ? [] : [{ label: el.t('layernorm.detail.meanLegend', { mean: el.num(mean[t], 4) }), color: 'var(--bs-c4)', outline: true }])]));
+    ...(wrong ? [] : [{ label: el.t('layernorm.detail.meanLegend', { mean: statText(el, mean[t]) }), color: 'var(--bs-c4)', outline: true }])]));
   el.detailChart.replaceChildren();
   return (width) => drawDetailChart(el, { groups, series, width, token, x, t, wrong });
 }
@@ -82,14 +104,14 @@ export function drawSequence(el) {
   const wrong = axis === 'sequence';
   const cells = el.changes?.cells;
   const vec = (v, t) => h('div', { class: 'vec num' }, ...v.map((e, i) =>
-    h('span', { class: cells?.[t]?.[i] ? 'changed' : '' }, el.num(e, 4))));
+    h('span', { class: cells?.[t]?.[i] ? 'changed' : '' }, statText(el, e))));
   const body = rows.map((_, t) => {
     const changed = el.changes?.outputs.includes(t + 1);
     return h('tr', { 'data-token': String(t + 1), 'data-changed': changed ? 'true' : null },
       h('th', { scope: 'row' }, el.t('layernorm.tokenOption', { n: t + 1 }),
         changed ? h('span', { class: 'visually-hidden' }, ` ${el.t('layernorm.sequence.outputChanged')}`) : null),
-      ...(wrong ? [] : [h('td', { class: 'num', 'data-stat': 'mean', 'data-predict': 'mean' }, el.num(mean[t], 4)),
-        h('td', { class: 'num', 'data-stat': 'variance', 'data-predict': 'variance' }, el.num(variance[t], 4))]),
+      ...(wrong ? [] : [h('td', { class: 'num', 'data-stat': 'mean', 'data-predict': 'mean' }, statText(el, mean[t])),
+        h('td', { class: 'num', 'data-stat': 'variance', 'data-predict': 'variance' }, statText(el, variance[t]))]),
       h('td', { 'data-col': 'output', 'data-predict': 'output' }, vec(output[t], t)));
   });
   el.seqTable.replaceChildren(

@@ -21,8 +21,9 @@ import { COPY_CSS, CopyPanel } from '../kit/copy-pytorch.js';
 import { drawNormChart, formatNorm, formatRatio, sciText } from './residual-chart.js';
 import { Compounding, lessonSnippet } from './residual-compounding.js';
 import en from '../i18n/en/residual-flow-explorer.js';
+import { shippedUrl } from '../../runtime/locations.js';
 
-const PRESET_URL = new URL('../presets/residual-flow-lesson82.json', import.meta.url).href;
+const PRESET_URL = shippedUrl('../presets/residual-flow-lesson82.json', new URL('../presets/residual-flow-lesson82.json', import.meta.url)).href;
 const DIM = 16; // the lesson's d; the input x is the lesson's (4, 16) batch in every view
 const SEED_MAX = Number.MAX_SAFE_INTEGER;
 const ACTIVATIONS = { tanh: 'tanh', gelu: 'gelu_tanh', relu: 'relu' }; // attribute value -> the core's activation
@@ -248,7 +249,7 @@ export class ResidualFlowExplorer extends BlockscopeElement {
       } else if (c !== v) notes.push(this.t('residual.note.notWhole', { name, raw, value: show(name, c) }));
       return c;
     };
-    let activation = this.attr('activation').trim().toLowerCase();
+    let activation = (this.getAttribute('activation') ?? specs.activation.default).trim().toLowerCase(); // as written: the note names it
     if (!(activation in ACTIVATIONS)) {
       notes.push(this.t('residual.note.activation', { raw: activation, options: Object.keys(ACTIVATIONS).join(', ') }));
       activation = 'tanh';

@@ -66,6 +66,7 @@ export class LossChart {
     this.ref.append('line').attr('x1', 0).attr('x2', chart.innerW);
     this.ref.append('text').attr('x', chart.innerW - 4).attr('text-anchor', 'end').attr('dy', '1.1em')
       .text(t('lab.loss.uniform', { loss: this.port.num(UNIFORM_LOSS, 2) }));
+    this.marks = chart.plot.append('g').attr('class', 'schedule-changes');
     this.paths = {};
     for (const key of ['a', 'b']) {
       const g = chart.plot.append('g').attr('data-run', key).attr('fill', 'none').attr('stroke', RUN_COLORS[key]);
@@ -82,8 +83,11 @@ export class LossChart {
     this.width = width;
   }
 
-  /** Redraws both runs' curves (runs: the RunPair's two Run objects). */
-  draw(runs) {
+  /**
+   * Redraws both runs' curves (runs: the RunPair's two Run objects) and marks each step from which a new schedule
+   * applied (`changes`: RunPair.changes, a learning rate changed while training).
+   */
+  draw(runs, changes = []) {
     const { chart } = this;
     const all = runs.flatMap((r) => [...r.steps.filter((s) => s.finite).map((s) => s.loss), ...r.vals.map((v) => v.valLoss)]);
     const lo = all.length ? Math.min(...all) : 2;
@@ -106,6 +110,27 @@ export class LossChart {
         .attr('cx', (v) => chart.x(v.step)).attr('cy', (v) => clampY(v.valLoss));
       this.drawFailure(p.marker, run, clampY);
     }
+    this.drawChanges(changes);
+  }
+
+  /** A dashed vertical line with "lr → 0.005" where a new schedule took over (its tooltip says it all). */
+  drawChanges(changes) {
+    const { chart } = this;
+    const { t, num } = this.port;
+    const lr = (v) => (v >= 1e-3 ? num(Number(v.toPrecision(2))) : v.toExponential(1));
+    const g = this.marks.selectAll('g.schedule-change').data(changes).join((enter) => {
+      const mark = enter.append('g').attr('class', 'schedule-change');
+      mark.append('title');
+      mark.append('line').attr('stroke', 'var(--bs-muted)').attr('stroke-dasharray', '4 3');
+      mark.append('text').attr('class', 'marker-label').attr('fill', 'var(--bs-muted)').attr('y', 12);
+      return mark;
+    });
+    g.attr('transform', (c) => `translate(${chart.x(c.step)},0)`);
+    g.select('line').attr('y1', 0).attr('y2', chart.innerH);
+    g.select('text').attr('x', (c) => (chart.x(c.step) < chart.innerW * 0.7 ? 4 : -4))
+      .attr('text-anchor', (c) => (chart.x(c.step) < chart.innerW * 0.7 ? 'start' : 'end'))
+      .text((c) => t('lab.loss.lrChange', { lr: lr(c.lr) }));
+    g.select('title').text((c) => t('lab.loss.lrChangeTitle', { step: c.step, lr: lr(c.lr), warmup: c.warmup, steps: c.steps }));
   }
 
   drawFailure(g, run, clampY) {

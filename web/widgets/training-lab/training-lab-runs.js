@@ -5,9 +5,10 @@
 // widgets' calls in between), samples, and the stop rule a run is trained under (the core's training loop applies it
 // and says when a run diverged; the spike markers are this widget's own display).
 // No DOM: the widget (training-lab.js) draws what this records.
+import { shippedUrl } from '../../runtime/locations.js';
 
 /** Where the Brown corpus excerpt lives (web/data/brown/), from the source file and from the bundle in dist/ alike. */
-export const DATA_URL = new URL('../data/brown/', import.meta.url).href;
+export const DATA_URL = shippedUrl('../data/brown/', new URL('../data/brown/', import.meta.url)).href;
 
 // Each run keeps its weights every CHECKPOINT_EVERY steps (from step 0), thinned to at most MAX_CHECKPOINTS so a
 // long run stays within a few dozen MB; training-lab-checkpoints.js shows and hands them on.
@@ -200,6 +201,9 @@ export class RunPair {
     this.loop = null;
     this.disposed = false;
     this.prompt = Array.from(new TextEncoder().encode(SAMPLE_PROMPT));
+    this.changes = []; // [{step, lr, warmup, steps}]: schedules applied while the runs had trained (reschedule)
+    this.gate = Promise.resolve(); // a reschedule under way: the loop waits for it before the next step
+    this.inFlight = Promise.resolve(); // the step under way
     this.rate = { steps: 0, since: 0, perSecond: null }; // steps/s of both runs together
   }
 
@@ -247,13 +251,19 @@ export class RunPair {
    */
   async run() {
     while (this.playing && !this.disposed) {
-      const active = this.runs.filter((r) => !r.finished);
+      let active = this.runs.filter((r) => !r.finished);
+      if (active.every((r) => r.stepsDone === active[0].stepsDone)) {
+        await this.gate; // a new schedule (reschedule) applies between two steps, both runs at the same step
+        if (!this.playing || this.disposed) break;
+        active = this.runs.filter((r) => !r.finished);
+      }
       if (active.length === 0) break;
       const behind = Math.min(...active.map((r) => r.stepsDone));
       const parallel = new Set(active.map((r) => r.gpt.worker)).size === active.length;
       const next = active.filter((r) => r.stepsDone === behind).slice(0, parallel ? undefined : 1);
       // Settled, not all(): a failing run's error is thrown only once the other run's step is done too.
-      const steps = await Promise.allSettled(next.map((run) => this.step(run)));
+      this.inFlight = Promise.allSettled(next.map((run) => this.step(run)));
+      const steps = await this.inFlight;
       const failed = steps.find((s) => s.status === 'rejected');
       if (failed) throw failed.reason;
     }
@@ -294,6 +304,48 @@ export class RunPair {
     } catch (err) {
       if (!this.disposed) throw err;
     }
+  }
+
+  /**
+   * Applies a new schedule — shared.lr, .warmup and .steps — to both runs from their next step on, while they keep
+   * their weights, AdamW's moments and step count: between two steps each trainer is replaced by one with the new
+   * config that loads the old one's optimizer state (the core draws step s's batches from (seed, s), so the data
+   * order goes on unchanged). Both runs are at the same step then (the loop waits for the gate only when they are).
+   * `steps` must exceed the steps done. Resolves once both trainers are replaced.
+   */
+  async reschedule(shared) {
+    const previous = this.gate;
+    let release;
+    this.gate = new Promise((resolve) => { release = resolve; });
+    try {
+      await previous;
+      let current;
+      do { // the steps under way, until the loop waits at the gate (both runs at the same step)
+        current = this.inFlight;
+        await current;
+      } while (current !== this.inFlight);
+      if (this.disposed) return;
+      this.shared = { ...this.shared, lr: shared.lr, warmup: shared.warmup, steps: shared.steps };
+      const step = Math.min(...this.runs.map((r) => r.stepsDone));
+      let changed = false;
+      for (const run of this.runs) changed = (await this.retrain(run)) || changed;
+      if (changed && step > 0) this.changes.push({ step, lr: this.shared.lr, warmup: this.shared.warmup, steps: this.shared.steps });
+    } finally {
+      release();
+    }
+  }
+
+  /** Replaces `run`'s trainer by one with the current schedule, AdamW's state carried over; false if it has it. */
+  async retrain(run) {
+    const train = trainConfig(COMPARISONS[this.comparison][run.key], this.shared);
+    if (!run.trainer || Object.keys(train).every((k) => train[k] === run.train[k])) return false;
+    const state = await run.trainer.saveOptimizerState();
+    await run.trainer.dispose();
+    run.trainer = null;
+    run.trainer = await run.gpt.createTrainer({ ...this.data, config: train });
+    await run.trainer.loadOptimizerState(state);
+    run.train = train;
+    return true;
   }
 
   /** Stops after the step in progress; resolves once both runs are idle. */

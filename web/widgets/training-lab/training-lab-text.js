@@ -1,7 +1,7 @@
 // training-lab-text.js — <training-lab>'s settings (the attributes clamped to the controls' limits) and the
 // "what to look for" note of each comparison (its text in the message tables, lab.lookFor.*), written from runs
-// measured with the default sizes (6 blocks, d_model 48, context 64, batch 8, 600 steps; see the widget's report).
-// No DOM, no model work.
+// measured with the default sizes (6 blocks, d_model 48, context 64, batch 8, 600 steps; see the widget's report),
+// and its control groups and sections (kit/layout.js). No DOM, no model work.
 import { COMPARISONS } from './training-lab-runs.js';
 
 /** The controls' limits; attributes and deep links outside them are clamped. */
@@ -54,3 +54,31 @@ export function whatToLookFor({ comparison, shared }, t) {
       return '';
   }
 }
+
+/** What controls="…" and lock="…" name (kit/layout.js): the control groups. */
+export const CONTROL_GROUPS = {
+  comparison: 'the menu of comparisons (which setting runs A and B differ in)',
+  lr: 'the learning-rate slider',
+  warmup: 'the warmup steps field',
+  steps: 'the training steps field',
+  layers: 'the menu of layers (blocks)',
+  'emb-dim': 'the d_model menu',
+  train: 'the Train / Pause and Reset buttons (and the steps per second beside them)',
+  checkpoints: 'each run\'s checkpoint menu with its Inspect and Download buttons',
+};
+
+/** What sections="…" names (kit/layout.js): the widget's parts. */
+export const SECTIONS = {
+  title: 'the heading',
+  description: 'the paragraph on what the lab trains and how',
+  settings: 'the Settings box (comparison, learning rate, warmup, steps, layers, d_model)',
+  legend: 'the legend naming run A and run B',
+  'look-for': 'the note on what the chosen comparison shows',
+  loss: 'the loss chart with its explanation',
+  gradients: 'the chart of each layer\'s gradient norm with its explanation',
+  samples: 'what each model writes after the prompt',
+  results: 'the results table and the notes on each run',
+  'copy-pytorch': 'Copy as PyTorch (the button, the code and the note above it)',
+  checkpoints: 'the checkpoints each run keeps, to inspect or download',
+  status: 'the status line',
+};

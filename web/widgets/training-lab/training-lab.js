@@ -3,7 +3,9 @@
 // text as it learns, and a results table. The runs differ in one setting (pre- vs post-norm, d_ff 4× vs 2×, GELU vs
 // ReLU, with vs without residuals, warmup vs none) and share everything else: seeds, batches, initial weights where
 // the shapes agree. Training alternates the runs one step at a time, pauses when the widget leaves the page or the tab
-// is hidden, and frees both models when the widget is removed.
+// is hidden, and frees both models when the widget is removed. Once the runs have trained, lr, warmup and steps apply
+// from the next step on (the loss chart marks where) and a control change that needs new models asks before it
+// restarts both runs (training-lab-changes.js).
 // Attributes: comparison (norm|ffn|activation|residual|warmup), lr (0.015, 1e-4 … 0.1), steps (600, 100 … 5000),
 //   layers (6, 1 … 8), emb-dim (48: 32|48|64), warmup (0 steps), eval-every (25), sample-every (50), seed (123),
 //   loading (lazy|eager). Deep links: #training-lab.lr=0.005&training-lab.comparison=warmup (or by element id).
@@ -25,7 +27,8 @@ import { labSnippet } from './training-lab-pytorch.js';
 import { BYTE_CSS } from '../kit/tokens.js';
 import { OFF } from '../kit/layout.js';
 import { RESULTS_CSS, ResultsPanel } from './training-lab-results.js';
-import { LIMITS, settings, whatToLookFor } from './training-lab-text.js';
+import { CONTROL_GROUPS, LIMITS, SECTIONS, settings, whatToLookFor } from './training-lab-text.js';
+import { CHANGES_CSS, needsConfirmation, RestartPrompt, SCHEDULE, stepsDone } from './training-lab-changes.js';
 import en from '../i18n/en/training-lab.js';
 
 /** The shortest time between two redraws while training (ms): 10 a second at most. */
@@ -61,31 +64,9 @@ export class TrainingLab extends BlockscopeElement {
     explorer: { default: '', doc: 'id of the <gpt-explorer> that inspects the runs\' checkpoints (default: the first on the page)' },
   };
 
-  static controlGroups = {
-    comparison: 'the menu of comparisons (which setting runs A and B differ in)',
-    lr: 'the learning-rate slider',
-    warmup: 'the warmup steps field',
-    steps: 'the training steps field',
-    layers: 'the menu of layers (blocks)',
-    'emb-dim': 'the d_model menu',
-    train: 'the Train / Pause and Reset buttons (and the steps per second beside them)',
-    checkpoints: 'each run\'s checkpoint menu with its Inspect and Download buttons',
-  };
+  static controlGroups = CONTROL_GROUPS;
 
-  static sections = {
-    title: 'the heading',
-    description: 'the paragraph on what the lab trains and how',
-    settings: 'the Settings box (comparison, learning rate, warmup, steps, layers, d_model)',
-    legend: 'the legend naming run A and run B',
-    'look-for': 'the note on what the chosen comparison shows',
-    loss: 'the loss chart with its explanation',
-    gradients: 'the chart of each layer\'s gradient norm with its explanation',
-    samples: 'what each model writes after the prompt',
-    results: 'the results table and the notes on each run',
-    'copy-pytorch': 'Copy as PyTorch (the button, the code and the note above it)',
-    checkpoints: 'the checkpoints each run keeps, to inspect or download',
-    status: 'the status line',
-  };
+  static sections = SECTIONS;
 
   setup() {
     // A new language builds the DOM again (base.js relocalize): the runs and their state carry over.
@@ -97,7 +78,8 @@ export class TrainingLab extends BlockscopeElement {
       return () => document.removeEventListener('visibilitychange', this.onVisibility);
     });
     const s = this.shadowRoot;
-    s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + RESULTS_CSS + COPY_CSS + CHECKPOINTS_CSS + CSS));
+    s.append(h('style', {}, KIT_CSS + BYTE_CSS + CHARTS_CSS + RESULTS_CSS + COPY_CSS + CHECKPOINTS_CSS + CHANGES_CSS + CSS));
+    this.restartPrompt = new RestartPrompt(this.panelPort());
     this.lrInput = h('input', { type: 'range', id: 'lr', min: Math.log10(LIMITS.lr[0]), max: Math.log10(LIMITS.lr[1]), step: 0.05,
       oninput: () => this.showLr(10 ** Number(this.lrInput.value)),
       onchange: () => this.set('lr', String(roundLr(10 ** Number(this.lrInput.value)))) });
@@ -134,6 +116,7 @@ export class TrainingLab extends BlockscopeElement {
           attrField(this, 'steps', this.t('lab.label.steps'), { step: 50 }),
           attrSelect(this, 'layers', this.t('lab.label.layers')),
           attrSelect(this, 'emb-dim', this.t('lab.label.embDim')))),
+      this.restartPrompt.element,
       h('div', { class: 'row buttons', part: 'controls' }, this.playButton, this.resetButton, this.rate),
       this.runLegend,
       this.lookFor,
@@ -160,9 +143,24 @@ export class TrainingLab extends BlockscopeElement {
    * the attribute's value again, and the runs go on untouched.
    */
   set(name, value) {
+    if (this._built && !this.locked(name) && needsConfirmation(this.pair, name, value, this.settings())) {
+      this.askRestart(name, value); // the runs have trained: a change that needs new models is asked about first
+      this.syncControls(this.settings());
+      return false;
+    }
     const done = super.set(name, value);
     if (!done && this._built) this.syncControls(this.settings());
     return done;
+  }
+
+  /** Asks whether to restart both runs for the learner's change of `name` to `value` (training-lab-changes.js). */
+  askRestart(name, value) {
+    const label = { comparison: 'lab.label.comparison', layers: 'lab.label.layers', 'emb-dim': 'lab.label.embDim',
+      steps: 'lab.label.steps' }[name];
+    this.restartPrompt.ask({ name, value, label: label ? this.t(label) : name, step: stepsDone(this.pair),
+      shown: name === 'comparison' ? this.t(`lab.comparison.${value}`) : this.num(Number(value)),
+      control: this.boundControls.byName.has(name) ? this.boundControls.get(name) : null,
+      restart: () => super.set(name, value) });
   }
 
   /** After the author changes lock="…": the buttons' own disabled states (while building, once done) again. */
@@ -230,7 +228,34 @@ export class TrainingLab extends BlockscopeElement {
     if (name === 'loading') {
       if (this.attr('loading') === 'eager' && !this.visible) this.start();
     } else if (name === 'eval-every' || name === 'sample-every') this.applyLive();
-    else this.invalidate(UPDATE.REBUILD);
+    else if (SCHEDULE.includes(name) && this.pair && this.runState !== 'building' && stepsDone(this.pair) > 0 &&
+      this.settings().shared.steps > stepsDone(this.pair)) this.reschedule();
+    else {
+      this.restartPrompt.close();
+      this.invalidate(UPDATE.REBUILD);
+    }
+  }
+
+  /**
+   * The schedule (lr, warmup, steps) changed after the runs had trained: both go on from their next step with it
+   * (RunPair.reschedule), the loss chart marks the step and the status line says so. Nothing restarts.
+   */
+  async reschedule() {
+    const pair = this.pair;
+    const st = this.settings();
+    this.syncControls(st);
+    try {
+      await pair.reschedule(st.shared);
+    } catch (err) {
+      if (pair === this.pair) this.status(err.message, { error: true });
+      return;
+    }
+    if (pair !== this.pair) return;
+    if (this.lossChart.steps !== pair.shared.steps) this.buildCharts();
+    const c = pair.changes.at(-1);
+    if (c) this.say(() => this.t('lab.status.rescheduled', { step: c.step, lr: this.formatLr(c.lr), warmup: c.warmup, steps: c.steps }));
+    if (this.runState === 'done' && !pair.finished) this.setState('paused');
+    this.scheduleDraw({ now: true });
   }
 
   /** Both runs as PyTorch: the book's GPTModel, Blockscope's initial weights and batches, AdamW and the schedule. */
@@ -417,7 +442,7 @@ export class TrainingLab extends BlockscopeElement {
   draw() {
     const pair = this.pair;
     if (!pair || !this.lossChart.chart) return;
-    this.lossChart.draw(pair.runs);
+    this.lossChart.draw(pair.runs, pair.changes);
     this.gradChart.draw(pair.runs);
     this.results.draw(pair.runs);
     this.checkpointPanel.draw(pair.runs);

@@ -118,7 +118,7 @@ export default {
   'ffn.costs.chartHidden': 'Das Parameterdiagramm erscheint, sobald Sie die Anzahl vorhergesagt haben.',
   'ffn.costs.errWhole': '{symbol} muss eine ganze Zahl von {min} bis {max} sein, erhalten: „{value}“',
   'ffn.costs.errExpansion': 'Der Aufweitungsfaktor muss eine Zahl von {min} bis {max} sein, erhalten: „{value}“',
-  'ffn.costs.badSizes': 'Prüfen Sie die Größen: {error} — angezeigt werden die letzten gültigen Größen.',
+  'ffn.costs.stale': 'Angezeigt werden die Kosten der letzten gültigen Größen (d = {d}, Faktor {expansion}, B = {batch}, n = {tokens}), bis das rot markierte Feld korrigiert ist.',
   'ffn.costs.badSizeAttr': '{error} — angezeigt werden die letzten gültigen Größen.',
   'ffn.costs.error': 'Die Kosten ließen sich nicht berechnen: {error}',
   'ffn.costs.thousand': '{value} Tausend',

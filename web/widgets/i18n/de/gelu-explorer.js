@@ -2,6 +2,7 @@
 export default {
   'gelu.title': 'GELU vs. ReLU',
   'gelu.instructions': 'Fahren Sie mit der Maus über das Diagramm oder tippen Sie darauf (seitlich ziehen, um es abzutasten), oder fokussieren Sie es und verwenden Sie ←/→ (Umschalt für größere Schritte, Pos1/Ende). Jede Zahl stammt aus dem Blockscope-Kern.',
+  'gelu.instructions.touch': 'Tippen Sie auf das Diagramm oder ziehen Sie seitlich darüber, um die Werte abzulesen; mit einer Tastatur fokussieren Sie es und verwenden ←/→ (Umschalt für größere Schritte, Pos1/Ende). Jede Zahl stammt aus dem Blockscope-Kern.',
   'gelu.loading': 'Der Kern wird geladen…',
   'gelu.ready': '{points} Punkte aus dem Kern (wasm {flavour}).',
   'gelu.failed': 'Die Kurven ließen sich nicht berechnen: {message}',
@@ -15,6 +16,8 @@ export default {
   // controls
   'gelu.control.min': 'x von',
   'gelu.control.max': 'bis',
+  'gelu.field.minBelowMax': 'Muss kleiner als das rechte Ende ({max}) sein.',
+  'gelu.field.maxAboveMin': 'Muss größer als das linke Ende ({min}) sein.',
   'gelu.control.derivative': 'Ableitungen zeigen',
   'gelu.control.difference': 'Differenz tanh − erf zeigen',
   'gelu.control.checkForm': 'Ihr Code berechnet',

@@ -234,6 +234,9 @@ export default {
   'gpt.ln.intro': 'Jede LayerNorm skaliert den Vektor jedes Tokens über seine Merkmale auf Mittelwert 0 und Varianz 1; ' +
     'hier steht, was sie in diesem Vorwärtsdurchlauf erhalten (Eingabe) oder erzeugt (Ausgabe) hat. Zum Ablesen einer ' +
     'Zelle die Heatmap fokussieren und die Pfeiltasten benutzen oder mit der Maus darüberfahren.',
+  'gpt.ln.intro.touch': 'Jede LayerNorm skaliert den Vektor jedes Tokens über seine Merkmale auf Mittelwert 0 und ' +
+    'Varianz 1; hier steht, was sie in diesem Vorwärtsdurchlauf erhalten (Eingabe) oder erzeugt (Ausgabe) hat. Zum ' +
+    'Ablesen einer Zelle tippen Sie darauf oder ziehen den Finger über die Heatmap.',
   'gpt.ln.select': 'LayerNorm',
   'gpt.ln.side': 'an der',
   'gpt.ln.input': 'Eingabe',

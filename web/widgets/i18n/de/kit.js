@@ -13,6 +13,14 @@ export default {
   'kit.parse.noRows': 'geben Sie mindestens einen Token-Vektor ein',
   'kit.parse.row': '{row} {n}: {problem}',
 
+  // field-error.js: what is wrong with a number field
+  'kit.field.notNumber': 'Das ist keine Zahl.',
+  'kit.field.empty': 'Bitte eine Zahl eingeben.',
+  'kit.field.tooLow': 'Zu klein: erlaubt ist mindestens {min}.',
+  'kit.field.tooHigh': 'Zu groß: erlaubt ist höchstens {max}.',
+  'kit.field.notWhole': 'Bitte eine ganze Zahl eingeben.',
+  'kit.field.heads': 'emb_dim ({width}) muss durch die Zahl der Köpfe ({heads}) teilbar sein.',
+
   // predict-panel.js
   'kit.predict.legend': 'Erst vorhersagen, dann nachsehen',
   'kit.predict.hidden': '(verborgen, bis Sie eine Vorhersage abgeben)',

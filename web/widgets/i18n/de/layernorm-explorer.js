@@ -59,6 +59,12 @@ export default {
   },
   'layernorm.detail.mean': 'Mittelwert μ',
   'layernorm.detail.variance': 'Varianz σ²',
+  'layernorm.stat.overflow': '∞ (jenseits von float32)',
+  'layernorm.overflowNote': 'Eine Varianz ist hier größer als die größte float32-Zahl (etwa 3,4·10³⁸) und daher als ' +
+    'float32 ∞ (torch.var liefert ebenfalls inf). Der Kern berechnet μ und σ² in float64 und rundet nur die Ergebnisse, ' +
+    'daher sind 1/√(σ² + ε) und x̂ = (x − μ)/√(σ² + ε) weiterhin exakt: PyTorchs layer_norm in float64 liefert dieselben ' +
+    'Zahlen. In float32 gibt PyTorchs layer_norm hier NaN zurück (seine Summen laufen über), deshalb verwendet ' +
+    '„Als PyTorch kopieren“ float64.',
   'layernorm.detail.caption': 'Token {token}: Eingabe, normalisierte Werte und Ausgabe pro Merkmal',
   'layernorm.detail.before': 'vorher: Eingabe x',
   'layernorm.detail.after': 'nachher: Ausgabe y = γ·x̂ + β',

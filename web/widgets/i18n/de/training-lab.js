@@ -93,6 +93,13 @@ export default {
     'stehen in der Ergebnistabelle darunter.',
   'lab.loss.uniform': 'gleichverteiltes Raten, ln 256 = {loss}',
   'lab.loss.diverged': '{run} divergiert bei Schritt {step}',
+  'lab.loss.lrChange': 'lr → {lr}',
+  'lab.loss.lrChangeTitle': 'Nach Schritt {step}: Lernrate {lr}, {warmup} Warmup-Schritte, {steps} Schritte insgesamt; die Läufe gingen weiter, wo sie waren',
+  'lab.status.rescheduled': 'Nach Schritt {step} trainieren beide Läufe mit Lernrate {lr} ({warmup} Warmup-Schritte, {steps} Schritte insgesamt): Sie machen weiter, wo sie waren.',
+  'lab.confirm.text': '{setting} auf {value} zu ändern heißt neue Modelle: Beide Läufe begännen wieder bei Schritt 0 (sie sind bei Schritt {step}).',
+  'lab.confirm.fewerSteps': 'Die Läufe sind schon bei Schritt {step}: {value} Schritte insgesamt heißt, beide wieder bei Schritt 0 zu beginnen.',
+  'lab.confirm.restart': 'Beide Läufe neu starten',
+  'lab.confirm.keep': 'Weiter trainieren',
   'lab.loss.spike': '{run}: Verlustspitze bei Schritt {step} ({loss} Nats)',
 
   // Gradientendiagramm

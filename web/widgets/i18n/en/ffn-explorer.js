@@ -119,7 +119,7 @@ export default {
   'ffn.costs.chartHidden': 'The parameter chart appears once you have predicted the count.',
   'ffn.costs.errWhole': '{symbol} must be a whole number from {min} to {max}, got "{value}"',
   'ffn.costs.errExpansion': 'the expansion factor must be a number from {min} to {max}, got "{value}"',
-  'ffn.costs.badSizes': 'Check the sizes: {error} — showing the last valid sizes.',
+  'ffn.costs.stale': 'Showing the costs of the last valid sizes (d = {d}, expansion {expansion}, B = {batch}, n = {tokens}) until the field marked in red is fixed.',
   'ffn.costs.badSizeAttr': '{error} — showing the last valid sizes.',
   'ffn.costs.error': 'Could not compute the costs: {error}',
   'ffn.costs.thousand': '{value} thousand',

@@ -2,6 +2,8 @@
 export default {
   'gelu.title': 'GELU vs ReLU',
   'gelu.instructions': 'Hover or tap the plot (drag sideways to scan), or focus it and use ←/→ (Shift for bigger steps, Home/End). Every number comes from the Blockscope core.',
+  // On a touch screen (pointer: coarse) the instructions speak of tapping and dragging, not hovering.
+  'gelu.instructions.touch': 'Tap the plot, or drag sideways along it, to read the values; with a keyboard, focus it and use ←/→ (Shift for bigger steps, Home/End). Every number comes from the Blockscope core.',
   'gelu.loading': 'Loading the core…',
   'gelu.ready': '{points} points from the core (wasm {flavour}).',
   'gelu.failed': 'Could not compute the curves: {message}',
@@ -15,6 +17,8 @@ export default {
   // controls
   'gelu.control.min': 'x from',
   'gelu.control.max': 'to',
+  'gelu.field.minBelowMax': 'Must be less than the right end ({max}).',
+  'gelu.field.maxAboveMin': 'Must be greater than the left end ({min}).',
   'gelu.control.derivative': 'show derivatives',
   'gelu.control.difference': 'show tanh − erf difference',
   'gelu.control.checkForm': 'Your code computes',

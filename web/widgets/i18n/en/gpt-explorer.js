@@ -225,6 +225,9 @@ export default {
   'gpt.ln.intro': 'Each LayerNorm rescales every token\'s vector to mean 0 and variance 1 over its features; here is what ' +
     'it received (input) or produced (output) in this forward pass. Focus the heatmap and use the arrow keys, or hover, ' +
     'to read a cell.',
+  'gpt.ln.intro.touch': 'Each LayerNorm rescales every token\'s vector to mean 0 and variance 1 over its features; here is ' +
+    'what it received (input) or produced (output) in this forward pass. Tap a cell, or drag a finger across the ' +
+    'heatmap, to read it.',
   'gpt.ln.select': 'LayerNorm',
   'gpt.ln.side': 'of its',
   'gpt.ln.input': 'input',

@@ -13,6 +13,14 @@ export default {
   'kit.parse.noRows': 'enter at least one token vector',
   'kit.parse.row': '{row} {n}: {problem}',
 
+  // field-error.js: what is wrong with a number field
+  'kit.field.notNumber': 'This is not a number.',
+  'kit.field.empty': 'Enter a number.',
+  'kit.field.tooLow': 'Too small: the smallest allowed is {min}.',
+  'kit.field.tooHigh': 'Too large: the largest allowed is {max}.',
+  'kit.field.notWhole': 'Enter a whole number.',
+  'kit.field.heads': 'emb_dim ({width}) must be divisible by the number of heads ({heads}).',
+
   // predict-panel.js
   'kit.predict.legend': 'Predict before you look',
   'kit.predict.hidden': '(hidden until you predict it)',

@@ -59,6 +59,12 @@ export default {
   },
   'layernorm.detail.mean': 'mean μ',
   'layernorm.detail.variance': 'variance σ²',
+  // A variance beyond float32's largest number (≈ 3.4·10³⁸), e.g. for an input of 1e30.
+  'layernorm.stat.overflow': '∞ (beyond float32)',
+  'layernorm.overflowNote': 'A variance here is larger than float32’s largest number (about 3.4·10³⁸), so as a float32 ' +
+    'it is ∞ (torch.var gives inf too). The core computes μ and σ² in float64 and rounds only the results, so ' +
+    '1/√(σ² + ε) and x̂ = (x − μ)/√(σ² + ε) are still exact: PyTorch’s layer_norm in float64 gives the same numbers. ' +
+    'In float32, PyTorch’s layer_norm returns NaN here (its sums overflow), so Copy as PyTorch uses float64.',
   'layernorm.detail.caption': 'Token {token}: input, normalized and output values per feature',
   'layernorm.detail.before': 'before: input x',
   'layernorm.detail.after': 'after: output y = γ·x̂ + β',

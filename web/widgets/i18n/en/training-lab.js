@@ -87,6 +87,13 @@ export default {
     'results table below.',
   'lab.loss.uniform': 'uniform guess, ln 256 = {loss}',
   'lab.loss.diverged': '{run} diverged at step {step}',
+  'lab.loss.lrChange': 'lr → {lr}',
+  'lab.loss.lrChangeTitle': 'After step {step}: learning rate {lr}, {warmup} warmup steps, {steps} steps in all; the runs went on from where they were',
+  'lab.status.rescheduled': 'After step {step} both runs train with learning rate {lr} ({warmup} warmup steps, {steps} steps in all): they go on from where they were.',
+  'lab.confirm.text': 'Changing {setting} to {value} means new models: both runs would start again from step 0 (they are at step {step}).',
+  'lab.confirm.fewerSteps': 'The runs are already at step {step}: {value} steps in all means starting both again from step 0.',
+  'lab.confirm.restart': 'Restart both runs',
+  'lab.confirm.keep': 'Keep training',
   'lab.loss.spike': '{run}: loss spike at step {step} ({loss} nats)',
 
   // Gradient chart

@@ -118,7 +118,7 @@ export default {
   'ffn.costs.chartHidden': 'El gráfico de parámetros aparece cuando hayas predicho el número.',
   'ffn.costs.errWhole': '{symbol} debe ser un número entero de {min} a {max}, pero es «{value}»',
   'ffn.costs.errExpansion': 'el factor de expansión debe ser un número de {min} a {max}, pero es «{value}»',
-  'ffn.costs.badSizes': 'Revisa los tamaños: {error} — se muestran los últimos tamaños válidos.',
+  'ffn.costs.stale': 'Se muestran los costes de los últimos tamaños válidos (d = {d}, expansión {expansion}, B = {batch}, n = {tokens}) hasta que se corrija el campo marcado en rojo.',
   'ffn.costs.badSizeAttr': '{error} — se muestran los últimos tamaños válidos.',
   'ffn.costs.error': 'No se pudieron calcular los costes: {error}',
   'ffn.costs.thousand': '{value} mil',

@@ -2,6 +2,7 @@
 export default {
   'gelu.title': 'GELU frente a ReLU',
   'gelu.instructions': 'Pasa el ratón por el gráfico o tócalo (arrastra de lado para recorrerlo), o ponle el foco y usa ←/→ (Mayús para pasos más grandes, Inicio/Fin). Cada número viene del núcleo de Blockscope.',
+  'gelu.instructions.touch': 'Toca el gráfico o arrastra el dedo de lado por él para leer los valores; con teclado, ponle el foco y usa ←/→ (Mayús para pasos más grandes, Inicio/Fin). Cada número viene del núcleo de Blockscope.',
   'gelu.loading': 'Cargando el núcleo…',
   'gelu.ready': '{points} puntos calculados por el núcleo (wasm {flavour}).',
   'gelu.failed': 'No se pudieron calcular las curvas: {message}',
@@ -15,6 +16,8 @@ export default {
   // controls
   'gelu.control.min': 'x desde',
   'gelu.control.max': 'hasta',
+  'gelu.field.minBelowMax': 'Debe ser menor que el extremo derecho ({max}).',
+  'gelu.field.maxAboveMin': 'Debe ser mayor que el extremo izquierdo ({min}).',
   'gelu.control.derivative': 'mostrar derivadas',
   'gelu.control.difference': 'mostrar la diferencia tanh − erf',
   'gelu.control.checkForm': 'Tu código calcula',

@@ -230,6 +230,9 @@ export default {
   'gpt.ln.intro': 'Cada LayerNorm reescala el vector de cada token a media 0 y varianza 1 sobre sus características; aquí ' +
     'está lo que recibió (entrada) o produjo (salida) en esta pasada hacia delante. Para leer una celda, enfoca el mapa de ' +
     'calor y usa las flechas del teclado, o pasa el ratón por encima.',
+  'gpt.ln.intro.touch': 'Cada LayerNorm reescala el vector de cada token a media 0 y varianza 1 sobre sus ' +
+    'características; aquí está lo que recibió (entrada) o produjo (salida) en esta pasada hacia delante. Para leer ' +
+    'una celda, tócala o arrastra el dedo por el mapa de calor.',
   'gpt.ln.select': 'LayerNorm',
   'gpt.ln.side': 'en la',
   'gpt.ln.input': 'entrada',

@@ -13,6 +13,14 @@ export default {
   'kit.parse.noRows': 'introduce al menos un vector de token',
   'kit.parse.row': '{row} {n}: {problem}',
 
+  // field-error.js: what is wrong with a number field
+  'kit.field.notNumber': 'Esto no es un número.',
+  'kit.field.empty': 'Introduce un número.',
+  'kit.field.tooLow': 'Demasiado pequeño: el mínimo permitido es {min}.',
+  'kit.field.tooHigh': 'Demasiado grande: el máximo permitido es {max}.',
+  'kit.field.notWhole': 'Introduce un número entero.',
+  'kit.field.heads': 'emb_dim ({width}) debe ser divisible entre el número de cabezas ({heads}).',
+
   // predict-panel.js
   'kit.predict.legend': 'Predice antes de mirar',
   'kit.predict.hidden': '(oculto hasta que hagas tu predicción)',

@@ -59,6 +59,12 @@ export default {
   },
   'layernorm.detail.mean': 'media μ',
   'layernorm.detail.variance': 'varianza σ²',
+  'layernorm.stat.overflow': '∞ (fuera de float32)',
+  'layernorm.overflowNote': 'Aquí una varianza es mayor que el mayor número de float32 (unos 3,4·10³⁸), así que como ' +
+    'float32 es ∞ (torch.var también da inf). El núcleo calcula μ y σ² en float64 y solo redondea los resultados, así ' +
+    'que 1/√(σ² + ε) y x̂ = (x − μ)/√(σ² + ε) siguen siendo exactos: layer_norm de PyTorch en float64 da los mismos ' +
+    'números. En float32, layer_norm de PyTorch devuelve NaN aquí (sus sumas se desbordan), por eso «Copiar como ' +
+    'PyTorch» usa float64.',
   'layernorm.detail.caption': 'Token {token}: valores de entrada, normalizados y de salida por característica',
   'layernorm.detail.before': 'antes: entrada x',
   'layernorm.detail.after': 'después: salida y = γ·x̂ + β',

@@ -94,6 +94,13 @@ export default {
     'Los últimos valores están en la tabla de resultados de abajo.',
   'lab.loss.uniform': 'conjetura uniforme, ln 256 = {loss}',
   'lab.loss.diverged': '{run} divergió en el paso {step}',
+  'lab.loss.lrChange': 'lr → {lr}',
+  'lab.loss.lrChangeTitle': 'Después del paso {step}: tasa de aprendizaje {lr}, {warmup} pasos de calentamiento, {steps} pasos en total; las ejecuciones siguieron donde estaban',
+  'lab.status.rescheduled': 'Después del paso {step} ambas ejecuciones entrenan con tasa de aprendizaje {lr} ({warmup} pasos de calentamiento, {steps} pasos en total): siguen donde estaban.',
+  'lab.confirm.text': 'Cambiar {setting} a {value} significa modelos nuevos: ambas ejecuciones volverían a empezar desde el paso 0 (están en el paso {step}).',
+  'lab.confirm.fewerSteps': 'Las ejecuciones ya están en el paso {step}: {value} pasos en total significa volver a empezar ambas desde el paso 0.',
+  'lab.confirm.restart': 'Reiniciar ambas ejecuciones',
+  'lab.confirm.keep': 'Seguir entrenando',
   'lab.loss.spike': '{run}: pico de pérdida en el paso {step} ({loss} nats)',
 
   // Gráfico de los gradientes
