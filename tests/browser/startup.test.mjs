@@ -20,7 +20,11 @@ const NO_WIDGETS = `<!doctype html><meta charset="utf-8"><link rel="icon" href="
 
 const env = { url: null, server: null, browser: null };
 before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages: { '/no-widgets.html': { body: NO_WIDGETS } } }));
+  ({ server: env.server, url: env.url } = await startServer({ pages: {
+    '/no-widgets.html': { body: NO_WIDGETS },
+    // A worker script that starts but never says it is ready (the client waits up to workerTimeout for it).
+    '/silent-worker.js': { body: 'setInterval(() => {}, 1000);', headers: { 'Content-Type': 'text/javascript' } },
+  } }));
   env.browser = await launchBrowser();
 });
 after(async () => {
@@ -69,19 +73,17 @@ test('the page answers light calls with its own light module while the worker st
   page.on('worker', (w) => workers.push(w.url()));
   await page.goto(`${env.url}no-widgets.html`);
   await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30000 });
-  // A worker that starts but never says it is ready (the client waits up to workerTimeout for it).
   const r = await page.evaluate(async () => {
     const { connect } = await import('./dist/blockscope-widgets.js');
-    const silent = URL.createObjectURL(new Blob(['setInterval(() => {}, 1000);'], { type: 'text/javascript' }));
-    const client = await connect({ workerUrl: silent, workerTimeout: 60000 });
+    const client = await connect({ workerUrl: '/silent-worker.js', workerTimeout: 60000 });
     const gelu = await client.activation('gelu', [1]);
     let tokenizer = 'pending';
     client.createTokenizer({ kind: 'bytes' }).then(() => { tokenizer = 'created'; }, (e) => { tokenizer = e.message; });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    return { gelu: gelu[0], mode: client.mode, tokenizer, workers: client._workers() };
+    return { gelu: gelu[0], mode: client.mode, why: client.fallbackReason, tokenizer, workers: client._workers() };
   });
   assert.equal(r.gelu.toFixed(4), '0.8412');
-  assert.equal(r.mode, 'worker');
+  assert.equal(r.mode, 'worker', r.why);
   assert.equal(r.tokenizer, 'pending', 'a call the light module does not serve waits for the worker');
   assert.equal(workers.length, 1);
   assert.deepEqual(r.workers.map((w) => w.mode), ['worker']);
