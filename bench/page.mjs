@@ -6,8 +6,9 @@
 // run. The start-up breakdown comes from the runtime's performance marks (web/runtime/marks.js): when the widget bundle was
 // downloaded and evaluated, the worker created, every widget defined, the widget on screen set up and started (the
 // others start after it has its numbers: web/widgets/kit/start-order.js), the worker running, the glue loaded, the wasm
-// compiled, the runtime instantiated, the page told it is ready, the first result computed by the core, and the first
-// widget interactive.
+// compiled and the runtime instantiated (by the first runtime: the light one on the page's thread, which answers the
+// first light calls while the worker starts — web/runtime/pool.js), the page told it is ready, the first result
+// computed by the core, and the first widget interactive.
 // Each run opens a new browser context (a new window: empty cache) and lets it settle on about:blank for --settle ms
 // (default 1500) before navigating: a new Chromium window loads its own WebUI (the omnibox popup, a few hundred
 // chrome:// modules, for about a second on this machine), which competes with the page for the CPU and is no part of
@@ -56,9 +57,9 @@ const PHASES = [
   ['every widget defined', (t) => t.marks['widgets-defined']],
   ['first widget set up and started', (t) => t.marks['first-widget-started']],
   ['worker script running', (t) => t.marks['worker-started']],
-  ['glue loaded (worker)', (t) => t.marks['glue-loaded']],
-  ['wasm compiled (worker)', (t) => t.marks['wasm-compiled']],
-  ['runtime instantiated (worker)', (t) => t.marks['runtime-ready']],
+  ['glue loaded (first runtime)', (t) => t.marks['glue-loaded']],
+  ['wasm compiled (first runtime)', (t) => t.marks['wasm-compiled']],
+  ['runtime instantiated (first runtime)', (t) => t.marks['runtime-ready']],
   ['page told the runtime is ready', (t) => t.marks['client-ready']],
   ['first result from the core', (t) => t.marks['first-result']],
   ['first widget interactive', (t) => t.first],
@@ -137,6 +138,8 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
   const files = new Map();
   for (const response of responses) {
     try {
+      // A revalidated copy (304: the worker asking for a file the page had prefetched) sends no body again.
+      if (response.status() === 304) continue;
       const body = await response.body();
       // Bytes on the wire: Chromium's count where it has one (workers' and service workers' requests report 0),
       // else the body encoded as scripts/serve.mjs encodes it.
@@ -144,7 +147,9 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
       const reported = (await response.request().sizes()).responseBodySize;
       const encoded = { br: () => brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } }).length,
         gzip: () => gzipSync(body, { level: 9 }).length }[encoding];
-      files.set(new URL(response.url()).pathname, {
+      const path = new URL(response.url()).pathname;
+      if (files.has(path)) continue; // the one download of a file the page and its worker both asked for
+      files.set(path, {
         raw: body.length, sent: reported > 0 ? reported : (encoded?.() ?? body.length), encoding,
         gzip: gzipSync(body, { level: 9 }).length,
       });
@@ -157,7 +162,7 @@ async function measure(browser, url, { path, widgets, lazyGPT }) {
 const root = arg('--root', null);
 const { server, url } = await (root ? serve({ root: resolve(root), port: 0 }) : startServer());
 const browser = await launchBrowser();
-const out = report(mobile ? 'page-mobile' : 'page', 'npm run bench:page');
+const out = report(mobile ? 'page-mobile' : 'page', `npm run bench:page${process.argv.length > 2 ? ' --' : ''}`);
 try {
   await out.capture(async () => {
     for (const p of PAGES) {
@@ -177,7 +182,8 @@ try {
       console.log(`\ntransferred before any model is requested: ${n(eager)} bytes\n`);
       console.log(`navigation → first interactive widget (${results[0].first.tag}): median ${median(results.map((r) => r.first.ms)).toFixed(0)} ms; ` +
         `→ all ${p.widgets} widget(s) loaded at start: median ${median(results.map((r) => r.all)).toFixed(0)} ms (${runs} runs, localhost, cold cache per run, ` +
-        `${settleMs > 0 ? `new window settled ${settleMs} ms first` : 'new window not settled'})`);
+        `${settleMs > 0 ? `new window settled ${settleMs} ms first` : 'new window not settled'}); each run: ` +
+        `${results.map((r) => r.first.ms.toFixed(0)).join(', ')} ms (first), ${results.map((r) => r.all.toFixed(0)).join(', ')} ms (all)`);
       console.log(`\nstart-up breakdown (ms since navigation; median of ${runs} cold runs, min–max):\n`);
       console.log('| phase | median | min | max |\n|---|---:|---:|---:|');
       for (const [label, read] of PHASES) {

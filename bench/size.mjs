@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 import { lebReader, wasmSections } from '../scripts/wasm-sections.mjs';
-import { chunkGraph, closure, ENTRY, pageFiles } from '../scripts/widget-chunks.mjs';
+import { chunkGraph, closure, ENTRY, inThreadChunk, pageFiles } from '../scripts/widget-chunks.mjs';
 import { ELEMENT_TAGS, WIDGET_TAGS } from '../web/widgets/kit/elements.js';
 import { report } from './report.mjs';
 
@@ -57,7 +57,8 @@ await out.capture(() => {
   console.log(`the most one page downloads of the core (glue + light + the largest full module), gzip -9: ${kb(most)} of the ` +
     `${kb(BUDGET)} budget (${most <= BUDGET ? `${kb(BUDGET - most)} under` : `${kb(most - BUDGET)} OVER`}); every module of ` +
     `every flavour and the glue (what the package ships): ${kb(combined)}`);
-  // The worker bundle (scripts/build-web.sh), which every page with widgets loads next to the wasm.
+  // The worker bundle (scripts/build-web.sh), which a page loads when one of its widgets needs more than the light
+  // module (the light one runs on the page: web/runtime/pool.js).
   console.log('\n| bundle | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|');
   const worker = new URL('blockscope-worker.js', DIST);
   if (!existsSync(worker)) throw new Error('web/dist/blockscope-worker.js is missing: run `bash scripts/build-web.sh` first');
@@ -79,8 +80,10 @@ out.publish();
 function widgetPages() {
   const graph = chunkGraph(DIST);
   const lesson = ELEMENT_TAGS.filter((tag) => readFileSync(new URL('../index.html', DIST), 'utf8').includes(`<${tag}`));
-  // A page's elements, each with its chunks and its per-element module (fetched while the page loads: kit/elements.js).
-  const page = (tags) => [...pageFiles(graph, tags)].map((name) => graph.files.get(name).bytes)
+  // A page's elements, each with its chunks and its per-element module (fetched while the page loads: kit/elements.js),
+  // and the in-thread runtime, which computes the light calls on the page.
+  const runtime = closure(graph, [inThreadChunk(graph)]);
+  const page = (tags) => [...new Set([...pageFiles(graph, tags), ...runtime])].map((name) => graph.files.get(name).bytes)
     .concat(tags.map((tag) => readFileSync(new URL(`widgets/${tag}.js`, DIST))));
   const rows = [
     ['the entry alone (a page that only scripts the core: connect())', [...closure(graph, [ENTRY])].map((n) => graph.files.get(n).bytes)],
@@ -89,7 +92,7 @@ function widgetPages() {
     ['every file of the bundle', [...graph.files.values()].map((f) => f.bytes)],
   ];
   console.log(`\nWhat a page downloads of the widget bundle (${ENTRY}, its chunks and the shown elements' modules, each`,
-    'compressed alone; the in-thread runtime, a chunk of its own, only where no worker can start):\n');
+    'compressed alone, with the in-thread runtime that computes the light calls on the page; not the worker bundle above):\n');
   console.log('| page | files | bytes | gzip -9 | brotli |\n|---|---:|---:|---:|---:|');
   for (const [label, files] of rows) {
     const sum = (f) => files.reduce((n, b) => n + f(b), 0);

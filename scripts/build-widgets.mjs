@@ -5,15 +5,15 @@
 // Two passes: the first builds the chunks to learn which files each element's code needs beyond what the entry
 // imports; the second builds the same chunks with that list in the entry (BLOCKSCOPE_ELEMENT_FILES), so a page that
 // loads an element asks for all of its files at once (kit/elements.js preloads them) instead of one import level at
-// a time. Nothing imports the entry, so only the entry differs between the passes; the build checks it.
+// a time; a widget's list also has the in-thread runtime's files, which start its runtime on the page. Nothing imports the entry, so only the entry differs between the passes; the build checks it.
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import * as esbuild from 'esbuild';
 
 import { hintFile } from './bundler-hints.mjs';
-import { chunkGraph, closure, ENTRY, pageFiles } from './widget-chunks.mjs';
-import { ELEMENT_TAGS } from '../web/widgets/kit/elements.js';
+import { chunkGraph, closure, ENTRY, inThreadChunk, pageFiles } from './widget-chunks.mjs';
+import { ELEMENT_TAGS, WIDGET_TAGS } from '../web/widgets/kit/elements.js';
 
 const DIST = new URL('../web/dist/', import.meta.url).pathname;
 const options = (outdir, files) => ({
@@ -38,7 +38,11 @@ for (const f of readdirSync(DIST)) if (/^chunk-.*\.js(\.map)?$/.test(f)) rmSync(
 await esbuild.build(options(DIST, {}));
 const graph = chunkGraph(DIST);
 const early = closure(graph, [ENTRY]); // loaded with the entry already
-const files = Object.fromEntries(ELEMENT_TAGS.map((tag) => [tag, [...pageFiles(graph, [tag])].filter((f) => !early.has(f))]));
+// A widget's runtime starts with the light module on the page's thread (runtime/pool.js), so the in-thread runtime's
+// files come with every widget's.
+const inThread = closure(graph, [inThreadChunk(graph)]);
+const files = Object.fromEntries(ELEMENT_TAGS.map((tag) => [tag,
+  [...new Set([...pageFiles(graph, [tag]), ...(WIDGET_TAGS.includes(tag) ? inThread : [])])].filter((f) => !early.has(f))]));
 const first = chunks(DIST);
 // Pass 2: the same chunks, and the entry with the list.
 await esbuild.build(options(DIST, files));

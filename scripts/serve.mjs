@@ -4,6 +4,10 @@
 // as the request's Accept-Encoding allows, so what a page transfers here is what users download; compressed
 // files are kept in memory until the file changes. Model weights (.safetensors) go out as they are: F16
 // weights barely compress, and hosts leave application/octet-stream alone.
+// Caching as static hosts do it: every response carries a validator (an ETag from the file's size and mtime), so a
+// copy the browser already has is revalidated with one 304 instead of sent again; the content-hashed chunks of the
+// widget bundle (dist/chunk-<name>-<HASH>.js: a new build gives new names) are cached for a year, immutable; every
+// other file must be revalidated before use (no-cache), so a rebuilt glue or wasm is never mixed with an old one.
 //   node scripts/serve.mjs [--port N] [--root DIR]     (PORT env also accepted; 0 picks a free port)
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -31,6 +35,8 @@ const MIME = {
 
 /** MIME types worth compressing (as CDNs choose them); everything else is sent as stored. */
 const COMPRESSIBLE = /^(text\/|application\/(json|wasm|manifest\+json)|image\/svg\+xml)/;
+/** The widget bundle's content-hashed chunks (scripts/build-widgets.mjs chunkNames), safe to cache for good. */
+const HASHED = /^\/dist\/chunk-[\w-]+-[A-Z0-9]{8}\.js$/;
 /** Below this size compression saves less than the headers cost. */
 const MIN_COMPRESS_BYTES = 256;
 
@@ -77,6 +83,17 @@ class CompressionCache {
   }
 }
 
+/** The validator of a file's representation: its size and mtime, and the encoding it is sent in. */
+function etag(info, encoding) {
+  return `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}${encoding ? `-${encoding}` : ''}"`;
+}
+
+/** True if an If-None-Match header names `tag` (or is *): the client's copy is current. */
+function fresh(ifNoneMatch, tag) {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => ['*', tag, `W/${tag}`].includes(t.trim()));
+}
+
 /** Starts the server; resolves to {server, url}. */
 export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
   const base = resolve(root);
@@ -99,10 +116,19 @@ export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
         return;
       }
       const type = MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
-      const headers = { 'Content-Type': type, 'Cache-Control': 'no-cache' };
       const compressible = COMPRESSIBLE.test(type) && info.size >= MIN_COMPRESS_BYTES;
       const encoding = compressible ? negotiateEncoding(req.headers['accept-encoding']) : null;
+      const headers = {
+        'Content-Type': type,
+        'Cache-Control': HASHED.test(url.pathname) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ETag: etag(info, encoding),
+        'Last-Modified': new Date(info.mtimeMs).toUTCString(),
+      };
       if (compressible) headers.Vary = 'Accept-Encoding';
+      if (fresh(req.headers['if-none-match'], headers.ETag)) {
+        res.writeHead(304, headers).end();
+        return;
+      }
       if (encoding) {
         const body = await compressed.get(path, info, encoding);
         res.writeHead(200, { ...headers, 'Content-Encoding': encoding, 'Content-Length': body.length });

@@ -54,6 +54,13 @@ export function elementChunk(graph, tag) {
   return found[0];
 }
 
+/** The chunk of the in-thread runtime (runtime/in-thread.js), which the runtime client loads on demand. */
+export function inThreadChunk(graph) {
+  const found = [...graph.files.keys()].filter((name) => /^chunk-in-thread-[A-Z0-9]+\.js$/.test(name));
+  if (found.length !== 1) throw new Error(`expected one in-thread runtime chunk, found ${found.join(', ') || 'none'}`);
+  return found[0];
+}
+
 /** Every file a page showing elements `tags` downloads from the widget bundle (entry and chunks), in a Set. */
 export function pageFiles(graph, tags) {
   return closure(graph, [ENTRY, ...tags.map((tag) => elementChunk(graph, tag))]);

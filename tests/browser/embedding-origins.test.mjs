@@ -124,12 +124,16 @@ test('a Worker constructor that throws, or a worker that never starts, also fall
     const r = await page.evaluate(async ([b, s]) => {
       window.Worker = (0, eval)(`(${s})`);
       const client = await (await import(b)).connect({ workerTimeout: 300 });
-      const [y] = await client.activation('gelu_tanh', [1]);
-      return { mode: client.mode, fallbackReason: client.fallbackReason, y, terminated: !!window.__terminated };
+      const [y] = await client.activation('gelu_tanh', [1]); // answered by the page's light runtime at once
+      // A call the light module does not serve waits for the worker, here for the fallback that replaces it.
+      const tokenizer = await client.createTokenizer({ kind: 'bytes' });
+      return { mode: client.mode, fallbackReason: client.fallbackReason, y, terminated: !!window.__terminated,
+        bytes: tokenizer.vocabSize };
     }, [`${env.page}dist/blockscope-widgets.js`, stub]);
     assert.equal(r.mode, 'in-thread');
     assert.match(r.fallbackReason, reason);
     assert.equal(fmt4(r.y), '0.8412');
+    assert.equal(r.bytes, 256, 'the in-thread runtime serves the full API');
     if (/did not start/.test(r.fallbackReason)) assert.ok(r.terminated, 'the silent worker was terminated');
     assert.equal(info.filter((m) => m.startsWith('Blockscope:')).length, 1);
     assert.deepEqual(problems.console, []);

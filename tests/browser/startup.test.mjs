@@ -1,6 +1,7 @@
 // How the widget bundle starts the runtime, in real Chromium: the worker is told the wasm flavour in its URL (so it
 // loads the wasm before the page asks), every start-up phase leaves its performance mark on the page's timeline
-// (bench/page.mjs reads them) in causal order, a page without widgets starts no worker of its own, and on the lesson
+// (bench/page.mjs reads them) in causal order, light calls are answered by the page's own light module and the worker
+// starts with the first request that module does not serve, a page without widgets starts no worker, and on the lesson
 // page the widget on screen starts first, the others after it shows its numbers (start-order.js) — except on a reload,
 // where every widget builds its DOM before the page loads, so the browser restores the reader's position on it.
 import assert from 'node:assert/strict';
@@ -19,7 +20,11 @@ const NO_WIDGETS = `<!doctype html><meta charset="utf-8"><link rel="icon" href="
 
 const env = { url: null, server: null, browser: null };
 before(async () => {
-  ({ server: env.server, url: env.url } = await startServer({ pages: { '/no-widgets.html': { body: NO_WIDGETS } } }));
+  ({ server: env.server, url: env.url } = await startServer({ pages: {
+    '/no-widgets.html': { body: NO_WIDGETS },
+    // A worker script that starts but never says it is ready (the client waits up to workerTimeout for it).
+    '/silent-worker.js': { body: 'setInterval(() => {}, 1000);', headers: { 'Content-Type': 'text/javascript' } },
+  } }));
   env.browser = await launchBrowser();
 });
 after(async () => {
@@ -31,24 +36,57 @@ after(async () => {
 const marks = (page) => page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
   .filter((e) => e.name.startsWith('blockscope:')).map((e) => [e.name.slice(11), e.startTime])));
 
-test('the embed page names the flavour in the worker URL and marks every start-up phase in order', async () => {
+test('the embed page computes <gelu-explorer> on the page; a heavier request starts the worker, flavour in its URL', async () => {
   const { page, context, problems } = await openPage(env.browser);
   const workers = [];
   page.on('worker', (w) => workers.push(w.url()));
   await page.goto(`${env.url}embed.html`);
   await page.locator('gelu-explorer td[data-kind="gelu_tanh"]').filter({ hasText: '0.8412' }).waitFor({ timeout: 30000 });
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(workers, [], 'the light widget started no worker');
+  // An object (here a tokenizer) lives in a worker: the first one starts now, on the page's compile of the light module.
+  const flavour = await page.evaluate(async () => {
+    const client = await (await import('./dist/blockscope-widgets.js')).connect();
+    await client.createTokenizer({ kind: 'bytes' });
+    return client.flavour;
+  });
   assert.equal(workers.length, 1, `one worker: ${workers.join(', ')}`);
-  const flavour = await page.evaluate(async () => (await (await import('./dist/blockscope-widgets.js')).connect()).flavour);
   assert.match(workers[0], new RegExp(`/dist/blockscope-worker\\.js#flavour=${flavour}&module=page&worker=0$`));
   const m = await marks(page);
   assert.deepEqual(PHASES.filter((p) => typeof m[p] !== 'number'), [], `marks: ${JSON.stringify(m)}`);
-  // Causal order only (each phase needs the one before it); 1 ms of slack for the worker's clock conversion.
-  const chain = ['entry-evaluated', 'worker-created', 'worker-started', 'wasm-compiled', 'runtime-ready', 'client-ready',
-    'first-result'];
-  for (let i = 1; i < chain.length; i++) {
-    assert.ok(m[chain[i]] + 1 >= m[chain[i - 1]], `${chain[i - 1]} (${m[chain[i - 1]]}) before ${chain[i]} (${m[chain[i]]})`);
+  // Causal order only (each phase needs the one before it); 1 ms of slack for the worker's clock conversion. The glue,
+  // wasm and instantiation phases are the page's light runtime's; the worker started after the first result.
+  const chains = [['entry-evaluated', 'wasm-compiled', 'runtime-ready', 'client-ready', 'first-result', 'worker-created',
+    'worker-started'], ['glue-loaded', 'runtime-ready']];
+  for (const chain of chains) {
+    for (let i = 1; i < chain.length; i++) {
+      assert.ok(m[chain[i]] + 1 >= m[chain[i - 1]], `${chain[i - 1]} (${m[chain[i - 1]]}) before ${chain[i]} (${m[chain[i]]})`);
+    }
   }
-  assert.ok(m['runtime-ready'] + 1 >= m['glue-loaded'], 'the glue loads before the runtime is instantiated');
+  assertClean(problems);
+  await context.close();
+});
+
+test('the page answers light calls with its own light module while the worker starts; the rest waits for the worker', async () => {
+  const { page, context, problems } = await openPage(env.browser);
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(`${env.url}no-widgets.html`);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30000 });
+  const r = await page.evaluate(async () => {
+    const { connect } = await import('./dist/blockscope-widgets.js');
+    const client = await connect({ workerUrl: '/silent-worker.js', workerTimeout: 60000 });
+    const gelu = await client.activation('gelu', [1]);
+    let tokenizer = 'pending';
+    client.createTokenizer({ kind: 'bytes' }).then(() => { tokenizer = 'created'; }, (e) => { tokenizer = e.message; });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return { gelu: gelu[0], mode: client.mode, why: client.fallbackReason, tokenizer, workers: client._workers() };
+  });
+  assert.equal(r.gelu.toFixed(4), '0.8412');
+  assert.equal(r.mode, 'worker', r.why);
+  assert.equal(r.tokenizer, 'pending', 'a call the light module does not serve waits for the worker');
+  assert.equal(workers.length, 1);
+  assert.deepEqual(r.workers.map((w) => w.mode), ['worker']);
   assertClean(problems);
   await context.close();
 });

@@ -2,12 +2,13 @@
 // downloads the entry, that widget's chunk and the chunks it imports — no other widget's code; an element created
 // later by a script (createElement + append, with `state` set before its code arrived, as a framework does) is
 // defined and upgraded then; embed.html?widget= loads the widget it names; and the split bundle works under a strict
-// Content-Security-Policy (script-src hosts only: no inline script, no eval) from the page's origin and from a CDN.
+// Content-Security-Policy (script-src hosts only: no inline script, no eval), its worker too, from the page's origin and
+// from a CDN.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { chunkGraph, closure, elementChunk, ENTRY, pageFiles } from '../../scripts/widget-chunks.mjs';
+import { chunkGraph, closure, elementChunk, ENTRY, inThreadChunk, pageFiles } from '../../scripts/widget-chunks.mjs';
 import { WIDGET_TAGS } from '../../web/widgets/kit/elements.js';
 import { assertClean, launchBrowser, openPage, startServer } from './support.mjs';
 
@@ -50,8 +51,12 @@ const geluReady = (page) => page.locator('gelu-explorer td[data-kind="gelu_tanh"
 /** The JS files of the widget bundle among `requested` (entry, chunks, per-element modules). */
 const bundleFiles = (requested) => new Set(requested.map((r) => r.name)
   .filter((n) => n === ENTRY || n.startsWith('chunk-') || n.startsWith('widgets/')));
-/** What a page showing `tags` must download of the bundle: the entry, the chunks, and each tag's element module. */
-const expected = (tags) => new Set([...pageFiles(env.graph, tags), ...tags.map((t) => `widgets/${t}.js`)]);
+/**
+ * What a page showing widgets `tags` must download of the bundle: the entry, the chunks, each tag's element module, and
+ * the in-thread runtime's files (the page answers the first light calls itself while the worker starts).
+ */
+const runtimeFiles = () => closure(env.graph, [inThreadChunk(env.graph)]);
+const expected = (tags) => new Set([...pageFiles(env.graph, tags), ...tags.map((t) => `widgets/${t}.js`), ...runtimeFiles()]);
 
 test('a page with only <gelu-explorer> downloads the entry, its chunk and the chunks these import — no other widget', async () => {
   const others = WIDGET_TAGS.filter((t) => t !== 'gelu-explorer').map((t) => elementChunk(env.graph, t));
@@ -64,12 +69,12 @@ test('a page with only <gelu-explorer> downloads the entry, its chunk and the ch
   assert.deepEqual([...got].filter((f) => others.includes(f) || f.includes('-explorer-') && !f.includes('gelu')), [],
     'another widget\'s chunk was requested');
   assert.deepEqual([...got].sort(), [...expected(['gelu-explorer'])].sort());
-  // The core runs in the worker: the in-thread runtime (a chunk loaded only when no worker can start) stays away.
-  assert.ok(![...got].some((f) => f.startsWith('chunk-in-thread-')), 'the in-thread runtime was downloaded');
-  // Every file of the widget's code beyond the entry's was asked for at once (not one import level at a time).
+  // Every file of the widget's code and of the page's light runtime beyond the entry's was asked for at once (not one
+  // import level at a time).
   const preloads = await page.$$eval('link[rel="modulepreload"]', (links) => links.map((l) => new URL(l.href).pathname.slice(6)));
   const early = closure(env.graph, [ENTRY]);
-  assert.deepEqual(preloads.sort(), [...pageFiles(env.graph, ['gelu-explorer'])].filter((f) => !early.has(f)).sort());
+  assert.deepEqual(preloads.sort(), [...new Set([...pageFiles(env.graph, ['gelu-explorer']), ...runtimeFiles()])]
+    .filter((f) => !early.has(f)).sort());
   assertClean(problems);
   await context.close();
 });
@@ -133,17 +138,20 @@ for (const [where, origin, policy] of [
   ['the page\'s origin', () => env.page, () => csp("'self'", "'self'")],
   ['a CDN (CORS)', () => env.cdn, () => csp(new URL(env.cdn).origin, 'blob:')],
 ]) {
-  test(`under a strict CSP (script-src hosts only) the split bundle from ${where} runs <gelu-explorer> in a worker`, async () => {
+  test(`under a strict CSP (script-src hosts only) the split bundle from ${where} runs <gelu-explorer> on the page and <block-explorer> in a worker`, async () => {
     const bundle = `${origin()}dist/blockscope-widgets.js`;
     const { page, context, problems, dist } = await openRecording(pageWith(`<gelu-explorer></gelu-explorer>
-<script type="module" src="${bundle}"></script>`, { 'Content-Security-Policy': policy() }));
+<block-explorer emb-dim="8"></block-explorer><script type="module" src="${bundle}"></script>`, { 'Content-Security-Policy': policy() }));
     await geluReady(page);
     // The page cannot run inline code, so the client is asked through the bundle's own module graph (a test hook
-    // would be inline): the worker's flavour mark shows the core came up in a worker.
+    // would be inline): the worker's start mark shows the block's core came up in a worker (GELU's light calls are
+    // answered on the page, which starts no worker for them).
+    await page.waitForFunction(() => performance.getEntriesByName('blockscope:worker-started').length > 0, null, { timeout: 30000 })
+      .catch(() => {});
     const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((e) => e.name));
     assert.ok(marks.includes('blockscope:worker-started'), `the core did not start in a worker: ${marks.join(', ')}`);
     await page.waitForLoadState('networkidle');
-    assert.deepEqual([...bundleFiles(dist)].sort(), [...expected(['gelu-explorer'])].sort());
+    assert.deepEqual([...bundleFiles(dist)].sort(), [...expected(['gelu-explorer', 'block-explorer'])].sort());
     assert.deepEqual([...new Set(dist.filter((r) => r.name.endsWith('.js')).map((r) => r.origin))], [new URL(origin()).origin],
       'every file of the bundle comes from where the bundle is');
     assertClean(problems); // a CSP violation is a console error

@@ -4,7 +4,8 @@
 // every request that is not the page itself, a blob: or a data: URL recorded (and http(s) ones aborted). The page
 // must show the widgets with the learner's values (the LayerNorm explorer's mean and variance equal PyTorch's for
 // the learner's tensor), the check boxes must give the verdict for the learner's output, with no console error and
-// no network; served over http (a worker runs the core, as in JupyterLab) and opened from the file (the page's thread).
+// no network; served over http (the light widgets' numbers computed on the page, a worker started for an object, as
+// in JupyterLab) and opened from the file (everything on the page's thread).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -151,6 +152,20 @@ test('a notebook runs in ipykernel (nbclient) and exports to HTML (nbconvert); t
   assert.match(html[0], /<layernorm-explorer values="[^"]+" gamma="1\.5" beta="-0\.5" lang="de" controls="none"><\/layernorm-explorer>/);
 });
 
+/**
+ * Asks the page's runtime client (the inlined bundle's connect()) for an object, which lives in a worker (the light
+ * widgets' calls are answered on the page and start none): {mode, vocab, workers (started through the notebook's files)}.
+ */
+function createObject(page) {
+  return page.evaluate(async () => {
+    const reg = window.__blockscopeNotebook;
+    const { connect } = await import(reg.files['blockscope-notebook:/dist/blockscope-widgets.js']);
+    const client = await connect();
+    const tokenizer = await client.createTokenizer({ kind: 'bytes' });
+    return { mode: client.mode, vocab: tokenizer.vocabSize, workers: reg.workers.length };
+  });
+}
+
 /** Opens the exported page and returns what the widgets show; `problems` lists console errors and stray requests. */
 async function openExport(url, allowed) {
   env.browser ??= await launchBrowser();
@@ -238,7 +253,7 @@ function assertShown({ shown, problems }) {
   assert.deepEqual(problems.requests, [], 'requests that are not the page, blob: or data:');
 }
 
-test('the exported HTML served over http: the widgets show the learner\'s values and verdicts, the core in a worker, no network', async () => {
+test('the exported HTML served over http: the widgets show the learner\'s values and verdicts, objects in a worker, no network', async () => {
   const body = readFileSync(env.html);
   const server = createServer((req, res) => {
     if (req.url === '/lesson.html') {
@@ -254,7 +269,9 @@ test('the exported HTML served over http: the widgets show the learner\'s values
   try {
     const opened = await openExport(`${origin}/lesson.html`, [`${origin}/lesson.html`, `${origin}/favicon.ico`]);
     assertShown(opened);
+    assert.deepEqual(await createObject(opened.page), { mode: 'worker', vocab: 256, workers: 1 });
     assert.deepEqual(opened.infos.filter((t) => /page's thread/.test(t)), [], 'the core should run in a worker');
+    assert.deepEqual(opened.problems.console, [], 'console errors');
     await screenshot(opened.page, 'python-notebook-export');
     await opened.context.close();
   } finally {
@@ -319,6 +336,7 @@ test('outputs rendered as JupyterLab renders them, out of order and re-run: they
       .filter((el) => /\b(ok|bad)\b/.test(el.shadowRoot?.querySelector('[part~="check-result"]')?.className)).length === 3,
     null, { timeout: 60000 });
     assert.deepEqual((await verdicts()).map((c) => c.match(/\b(ok|bad)\b/)[1]), ['ok', 'ok', 'bad']);
+    assert.deepEqual(await createObject(p), { mode: 'worker', vocab: 256, workers: 1 });
     // The first cell runs again: its output is replaced by a new one (carrying the files again); the page keeps its
     // one copy of the widgets and its one worker.
     await p.evaluate((first) => {
@@ -346,6 +364,7 @@ test('the exported HTML opened from the file: the same, the core on the page\'s 
   const url = pathToFileURL(env.html).href;
   const opened = await openExport(url, [url]);
   assertShown(opened);
+  assert.deepEqual(await createObject(opened.page), { mode: 'in-thread', vocab: 256, workers: 0 });
   assert.ok(opened.infos.some((t) => /page's thread/.test(t)), 'expected the in-thread fallback on a file:// page');
   await opened.context.close();
 });

@@ -16,7 +16,12 @@
 //   own (absolute) URL. The flavour (simd or baseline, detected here) rides in the worker URL's hash
 //   (#flavour=simd), so the worker starts downloading and compiling the wasm as soon as its script runs, before
 //   this thread — often still busy parsing widgets — has asked it anything.
-// - More workers (pool.js): the first starts at connect(); another when a GPT (api.js `heavy`) is created while every
+// - Light calls on the page (pool.js): the page's thread runs the light wasm module itself (in-thread.js, on the
+//   page's one compile of it) and answers the light stateless calls (api.js `light`) until a worker runs; connect()
+//   resolves when it is ready. The first worker starts with the first request it does not serve (an object, a call
+//   the light module lacks), so a page of light widgets starts none.
+// - More workers (pool.js): the first starts with the first request the page's light runtime does not serve (at
+//   connect() where there is none); another when a GPT (api.js `heavy`) is created while every
 //   running worker holds one, up to poolSize() (connect({workers}) sets the number). Each is handed the
 //   WebAssembly.Module the page compiled once. An object lives in the worker that created it; requests about it go there.
 // - Fallback: if the Worker constructor throws (CSP worker-src), or the worker fails (error event) or stays silent
@@ -29,7 +34,7 @@
 
 import { API, membersOf } from './api.js';
 import { BlockscopeError } from './wasm-module.js';
-import { importMarks, mark } from './marks.js';
+import { mark } from './marks.js';
 import { resolveFlavour, workerUrl as defaultWorkerUrl } from './locations.js';
 import { RuntimePool } from './pool.js';
 
@@ -148,7 +153,6 @@ export const RuntimeClient = declare(class RuntimeClient {
     const pool = new RuntimePool(workerUrl, options, resolveFlavour(options.flavour), (info) => client.#restarted(info));
     client.#pool = pool;
     const info = await pool.open();
-    importMarks(info.marks); // the worker's start-up phases, on this page's timeline
     mark('client-ready');
     client.flavour = info.flavour;
     return client;
@@ -193,7 +197,7 @@ export const RuntimeClient = declare(class RuntimeClient {
 
   /** @internal Sends a request about the runtime itself (no handle) to the least busy worker: {id, promise}. */
   _send(msg, opts) {
-    return this.#pool.forCall().send(msg, opts);
+    return this.#pool.forCall(msg).send(msg, opts);
   }
   /** @internal A request about the runtime itself. */
   _request(msg, opts) {
@@ -220,7 +224,7 @@ export const RuntimeClient = declare(class RuntimeClient {
    */
   async memoryStats() {
     const running = this.#pool.running();
-    const each = await Promise.all((running.length ? running : [this.#pool.forCall()])
+    const each = await Promise.all((running.length ? running : [this.#pool.forCall({ op: 'call', method: 'memoryStats' })])
       .map((r) => r.send({ op: 'call', method: 'memoryStats', args: [] }).promise));
     const sum = (key) => each.reduce((total, stats) => total + stats[key], 0);
     return { allocatedBytes: sum('allocatedBytes'), heapBytes: sum('heapBytes'), stackPointer: each[0].stackPointer,

@@ -14,6 +14,15 @@
 //   WebAssembly.Module: each instantiates it, none downloads or compiles it again.
 // - A worker that dies is replaced alone: its epoch changes (its objects are gone, client.js refuses them by name),
 //   the others keep theirs. One that died more than MAX_RESTARTS times is replaced by the in-thread runtime.
+// - Light calls on the page: the page's own thread runs the light module (in-thread.js, instantiating the page's one
+//   compile of it) and answers the stateless light calls (api.js `light`: activations, LayerNorm) until a worker runs.
+//   The first worker starts with the first request that runtime does not serve (an object, a call the light module
+//   lacks): a page of light widgets downloads no worker script and starts no thread, and its first numbers wait for no
+//   round trip to one (on a phone: the worker's script, then the glue it imports, then messages the page's busy main
+//   thread must answer). Objects and every other call go to the workers, as before. A page that cannot start a worker
+//   keeps that runtime for everything (it loads the full module when a call needs it).
+import { API } from './api.js';
+import { importMarks } from './marks.js';
 import { precompile, startWorker, WorkerTransport } from './transport.js';
 import { fileUrls, wasmUrl } from './locations.js';
 
@@ -78,9 +87,16 @@ function waiting(ready, msg, opts) {
   return { id: null, promise: ready.then((t) => t.send(msg, opts).promise) };
 }
 
-async function inThreadTransport() {
+/** The runtime host on the page's thread behind a worker's message interface: {transport, port} (in-thread.js). */
+async function inThreadTransport(options) {
   const { createInThreadPort } = await import('./in-thread.js');
-  return new WorkerTransport(createInThreadPort());
+  const port = createInThreadPort(options);
+  return { transport: new WorkerTransport(port), port };
+}
+
+/** True for a request the page's light runtime may answer: a top-level call of a member api.js marks light. */
+function isLightCall(msg) {
+  return msg?.op === 'call' && msg.handle == null && API.Blockscope.members[msg.method]?.light === true;
 }
 
 /** The pool of one client. `onRestart({reason, mode, worker})` hears each replaced worker once its successor is ready. */
@@ -95,6 +111,13 @@ export class RuntimePool {
   #precompiled = null;
   #precompiledFull = null;
   #onRestart;
+  // The light runtime on the page's thread (a PoolRuntime) until the first worker runs; null from then on, or when
+  // there is none (in-thread mode, not a page, no Worker, no streaming compile).
+  #page = null;
+  #lightOnPage = false; // whether the page's light runtime was started
+  #pagePort = null; // its in-thread port (in-thread.js)
+  #first = null; // the first runtime while it waits for a request the page's light runtime does not serve
+  #firstInfo = null; // Promise of the first runtime's 'init' answer, once it was started
   /** 'worker', or 'in-thread' once the runtime (or one of the pool's) runs on the page's thread. */
   mode = 'worker';
   /** Why the runtime runs in-thread although a worker was wanted (null otherwise). */
@@ -110,20 +133,55 @@ export class RuntimePool {
     this.#max = options.inThread ? 1 : poolSize(options.workers ?? 'auto');
   }
 
-  /** Starts the first runtime (a worker, else in-thread); resolves with its 'init' answer. */
-  async open() {
+  /**
+   * Starts the light runtime on the page (where there is one; the first worker then starts when a request needs it),
+   * else the first runtime (a worker, else in-thread); resolves with its 'init' answer.
+   */
+  open() {
     const first = this.#add();
+    // The page downloads and compiles the light wasm module once: its own light runtime instantiates it, and so does
+    // the first worker, handed the compiled module (starting a worker thread alone can take ~100 ms); the worker
+    // fetches the full module itself when a call needs it (runtime-host.js).
+    if (!this.#options.inThread && typeof Worker !== 'undefined' && typeof WebAssembly.compileStreaming === 'function') {
+      this.#precompiled = precompile(wasmUrl(this.#flavour, null, 'light'));
+    }
+    const page = this.#precompiled && typeof document !== 'undefined' ? this.#openPage() : null;
+    this.#page = page?.runtime ?? null;
+    this.#lightOnPage = page !== null;
+    if (!page) return this.#start(first);
+    this.#first = first;
+    // A light runtime on the page that fails (its module could not load) leaves the start to the worker.
+    return page.info.catch(() => {
+      this.#page = null;
+      return this.#start(first);
+    });
+  }
+
+  /** Starts the first runtime (once); resolves with its 'init' answer. */
+  #start(first) {
+    if (!this.#firstInfo) {
+      this.#first = null;
+      const opened = this.#openFirst(first);
+      first.ready = opened.then(({ transport }) => transport);
+      first.ready.catch(() => {});
+      this.#firstInfo = opened.then((answer) => answer.info);
+    }
+    return this.#firstInfo;
+  }
+
+  /** `runtime`, started first if it is the first runtime, still waiting for a request. */
+  #woken(runtime) {
+    if (runtime !== null && runtime === this.#first) this.#start(runtime).catch(() => {}); // reported to its requests
+    return runtime;
+  }
+
+  /** The first runtime: a worker, else (no Worker, refused, silent) the page's thread. {transport, info}. */
+  async #openFirst(first) {
     let transport = null;
     let reason = null; // why a wanted worker could not be used
     if (!this.#options.inThread) {
       try {
         if (typeof Worker === 'undefined') throw new Error('this context has no Worker');
-        // The page downloads and compiles the light wasm module while the worker thread starts (which alone can take
-        // ~100 ms), and hands the compiled module over; the worker then only instantiates it, and fetches the full
-        // module itself when a call needs it (runtime-host.js).
-        if (typeof WebAssembly.compileStreaming === 'function') {
-          this.#precompiled = precompile(wasmUrl(this.#flavour, null, 'light'));
-        }
         transport = await this.#startWorker(first);
       } catch (err) {
         reason = err.message;
@@ -132,9 +190,32 @@ export class RuntimePool {
     }
     transport ??= await this.#inThread(first, reason);
     const info = await transport.send({ op: 'init', options: this.#initOptions(first) }).promise;
+    // The worker's start-up phases, on this page's timeline; with a light runtime on the page, the runtime's phases
+    // (glue, wasm, instantiation) are that one's, so only the worker's own start is taken.
+    const marks = Object.entries(info.marks ?? {}).filter(([phase]) => !this.#lightOnPage || phase === 'worker-started');
+    importMarks(Object.fromEntries(marks));
     first.transport = transport;
-    first.ready = Promise.resolve(transport);
-    return info;
+    if (first.mode === 'worker') this.#page = null; // from now on every call goes to a worker
+    return { transport, info };
+  }
+
+  /**
+   * The light runtime on the page's thread: {runtime (a PoolRuntime, index -1, in-thread), info (its 'init' answer)}.
+   * It instantiates the light module the page compiles for the first worker.
+   */
+  #openPage() {
+    const runtime = new PoolRuntime(-1);
+    runtime.mode = 'in-thread';
+    let info = null;
+    // Its light calls take microseconds: their messages are microtasks, not tasks a frame may come between.
+    runtime.ready = inThreadTransport({ immediate: true }).then(async ({ transport, port }) => {
+      this.#pagePort = port;
+      const compiled = this.#precompiled.then((m) => m.wasmModule);
+      info = await transport.send({ op: 'init', options: { flavour: this.#flavour, compiled } }).promise;
+      runtime.transport = transport;
+      return transport;
+    });
+    return { runtime, info: runtime.ready.then(() => info) };
   }
 
   /** The runtimes that are running (not starting or restarting). */
@@ -142,14 +223,19 @@ export class RuntimePool {
     return this.#runtimes.filter((r) => r.transport && !r.transport.dead);
   }
 
-  /** Where a stateless call goes: the least busy running runtime, the first on a tie. */
-  forCall() {
-    return least(this.running(), (r) => [r.inFlight, r.load]) ?? this.#runtimes[0];
+  /**
+   * Where stateless call `msg` goes: the least busy running runtime, the first on a tie; while no worker runs yet, a
+   * light call goes to the page's light runtime.
+   */
+  forCall(msg = null) {
+    const running = this.running();
+    if (running.length === 0 && this.#page && isLightCall(msg)) return this.#page;
+    return this.#woken(least(running, (r) => [r.inFlight, r.load]) ?? this.#runtimes[0]);
   }
 
   /** Where a new light object goes: the running runtime with the fewest heavy objects, then the least busy. */
   forObject() {
-    return least(this.running(), (r) => [r.load, r.inFlight]) ?? this.#runtimes[0];
+    return this.#woken(least(this.running(), (r) => [r.load, r.inFlight]) ?? this.#runtimes[0]);
   }
 
   /**
@@ -158,7 +244,7 @@ export class RuntimePool {
    */
   forHeavy() {
     const best = least(this.#runtimes, (r) => [r.load, r.inFlight]);
-    if (best.load === 0 || this.#runtimes.length >= this.#max || this.mode !== 'worker') return best;
+    if (best.load === 0 || this.#runtimes.length >= this.#max || this.mode !== 'worker') return this.#woken(best);
     return this.#grow();
   }
 
@@ -207,7 +293,11 @@ export class RuntimePool {
     runtime.mode = this.mode = 'in-thread';
     this.fallbackReason = reason;
     this.#max = this.#runtimes.length; // threads on the page's thread would only take turns
-    return inThreadTransport();
+    // The page's light runtime, if it started, becomes the runtime (it loads the full module when a call needs it).
+    const page = await this.#page?.ready.catch(() => null);
+    if (!page) return (await inThreadTransport()).transport;
+    this.#pagePort.immediate = false; // heavy calls too from now on: the page may paint between request and answer
+    return page;
   }
 
   /** Starts one more worker; if it cannot start, it leaves the pool (which stops growing) and requests go elsewhere. */

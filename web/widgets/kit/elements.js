@@ -3,9 +3,9 @@
 // first time the page uses its tag: watch() (run by the bundle's entry, index.js) loads the tags in the document and
 // those added later by scripts or frameworks; load(tag) gives a page the class itself. A page with one widget so
 // downloads that widget, the kit and the parts of d3 it draws with — not the other widgets.
-// Loading a widget also starts the shared runtime (client.js creates the Web Worker, which downloads and compiles the
-// wasm) at once, so the worker's start overlaps the download and set-up of the widget's code instead of waiting for
-// the widget's constructor.
+// Loading a widget also starts the shared runtime (client.js: the light wasm module on the page, a Web Worker when a
+// request needs one) at once, so its start overlaps the download and set-up of the widget's code instead of waiting
+// for the widget's constructor; the widget's files come with the in-thread runtime's (scripts/build-widgets.mjs).
 import { connect } from '../../runtime/client.js';
 import { addEnglish } from './i18n.js';
 import { TOUR_TAG } from '../tour/tour-names.js';
