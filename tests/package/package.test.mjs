@@ -124,7 +124,7 @@ test('the package\'s README is the short one for its users, and every relative l
   const readme = readFileSync(join(env.installed, 'README.md'), 'utf8');
   assert.equal(readme, readFileSync(join(REPO, 'docs/package-README.md'), 'utf8'), 'the package ships another README');
   assert.notEqual(readFileSync(join(REPO, 'README.md'), 'utf8'), readme, 'npm pack left the package README in the repository');
-  assert.ok(!existsSync(join(REPO, 'README.repository.md')), 'npm pack left the repository README aside');
+  assert.ok(!existsSync(join(REPO, 'build', 'README.repository.md')), 'npm pack left the repository README aside');
   const broken = [];
   const documents = files.filter((f) => /\.html$/.test(f) || f === 'README.md');
   assert.ok(documents.includes('web/docs/embedding.html') && documents.length >= 10, `documents: ${documents}`);

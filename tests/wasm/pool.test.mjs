@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { connect } from '../../web/runtime/client.js';
 import { MAX_RESTARTS, MAX_WORKERS, poolSize } from '../../web/runtime/pool.js';
 import { createHost } from '../../web/runtime/runtime-host.js';
-import { WASM_BASE, wasmUrl } from '../../web/runtime/locations.js';
+import { wasmUrl } from '../../web/runtime/locations.js';
 
 /** A Web Worker stand-in: the runtime host on this thread, answering asynchronously as a worker would. */
 class FakeWorker {
@@ -113,7 +113,7 @@ test('one worker at connect; a second only for a second GPT; trainers stay with 
   assert.match(w1.url, /#flavour=simd&module=page&first=full&worker=1$/);
   // Each compiled once on the page and handed over.
   assert.equal(compiles, 2);
-  assert.equal(w0.modules[0].wasmModule.url, wasmUrl('simd', WASM_BASE, 'light').href);
+  assert.equal(w0.modules[0].wasmModule.url, wasmUrl('simd', null, 'light').href);
   assert.equal(w1.modules[0].wasmModule.url, wasmUrl('simd').href);
   assert.ok([w0, w1].every((w) => w.modules.length === 1 && w.modules[0].wasmModule.module === compiledByUrl.get(w.modules[0].wasmModule.url)));
 

@@ -81,8 +81,6 @@ const BUILT = Object.freeze({
   'tokenizers/gpt2/encoder.json': new URL('../dist/tokenizers/gpt2/encoder.json', import.meta.url),
   'tokenizers/gpt2/vocab.bpe': new URL('../dist/tokenizers/gpt2/vocab.bpe', import.meta.url),
 });
-/** The directory of the built files (web/dist/; in an app bundler's output, wherever it put the glue). */
-export const WASM_BASE = new URL('.', BUILT['blockscope-glue.js']);
 
 let given = null; // name -> URL: the files a worker's page handed it (useFiles)
 

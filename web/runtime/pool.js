@@ -353,7 +353,14 @@ export class RuntimePool {
  * ../dist/<name> from its own URL (as its locations.js does); null when it finds them all (a build served as it is).
  */
 function movedFiles(workerUrl) {
-  const moved = Object.entries(fileUrls()).filter(([name, href]) => href !== new URL(`../dist/${name}`, workerUrl).href);
+  const beside = (name) => {
+    try {
+      return new URL(`../dist/${name}`, workerUrl).href;
+    } catch {
+      return null; // a blob: or data: worker has no files beside it: every file is passed
+    }
+  };
+  const moved = Object.entries(fileUrls()).filter(([name, href]) => href !== beside(name));
   return moved.length ? Object.fromEntries(moved) : null;
 }
 
