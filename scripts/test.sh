@@ -65,11 +65,12 @@ node $RELAXED --test --test-reporter=spec tests/wasm/
 step "command-line tests (blockscope CLI, native vs wasm)"
 node $RELAXED --test --test-reporter=spec tests/cli/
 
-step "widget helpers in Node (tests/web: UTF-8 bytes and token display)"
-node --test --test-reporter=spec tests/web/
-
+# The bundle first: tests/web reads its chunk graph (widget-chunks.test.mjs) as well as the sources.
 step "web bundle (esbuild)"
 bash scripts/build-web.sh
+step "widget helpers in Node (tests/web: UTF-8 bytes, token display, types, the bundle's chunk graph)"
+node --test --test-reporter=spec tests/web/
+
 step "browser tests in Chromium"
 node --test --test-reporter=spec --test-concurrency=1 tests/browser/
 
