@@ -85,8 +85,9 @@ test('default comparison: both losses fall, events carry the documented fields, 
     `validation gaps B − A: ${vals.map((v) => `${v.step}: ${v.gap.toFixed(3)}`).join(', ')}; ` +
     (from >= 0 ? `separated from step ${vals[from].step}, ${((vals[from].t - t0) / 1000).toFixed(1)} s after Train` : 'not separated'));
   assert.ok(from >= 0, 'pre-norm ends ahead of post-norm at the default learning rate');
-  // The table shows the latest numbers (it is redrawn at the next frame after a step's event).
-  await page.waitForFunction(() => Number(document.querySelector('training-lab table.results tr[data-run="a"] td.step')?.textContent) >= 100,
+  // The table shows the latest numbers (redrawn at most every DRAW_MS, at a frame, after a step's event).
+  await page.waitForFunction(() => Number(document.querySelector('training-lab').shadowRoot
+    .querySelector('table.results tr[data-run="a"] td.step')?.textContent) >= 100,
     null, { timeout: 5000 });
 
   // Pause: no step after the one in progress; Resume: the steps continue where they stopped.
